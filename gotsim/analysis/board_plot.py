@@ -1,0 +1,467 @@
+"""Schematic pictures of the board (areas, borders, icons, units, tokens) drawn with matplotlib."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import textwrap
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib import patheffects
+from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection
+from matplotlib.colors import to_rgb
+from matplotlib.figure import Figure, SubFigure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Circle, Patch, Polygon
+from matplotlib.path import Path as MplPath
+from matplotlib.transforms import Affine2D, ScaledTranslation, Transform
+from numpy.typing import NDArray
+
+from gotsim.rules.board import Board, load_board
+from gotsim.rules.ids import AreaKind, House, Unit
+from gotsim.rules.setup import Setup
+
+__all__ = ["HOUSE_COLOURS", "draw_board", "draw_setup", "save_board_picture"]
+
+HOUSE_COLOURS: dict[House, str] = {
+    House.BARATHEON: "#f2c318",
+    House.LANNISTER: "#b3202a",
+    House.STARK: "#dfe3e6",
+    House.GREYJOY: "#2e2e33",
+    House.TYRELL: "#2f8a3b",
+    House.MARTELL: "#eb7a1c",
+}
+
+UNIT_LETTERS: dict[Unit, str] = {
+    Unit.FOOTMAN: "F",
+    Unit.KNIGHT: "K",
+    Unit.SIEGE_ENGINE: "SE",
+    Unit.SHIP: "S",
+}
+
+_SEA_BACKGROUND = "#d4e6f1"
+_LAND_FILL = "#efe4c8"
+_LAND_EDGE = "#6b5a3a"
+_SEA_FILL = "#a9cfe8"
+_SEA_EDGE = "#3d7cad"
+_INK = "#2b2118"
+_SEA_INK = "#1f4e79"
+_PORT_FILL = "#e8f2f9"
+_BLOCKED_FILL = "#c9c4bb"
+_BASE_WIDTH_IN = 9.0  # all point sizes below are tuned for a 9-inch-wide map
+
+
+def _crown_path() -> MplPath:
+    verts = [(-1.0, -0.6), (1.0, -0.6), (1.0, 0.7), (0.5, 0.05), (0.0, 0.8), (-0.5, 0.05)]
+    verts += [(-1.0, 0.7), (-1.0, -0.6)]
+    codes = [MplPath.MOVETO] + [MplPath.LINETO] * (len(verts) - 2) + [MplPath.CLOSEPOLY]
+    return MplPath(verts, codes)
+
+
+def _barrel_path() -> MplPath:
+    verts = [(-0.45, -1.0), (0.45, -1.0), (0.7, -0.5), (0.7, 0.5), (0.45, 1.0), (-0.45, 1.0)]
+    verts += [(-0.7, 0.5), (-0.7, -0.5), (-0.45, -1.0)]
+    codes = [MplPath.MOVETO] + [MplPath.LINETO] * (len(verts) - 2) + [MplPath.CLOSEPOLY]
+    return MplPath(verts, codes)
+
+
+def _anchor_path() -> MplPath:
+    ring = MplPath.circle((0.0, 0.78), 0.17)
+    shaft = MplPath([(0.0, 0.61), (0.0, -0.85)], [MplPath.MOVETO, MplPath.LINETO])
+    bar = MplPath([(-0.4, 0.35), (0.4, 0.35)], [MplPath.MOVETO, MplPath.LINETO])
+    arc = MplPath.arc(195.0, 345.0).transformed(Affine2D().scale(0.75).translate(0.0, -0.1))
+    return MplPath.make_compound_path(ring, shaft, bar, arc)
+
+
+_CROWN = _crown_path()
+_BARREL = _barrel_path()
+_ANCHOR = _anchor_path()
+
+# Marker styles; sizes in points for a 9-inch-wide map (scaled with the map).
+_LAND_MARK = {"marker": "o", "ms": 15, "mec": _LAND_EDGE, "mew": 1.2, "zorder": 4}
+_SEA_MARK = {"marker": "s", "ms": 15, "mec": _SEA_EDGE, "mew": 1.6, "zorder": 4}
+_PORT_MARK = {"marker": "o", "ms": 12, "mec": _SEA_EDGE, "mew": 1.0, "zorder": 4}
+_ANCHOR_MARK = {"marker": _ANCHOR, "ms": 8, "mfc": "none", "mew": 1.1, "zorder": 5}
+_FORT = {"marker": "s", "mfc": "white", "mec": _INK, "zorder": 5}
+_CASTLE_MARK = {**_FORT, "ms": 4.5, "mew": 0.9}
+_STRONGHOLD_MARK = {**_FORT, "ms": 7.0, "mew": 1.8}
+_KEEP_MARK = {**_FORT, "ms": 3.0, "mew": 0.7}
+_BARREL_MARK = {"marker": _BARREL, "ms": 6, "mfc": "#9a6b3c", "mec": "#4a3018", "zorder": 5}
+_CROWN_MARK = {"marker": _CROWN, "ms": 7, "mfc": "#e0b21f", "mec": "#6b5210", "zorder": 5}
+_NEUTRAL_MARK = {"marker": "h", "ms": 16.5, "mfc": "#bdbdbd", "mec": "#4d4d4d", "zorder": 8}
+_POWER_MARK = {"marker": "o", "ms": 8.5, "mec": "#c9a227", "mew": 1.8, "zorder": 8}
+_BLOCKED_MARK = {"marker": "x", "mec": "#a01818", "mew": 2.4, "zorder": 7}
+
+
+def _text_colour(background: str) -> str:
+    """Black or white, whichever reads better on ``background``."""
+    r, g, b = to_rgb(background)
+    return _INK if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "white"
+
+
+def _root_figure(ax: Axes) -> Figure:
+    fig = ax.figure
+    while isinstance(fig, SubFigure):
+        fig = fig.figure
+    if not isinstance(fig, Figure):
+        raise TypeError("the axes are not part of a figure")
+    return fig
+
+
+def _layout(board: Board) -> NDArray[np.float64]:
+    """Plot coordinates in board widths: x west→east, y north→south (``Board.position``).
+
+    A map without drawing positions (all areas at one point) is laid out on a circle so that it
+    still draws legibly.
+    """
+    pos = np.asarray(board.position, dtype=np.float64)
+    if pos.shape[0] > 1 and np.ptp(pos, axis=0).max() < 1e-9:
+        angle = np.linspace(0.0, 2.0 * np.pi, pos.shape[0], endpoint=False)
+        return np.column_stack([0.5 + 0.45 * np.cos(angle), 0.5 + 0.45 * np.sin(angle)])
+    return pos
+
+
+def _wrap(name: str) -> str:
+    return "\n".join(textwrap.wrap(name, 13)) if len(name) > 14 else name
+
+
+def _units_label(counts: Mapping[Unit, int]) -> str:
+    order = (Unit.FOOTMAN, Unit.KNIGHT, Unit.SIEGE_ENGINE, Unit.SHIP)
+    return " ".join(f"{counts[u]}{UNIT_LETTERS[u]}" for u in order if counts.get(u, 0) > 0)
+
+
+class _Painter:
+    """Draws marks at an area position shifted by a fixed number of points."""
+
+    def __init__(self, ax: Axes, fig: Figure, xy: NDArray[np.float64], scale: float) -> None:
+        self.ax, self.fig, self.xy, self.s = ax, fig, xy, scale
+
+    def shifted(self, dx: float, dy: float) -> Transform:
+        offset = ScaledTranslation(dx * self.s / 72.0, dy * self.s / 72.0, self.fig.dpi_scale_trans)
+        return self.ax.transData + offset
+
+    def marker(self, i: int, dx: float, dy: float, **style: Any) -> None:
+        style["ms"] = style.pop("ms", 6.0) * self.s
+        style["mew"] = style.pop("mew", 0.8) * self.s
+        x, y = self.xy[i]
+        self.ax.plot([x], [y], linestyle="none", transform=self.shifted(dx, dy), **style)
+
+    def text(self, i: int, dx: float, dy: float, label: str, size: float, **style: Any) -> None:
+        x, y = self.xy[i]
+        self.ax.annotate(
+            label,
+            (x, y),
+            xytext=(dx * self.s, dy * self.s),
+            textcoords="offset points",
+            fontsize=size * self.s,
+            ha=style.pop("ha", "center"),
+            va=style.pop("va", "center"),
+            annotation_clip=False,
+            **style,
+        )
+
+    def boxed(self, i: int, dx: float, dy: float, label: str, face: str, **style: Any) -> None:
+        box = {"boxstyle": "round,pad=0.22", "fc": face, "ec": style.pop("edge", _INK), "lw": 0.6}
+        self.text(
+            i,
+            dx,
+            dy,
+            label,
+            style.pop("size", 6.5),
+            color=_text_colour(face),
+            bbox=box,
+            fontweight="bold",
+            zorder=style.pop("zorder", 8),
+            **style,
+        )
+
+
+def _inland(board: Board, pairs: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Which border pairs join two land areas."""
+    land = board.kind == AreaKind.LAND
+    return np.asarray(land[pairs[:, 0]] & land[pairs[:, 1]], dtype=bool)
+
+
+def _land_shapes(ax: Axes, board: Board, xy: NDArray[np.float64]) -> None:
+    """A parchment continent under the land areas, so that the coasts and the islands stand out
+    from the sea (the map stores points, not outlines): discs at the land areas and on their
+    shared borders, and the triangles of three mutually bordering land areas with no water in
+    them."""
+    land = np.flatnonzero(board.kind == AreaKind.LAND)
+    water = xy[board.kind != AreaKind.LAND]
+    if len(land) == 0:
+        return
+    width = float(np.ptp(xy[:, 0])) or 1.0
+    pairs = np.asarray(board.border_pairs, dtype=np.int64).reshape(-1, 2)
+    inland = _inland(board, pairs)
+    centres = [xy[i] for i in land] + [xy[list(p)].mean(axis=0) for p in pairs[inland]]
+    for centre in centres:
+        near = float(np.min(np.hypot(*(water - centre).T))) if len(water) else np.inf
+        radius = float(np.clip(0.6 * near, 0.04 * width, 0.085 * width))
+        ax.add_patch(Circle(tuple(centre), radius, fc=_LAND_FILL, ec="none", zorder=0.5))
+    adjacent = np.asarray(board.adjacency, dtype=bool)
+    for a, b in pairs[inland]:
+        for c in land[(land > max(a, b)) & adjacent[a, land] & adjacent[b, land]]:
+            triangle = xy[[a, b, c]]
+            if len(water) and MplPath(triangle).contains_points(water).any():
+                continue
+            ax.add_patch(Polygon(triangle, closed=True, fc=_LAND_FILL, ec="none", zorder=0.5))
+
+
+def _borders(ax: Axes, board: Board, xy: NDArray[np.float64], scale: float) -> None:
+    pairs = np.asarray(board.border_pairs, dtype=np.int64).reshape(-1, 2)
+    both_land = _inland(board, pairs)
+    for mask, colour, style in ((both_land, "#8a7f70", "-"), (~both_land, "#5b9bd0", "--")):
+        segments = [xy[list(p)] for p in pairs[mask]]
+        if segments:
+            ax.add_collection(
+                LineCollection(
+                    segments,
+                    colors=colour,
+                    linewidths=0.7 * scale,
+                    linestyles=style,
+                    alpha=0.75,
+                    zorder=1,
+                )
+            )
+
+
+def _legend_handles(houses: Iterable[House], scale: float, *, ports: bool) -> list[Any]:
+    handles: list[Any] = [
+        Patch(fc=HOUSE_COLOURS[h], ec=_INK, lw=0.6, label=h.name.title()) for h in houses
+    ]
+    ms = 7.0 * scale
+
+    def key(label: str, **style: Any) -> Line2D:
+        style.setdefault("markersize", ms)
+        return Line2D([], [], linestyle="none", label=label, **style)
+
+    handles += [
+        key("land area", marker="o", mfc=_LAND_FILL, mec=_LAND_EDGE),
+        key("sea area", marker="s", mfc=_SEA_FILL, mec=_SEA_EDGE),
+        *([key("port", marker=_ANCHOR, mfc="none", mec=_SEA_INK)] if ports else []),
+        key("castle", marker="s", mfc="white", mec=_INK, markersize=ms * 0.55),
+        key("stronghold", marker="s", mfc="white", mec=_INK, mew=2.0),
+        key("supply barrel", marker=_BARREL, mfc="#9a6b3c", mec="#4a3018"),
+        key("crown (power icon)", marker=_CROWN, mfc="#e0b21f", mec="#6b5210"),
+        key("neutral force", marker="h", mfc="#bdbdbd", mec="#4d4d4d"),
+        key("power token", marker="o", mfc="#bbbbbb", mec="#c9a227", mew=1.6),
+        key("impassable", marker="x", mec="#a01818", mew=2.0),
+        Patch(fc="white", ec=_INK, lw=0.6, label="G2 garrison (strength)"),
+        Patch(fc="white", ec=_INK, lw=0.6, label="F footman  K knight"),
+        Patch(fc="white", ec=_INK, lw=0.6, label="S ship  SE siege engine"),
+    ]
+    return handles
+
+
+def _draw_area(
+    paint: _Painter, board: Board, i: int, fill: str | None, halo: list[Any], *, faded: bool
+) -> None:
+    """The mark, name and printed icons of area ``i``; ``fill`` is its controller's colour."""
+    kind = int(board.kind[i])
+    name = _wrap(board.area_names[i])
+    alpha = 0.6 if faded else 1.0
+    if kind == AreaKind.SEA:
+        paint.marker(i, 0, 0, mfc=fill or _SEA_FILL, **_SEA_MARK)
+        style = {"color": _SEA_INK, "fontstyle": "italic"}
+        paint.text(i, 0, -15, name, 6.6, path_effects=halo, alpha=alpha, zorder=6, **style)
+        return
+    if kind == AreaKind.PORT:
+        paint.marker(i, 0, 0, mfc=fill or _PORT_FILL, **_PORT_MARK)
+        ink = _SEA_INK if fill is None or _text_colour(fill) == _INK else "white"
+        paint.marker(i, 0, 0, mec=ink, **_ANCHOR_MARK)
+        paint.text(i, 0, -11.5, name, 5.3, color=_SEA_INK, path_effects=halo, alpha=alpha, zorder=6)
+        return
+    paint.marker(i, 0, 0, mfc=fill or _LAND_FILL, **_LAND_MARK)
+    if board.stronghold[i]:
+        paint.marker(i, 0, 0, **_STRONGHOLD_MARK)
+        paint.marker(i, 0, 0, **_KEEP_MARK)
+    elif board.castle[i]:
+        paint.marker(i, 0, 0, **_CASTLE_MARK)
+    style = {"color": _INK, "fontweight": "bold"}
+    paint.text(i, 0, -15, name, 6.6, path_effects=halo, alpha=alpha, zorder=6, **style)
+    for k in range(int(board.supply[i])):
+        paint.marker(i, -11.5, 3.5 - 7.0 * k, **_BARREL_MARK)
+    for k in range(int(board.crowns[i])):
+        paint.marker(i, 11.5, 3.5 - 7.0 * k, **_CROWN_MARK)
+
+
+def draw_board(
+    board: Board,
+    *,
+    units: Mapping[str, tuple[House, Mapping[Unit, int]]] | None = None,
+    control: Mapping[str, House] | None = None,
+    power_tokens: Mapping[str, House] | None = None,
+    garrisons: Mapping[str, tuple[House, int]] | None = None,
+    neutral_forces: Mapping[str, int] | None = None,
+    impassable: Iterable[str] = (),
+    orders: Mapping[str, str] | None = None,
+    neutral_armies: Mapping[str, Mapping[Unit, int]] | None = None,
+    title: str | None = None,
+    ax: Axes | None = None,
+    figsize: tuple[float, float] | None = None,
+) -> Figure:
+    """Draw the board; returns the matplotlib Figure.
+
+    units: {area_id: (House, {Unit: n})}; control: {area_id: House} (areas coloured by controller,
+    default: the house of the units there); power_tokens: {area_id: House}; garrisons:
+    {area_id: (House, strength)}; neutral_forces: {area_id: strength}; impassable: area ids (drawn
+    crossed out); orders: {area_id: str} label; neutral_armies: {area_id: {Unit: n}} units that
+    belong to no house (1st edition), drawn in grey. North is at the top. Unknown area ids raise
+    ``UnknownAreaError``. No pyplot state is touched: pass ``ax`` to draw into an existing figure.
+    """
+    units = dict(units or {})
+    owner = {area: house for area, (house, _) in units.items()}
+    owner.update(control or {})
+    power_tokens = dict(power_tokens or {})
+    garrisons = dict(garrisons or {})
+    neutral_forces = dict(neutral_forces or {})
+    neutral_armies = dict(neutral_armies or {})
+    orders = dict(orders or {})
+    blocked = {board.index(a) for a in impassable}
+    for table in (units, owner, power_tokens, garrisons, neutral_forces, neutral_armies, orders):
+        for area in table:
+            board.index(area)
+
+    xy = _layout(board)
+    lo, hi = xy.min(axis=0), xy.max(axis=0)
+    span = float(np.ptp(xy, axis=0).max()) or 1.0
+    pad = 0.045 * span
+    width, height = float(hi[0] - lo[0] + 2 * pad), float(hi[1] - lo[1] + 2 * pad)
+
+    own_figure = ax is None
+    if ax is None:
+        if figsize is None:
+            figsize = (_BASE_WIDTH_IN, _BASE_WIDTH_IN * height / width + 1.6)
+        fig = Figure(figsize=figsize, layout="constrained")
+        ax = fig.add_subplot()
+        map_width_in = min(figsize[0], (figsize[1] - 1.6) * width / height)
+    else:
+        fig = _root_figure(ax)
+        map_width_in = ax.get_position().width * fig.get_figwidth()
+    scale = float(np.clip(map_width_in / _BASE_WIDTH_IN, 0.35, 3.0))
+    paint = _Painter(ax, fig, xy, scale)
+
+    ax.set_facecolor(_SEA_BACKGROUND)
+    ax.set_xlim(lo[0] - pad, hi[0] + pad)
+    ax.set_ylim(hi[1] + pad, lo[1] - pad)  # inverted: north (small y) at the top
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for spine in ax.spines.values():
+        spine.set_edgecolor(_SEA_EDGE)
+
+    _land_shapes(ax, board, xy)
+    _borders(ax, board, xy, scale)
+    halo = [patheffects.withStroke(linewidth=2.2 * scale, foreground="white", alpha=0.85)]
+
+    for i, area in enumerate(board.area_ids):
+        house = owner.get(area)
+        fill = HOUSE_COLOURS[house] if house is not None else None
+        if i in blocked:
+            fill = fill or _BLOCKED_FILL
+        _draw_area(paint, board, i, fill, halo, faded=i in blocked)
+        top = 13.0
+        if area in units:
+            unit_house, counts = units[area]
+            label = _units_label(counts)
+            if label:
+                paint.boxed(i, 0, top, label, HOUSE_COLOURS[unit_house])
+                top += 11.0
+        if area in neutral_armies:
+            label = _units_label(neutral_armies[area])
+            if label:
+                paint.boxed(i, 0, top, label, "#c8c8c8", edge="#4d4d4d")
+                top += 11.0
+        if area in neutral_forces:
+            paint.marker(i, 0, top + 2.0, **_NEUTRAL_MARK)
+            label = str(neutral_forces[area])
+            paint.text(i, 0, top + 2.0, label, 8.5, color=_INK, fontweight="bold", zorder=9)
+            top += 17.0
+        if area in orders:
+            paint.boxed(i, 0, top, orders[area], "#3b3b3b", edge="#c9a227", size=6.0)
+        if area in garrisons:
+            g_house, strength = garrisons[area]
+            label = f"G{strength}"
+            paint.boxed(i, -17.5, -2, label, HOUSE_COLOURS[g_house], size=6.0, ha="right")
+        if area in power_tokens:
+            paint.marker(i, 17, -6, mfc=HOUSE_COLOURS[power_tokens[area]], **_POWER_MARK)
+        if i in blocked:
+            size = 11.0 if board.kind[i] == AreaKind.PORT else 16.0
+            paint.marker(i, 0, 0, ms=size, **_BLOCKED_MARK)
+
+    houses = sorted(
+        {*owner.values(), *power_tokens.values(), *(h for h, _ in garrisons.values())}
+    ) or list(House)
+    handles = _legend_handles(houses, scale, ports=bool(board.is_port.any()))
+    legend_style: dict[str, Any] = {
+        "handles": handles,
+        "fontsize": 7.5 * scale,
+        "frameon": True,
+        "facecolor": "white",
+        "edgecolor": _SEA_EDGE,
+        "title": "Houses and symbols",
+        "title_fontsize": 8 * scale,
+    }
+    if own_figure:
+        fig.legend(loc="outside lower center", ncols=5, **legend_style)
+    else:
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.01), ncols=4, **legend_style)
+    if title:
+        ax.set_title(title, fontsize=13 * scale, fontweight="bold", color=_INK)
+    return fig
+
+
+def draw_setup(setup: Setup, board: Board | None = None, **kwargs: Any) -> Figure:
+    """Draw the starting position of ``setup``: units, garrisons, neutral forces, impassable
+    areas, and the home areas of the houses in play as controlled. ``kwargs`` go to
+    ``draw_board`` and override what the setup gives."""
+    board = board if board is not None else load_board(setup.edition)
+    units: dict[str, tuple[House, Mapping[Unit, int]]] = {}
+    control: dict[str, House] = {}
+    for house, placed in setup.units.items():
+        for area, counts in placed.items():
+            units[area] = (house, counts)
+            control[area] = house
+    for i in np.flatnonzero(board.home >= 0):
+        home_house = House(int(board.home[i]))
+        if home_house in setup.houses:
+            control[board.area_ids[i]] = home_house
+    for area, (g_house, _) in setup.garrisons.items():
+        control.setdefault(area, g_house)
+    players = f"{setup.players} players"
+    defaults: dict[str, Any] = {
+        "units": units,
+        "control": control,
+        "garrisons": dict(setup.garrisons),
+        "neutral_forces": dict(setup.neutral_forces),
+        "impassable": tuple(setup.impassable),
+        "neutral_armies": dict(setup.neutral_armies),
+        "title": f"A Game of Thrones {setup.edition}: starting position, {players}",
+    }
+    defaults.update(kwargs)
+    return draw_board(board, **defaults)
+
+
+def save_board_picture(
+    path: str | os.PathLike[str], setup: Setup, board: Board | None = None, dpi: int = 150
+) -> Path:
+    """Write the starting position of ``setup`` as a PNG at ``path`` (atomically: a temporary
+    file in the same folder, then ``os.replace``) and return the path."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fig = draw_setup(setup, board)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            fig.savefig(handle, format="png", dpi=dpi, facecolor="white")
+        os.chmod(tmp_name, 0o644)  # mkstemp makes the file private; a picture is for sharing
+        os.replace(tmp_name, target)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+    return target

@@ -1,0 +1,512 @@
+"""The one combat implementation: strength breakdown, victor, casualties, retreat losses and the
+house-card abilities that act inside a battle, for the engine and the odds calculator alike.
+
+A battle is a flat ``int64`` vector (``new_battle``) whose slots are named below: two sides
+(attacker 0, defender 1) of ``SIDE`` slots each, then the battle-wide slots. Keeping it flat lets
+the same functions run compiled (numba) in the engine's hot loop, in the exact enumeration of the
+odds calculator, and as plain Python under ``NUMBA_DISABLE_JIT=1``.
+
+Decisions inside a combat (Tyrion's cancel, Aeron's swap, Queen of Thorns' target, Doran's track,
+Valyrian Steel Blade use, casualty choice) are made by the caller: the engine asks the players'
+policies, the odds calculator applies its documented choice rules. The functions here apply a
+decision once it is made.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from functools import lru_cache
+from typing import NamedTuple
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+from gotsim.data import load_data
+from gotsim.rules.cards import house_cards
+from gotsim.rules.ids import House, Unit
+
+ATTACKER, DEFENDER = 0, 1
+N_UNIT_TYPES = len(Unit)
+FOOTMAN, KNIGHT, SHIP, SIEGE = int(Unit.FOOTMAN), int(Unit.KNIGHT), int(Unit.SHIP), int(Unit.SIEGE_ENGINE)
+
+# --- per-side slots (add ``side * SIDE``) ------------------------------------------------------
+UNITS = 0  # 4 slots: units taking part (marching attackers / defenders in the area), by Unit
+ROUTED = 4  # 4 slots: routed defenders in the area (no strength; destroyed if they must retreat)
+SUPPORT_OWN = 8  # 4 slots: supporting units of the side's own house, by Unit
+SUPPORT_ALLY = 12  # 4 slots: supporting units of other houses on this side, by Unit
+SUPPORT_BONUS = 16  # sum of the support orders' modifiers on this side
+SUPPORTERS = 17  # number of support orders backing this side
+ORDER_BONUS = 18  # march modifier (attacker) or defense modifier (defender); 0 without one
+HAS_DEFENSE = 19  # 1 if the defender has a defense order in the embattled area
+GARRISON = 20  # garrison strength (defender)
+CARD = 21  # house card number in the edition's card table, -1 for none
+HOUSE = 22  # House value, -1 for a neutral force
+BLADE_HOLDER = 23  # 1 if this side holds an unused Valyrian Steel Blade
+BLADE_USED = 24  # 1 if this side spends the blade's +1 in this combat
+TIDES = 25  # Tides of Battle card type drawn, -1 for none
+HAND = 26  # bit mask of card numbers in hand (the played card excluded)
+DISCARDS = 27  # bit mask of card numbers in the discard pile
+POWER = 28  # power tokens available
+IRON_THRONE_POS = 29  # 0 = top of the Iron Throne track
+FIEFDOMS_POS = 30  # 0 = top of the Fiefdoms track
+TEXT_IGNORED = 31  # 1 if this side's card text is cancelled (it still counts its numbers)
+POWER_DELTA = 32  # power gained (+) or paid (-) through card abilities in this combat
+NO_RETREAT = 33  # 1 if this side would have no legal retreat (its units die if it loses)
+PRE_LOST = 34  # 4 slots: units destroyed by abilities before strengths are compared, by Unit
+SIDE = 38
+# --- battle-wide slots -------------------------------------------------------------------------
+FORTIFIED = 2 * SIDE  # 1 if the embattled area has a castle or stronghold
+SEA_BATTLE = FORTIFIED + 1  # 1 if the embattled area is a sea
+RAINS = FORTIFIED + 2  # 1 when supporting footmen add no strength (1st-edition Rains of Autumn)
+BATTLE_LEN = FORTIFIED + 3
+
+# --- strength breakdown components (``strength_breakdown`` output columns) ----------------------
+PART_NAMES = (
+    "units",
+    "order",
+    "support",
+    "garrison",
+    "card",
+    "blade",
+    "tides",
+    "card_modifiers",
+    "total",
+    "swords",
+    "fortifications",
+    "skulls",
+)
+P_UNITS, P_ORDER, P_SUPPORT, P_GARRISON, P_CARD, P_BLADE, P_TIDES, P_MODS = range(8)
+P_TOTAL, P_SWORDS, P_FORTS, P_SKULLS = 8, 9, 10, 11
+N_PARTS = len(PART_NAMES)
+
+# casualty choice order when the odds calculator (or a policy's default) picks units to lose
+LOSER_CASUALTY_ORDER = np.array([SIEGE, FOOTMAN, SHIP, KNIGHT], np.int64)
+WINNER_CASUALTY_ORDER = np.array([FOOTMAN, SHIP, SIEGE, KNIGHT], np.int64)
+
+
+class Ability(IntEnum):
+    """House-card abilities that the combat code knows, keyed by the data's ``effect`` tag."""
+
+    NONE = 0
+    STANNIS = 1
+    RENLY = 2
+    DAVOS = 3
+    SALLADHOR = 4
+    PATCHFACE = 5
+    TYWIN = 6
+    KEVAN = 7
+    TYRION = 8
+    CERSEI = 9
+    ROBB = 10
+    ROOSE = 11
+    BLACKFISH = 12
+    CATELYN = 13
+    VICTARION = 14
+    BALON = 15
+    THEON = 16
+    ASHA = 17
+    AERON = 18
+    MACE = 19
+    LORAS = 20
+    QUEEN_OF_THORNS = 21
+    ARIANNE = 22
+    NYMERIA = 23
+    DORAN = 24
+
+
+EFFECT_TAGS: dict[str, Ability] = {
+    "stannis_plus1_if_opponent_higher_on_iron_throne": Ability.STANNIS,
+    "renly_upgrade_footman_on_win": Ability.RENLY,
+    "davos_bonus_if_stannis_discarded": Ability.DAVOS,
+    "salladhor_non_baratheon_ships_zero_if_supported": Ability.SALLADHOR,
+    "patchface_discard_from_opponent_hand": Ability.PATCHFACE,
+    "tywin_gain_2_power_on_win": Ability.TYWIN,
+    "kevan_attacking_footmen_plus1": Ability.KEVAN,
+    "tyrion_cancel_opponent_card": Ability.TYRION,
+    "cersei_remove_opponent_order_on_win": Ability.CERSEI,
+    "robb_choose_retreat_area_on_win": Ability.ROBB,
+    "roose_recover_discards_on_loss": Ability.ROOSE,
+    "blackfish_no_casualties": Ability.BLACKFISH,
+    "catelyn_double_defense_order": Ability.CATELYN,
+    "victarion_attacking_ships_plus1": Ability.VICTARION,
+    "balon_opponent_card_printed_strength_zero": Ability.BALON,
+    "theon_defending_fortified_bonus": Ability.THEON,
+    "asha_bonus_if_unsupported": Ability.ASHA,
+    "aeron_pay2_swap_card": Ability.AERON,
+    "mace_destroy_opponent_footman": Ability.MACE,
+    "loras_march_order_moves_on_win": Ability.LORAS,
+    "queen_of_thorns_remove_adjacent_order": Ability.QUEEN_OF_THORNS,
+    "arianne_block_attacker_advance": Ability.ARIANNE,
+    "nymeria_sword_or_fortification": Ability.NYMERIA,
+    "doran_opponent_to_bottom_of_track": Ability.DORAN,
+}
+
+
+class CardTable(NamedTuple):
+    """An edition's house cards as parallel arrays indexed by card number (axis ``C``)."""
+
+    ids: tuple[str, ...]
+    house: NDArray[np.int64]
+    strength: NDArray[np.int64]
+    swords: NDArray[np.int64]
+    fortifications: NDArray[np.int64]
+    ability: NDArray[np.int64]  # Ability value
+    ref: NDArray[np.int64]  # a card the ability refers to (Davos → Stannis), -1 if none
+
+    def number(self, card_id: str) -> int:
+        return self.ids.index(card_id)
+
+    def arrays(self) -> tuple[NDArray[np.int64], ...]:
+        """The arrays the compiled functions take: strength, swords, forts, ability, ref."""
+        return (self.strength, self.swords, self.fortifications, self.ability, self.ref)
+
+
+@lru_cache(maxsize=4)
+def card_table(edition: str = "2e") -> CardTable:
+    """The edition's card arrays; every card's ``effect`` tag must be known to the combat code."""
+    cards = house_cards(edition)
+    ids = tuple(c.id for c in cards)
+    ability = np.zeros(len(cards), np.int64)
+    ref = np.full(len(cards), -1, np.int64)
+    for i, c in enumerate(cards):
+        if c.effect is not None:
+            if c.effect not in EFFECT_TAGS:
+                raise NotImplementedError(f"{edition} card {c.id}: ability {c.effect!r} unknown")
+            ability[i] = EFFECT_TAGS[c.effect]
+        if ability[i] == Ability.DAVOS:
+            ref[i] = next(j for j, d in enumerate(cards) if d.id == "stannis_baratheon")
+    table = CardTable(
+        ids=ids,
+        house=np.array([int(c.house) for c in cards], np.int64),
+        strength=np.array([c.strength for c in cards], np.int64),
+        swords=np.array([c.swords for c in cards], np.int64),
+        fortifications=np.array([c.fortifications for c in cards], np.int64),
+        ability=ability,
+        ref=ref,
+    )
+    for array in table[1:]:
+        array.setflags(write=False)
+    return table
+
+
+class TidesDeck(NamedTuple):
+    """The Tides of Battle deck by card type (axis ``T``)."""
+
+    ids: tuple[str, ...]
+    count: NDArray[np.int64]
+    strength: NDArray[np.int64]
+    swords: NDArray[np.int64]
+    fortifications: NDArray[np.int64]
+    skulls: NDArray[np.int64]
+
+    def arrays(self) -> tuple[NDArray[np.int64], ...]:
+        """The arrays the compiled functions take: count, strength, swords, forts, skulls."""
+        return (self.count, self.strength, self.swords, self.fortifications, self.skulls)
+
+
+@lru_cache(maxsize=1)
+def tides_deck() -> TidesDeck:
+    cards = load_data("2e", "tides_of_battle.json")["cards"]
+    deck = TidesDeck(
+        ids=tuple(c["id"] for c in cards),
+        count=np.array([c["count"] for c in cards], np.int64),
+        strength=np.array([c["strength"] for c in cards], np.int64),
+        swords=np.array([c["swords"] for c in cards], np.int64),
+        fortifications=np.array([c["fortifications"] for c in cards], np.int64),
+        skulls=np.array([c["skulls"] for c in cards], np.int64),
+    )
+    for array in deck[1:]:
+        array.setflags(write=False)
+    return deck
+
+
+def new_battle() -> NDArray[np.int64]:
+    """An empty battle vector: no units, no cards, no Tides, nobody holding the blade."""
+    b = np.zeros(BATTLE_LEN, np.int64)
+    for side in (ATTACKER, DEFENDER):
+        o = side * SIDE
+        b[o + CARD] = -1
+        b[o + TIDES] = -1
+        b[o + HOUSE] = -1
+        b[o + IRON_THRONE_POS] = side
+        b[o + FIEFDOMS_POS] = side
+    return b
+
+
+# --- the compiled core --------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def active_ability(b: NDArray[np.int64], side: int, card_ability: NDArray[np.int64]) -> int:
+    """The ability of ``side``'s card, or NONE when it has no card or its text is cancelled."""
+    card = b[side * SIDE + CARD]
+    if card < 0 or b[side * SIDE + TEXT_IGNORED] != 0:
+        return 0
+    return card_ability[card]
+
+
+@numba.njit(cache=True)
+def _ship_strength(b: NDArray[np.int64], side: int, ally: bool, card_ability: NDArray[np.int64]) -> int:
+    """1, or 0 where Salladhor Saan (supported) zeroes ships not belonging to his house."""
+    for holder in (ATTACKER, DEFENDER):
+        if (
+            active_ability(b, holder, card_ability) == Ability.SALLADHOR
+            and b[holder * SIDE + SUPPORTERS] > 0
+            and (holder != side or ally)
+        ):
+            return 0
+    return 1
+
+
+@numba.njit(cache=True)
+def strength_breakdown(b: NDArray[np.int64], cards: tuple, tides: tuple, out: NDArray[np.int64]) -> None:  # type: ignore[type-arg]
+    """Fill ``out`` (2, N_PARTS) with each side's strength components, swords, forts and skulls.
+
+    ``cards`` is ``CardTable.arrays()`` and ``tides`` is ``TidesDeck.arrays()``.
+    """
+    card_strength, card_swords, card_forts, card_ability, card_ref = cards
+    _, tides_strength, tides_swords, tides_forts, tides_skulls = tides
+    out[:, :] = 0
+    for side in (ATTACKER, DEFENDER):
+        o = side * SIDE
+        other = 1 - side
+        attacking = side == ATTACKER
+        mine = active_ability(b, side, card_ability)
+        theirs = active_ability(b, other, card_ability)
+        siege = 4 if (attacking and b[FORTIFIED] != 0) else 0
+        own_ship = _ship_strength(b, side, False, card_ability)
+        ally_ship = _ship_strength(b, side, True, card_ability)
+        footman_support = 0 if b[RAINS] != 0 else 1
+
+        out[side, P_UNITS] = (
+            b[o + UNITS + FOOTMAN]
+            + 2 * b[o + UNITS + KNIGHT]
+            + own_ship * b[o + UNITS + SHIP]
+            + siege * b[o + UNITS + SIEGE]
+        )
+        out[side, P_ORDER] = b[o + ORDER_BONUS]
+        out[side, P_SUPPORT] = (
+            footman_support * (b[o + SUPPORT_OWN + FOOTMAN] + b[o + SUPPORT_ALLY + FOOTMAN])
+            + 2 * (b[o + SUPPORT_OWN + KNIGHT] + b[o + SUPPORT_ALLY + KNIGHT])
+            + own_ship * b[o + SUPPORT_OWN + SHIP]
+            + ally_ship * b[o + SUPPORT_ALLY + SHIP]
+            + siege * (b[o + SUPPORT_OWN + SIEGE] + b[o + SUPPORT_ALLY + SIEGE])
+            + b[o + SUPPORT_BONUS]
+        )
+        out[side, P_GARRISON] = b[o + GARRISON]
+        card = b[o + CARD]
+        if card >= 0:
+            out[side, P_CARD] = 0 if theirs == Ability.BALON else card_strength[card]
+            out[side, P_SWORDS] = card_swords[card]
+            out[side, P_FORTS] = card_forts[card]
+        out[side, P_BLADE] = b[o + BLADE_USED]
+        tides = b[o + TIDES]
+        if tides >= 0:
+            out[side, P_TIDES] = tides_strength[tides]
+            out[side, P_SWORDS] += tides_swords[tides]
+            out[side, P_FORTS] += tides_forts[tides]
+            out[side, P_SKULLS] = tides_skulls[tides]
+
+        mods = 0
+        if mine == Ability.STANNIS:
+            if b[other * SIDE + IRON_THRONE_POS] < b[o + IRON_THRONE_POS]:
+                mods += 1
+        elif mine == Ability.DAVOS:
+            ref = card_ref[card]
+            if ref >= 0 and (b[o + DISCARDS] >> ref) & 1:
+                mods += 1
+                out[side, P_SWORDS] += 1
+        elif mine == Ability.THEON:
+            if not attacking and b[FORTIFIED] != 0:
+                mods += 1
+                out[side, P_SWORDS] += 1
+        elif mine == Ability.CATELYN:
+            if not attacking and b[o + HAS_DEFENSE] != 0:
+                mods += b[o + ORDER_BONUS]
+        elif mine == Ability.KEVAN:
+            if attacking:
+                mods += b[o + UNITS + FOOTMAN] + footman_support * b[o + SUPPORT_OWN + FOOTMAN]
+        elif mine == Ability.VICTARION:
+            if attacking:
+                mods += own_ship * (b[o + UNITS + SHIP] + b[o + SUPPORT_OWN + SHIP])
+        elif mine == Ability.ASHA:
+            if b[o + SUPPORTERS] == 0:
+                out[side, P_SWORDS] += 2
+                out[side, P_FORTS] += 1
+        elif mine == Ability.NYMERIA:
+            if attacking:
+                out[side, P_SWORDS] += 1
+            else:
+                out[side, P_FORTS] += 1
+        out[side, P_MODS] = mods
+        total = 0
+        for part in range(P_TOTAL):
+            total += out[side, part]
+        out[side, P_TOTAL] = total
+
+
+@numba.njit(cache=True)
+def attacker_wins(b: NDArray[np.int64], parts: NDArray[np.int64]) -> bool:
+    """Higher total wins; a tie goes to the side higher on the Fiefdoms track."""
+    a, d = parts[ATTACKER, P_TOTAL], parts[DEFENDER, P_TOTAL]
+    if a != d:
+        return a > d
+    return b[ATTACKER * SIDE + FIEFDOMS_POS] < b[DEFENDER * SIDE + FIEFDOMS_POS]
+
+
+@numba.njit(cache=True)
+def casualty_counts(
+    b: NDArray[np.int64], parts: NDArray[np.int64], winner: int, card_ability: NDArray[np.int64]
+) -> tuple[int, int]:
+    """Units each side must destroy: (attacker, defender).
+
+    The loser loses ``max(0, winner swords - loser fortifications)``; each side then loses one unit
+    per skull on the opponent's Tides of Battle card. The Blackfish takes none of these.
+    """
+    loser = 1 - winner
+    losses = np.zeros(2, np.int64)
+    losses[loser] = max(0, parts[winner, P_SWORDS] - parts[loser, P_FORTS])
+    for side in (ATTACKER, DEFENDER):
+        losses[side] += parts[1 - side, P_SKULLS]
+        if active_ability(b, side, card_ability) == Ability.BLACKFISH:
+            losses[side] = 0
+    return losses[0], losses[1]
+
+
+@numba.njit(cache=True)
+def take_casualties(
+    units: NDArray[np.int64], n: int, order: NDArray[np.int64], lost: NDArray[np.int64]
+) -> None:
+    """Remove up to ``n`` units from ``units`` in ``order`` (unit types), adding them to ``lost``."""
+    left = n
+    for u in order:
+        k = min(left, units[u])
+        units[u] -= k
+        lost[u] += k
+        left -= k
+        if left == 0:
+            return
+
+
+@numba.njit(cache=True)
+def settle_losses(
+    b: NDArray[np.int64],
+    parts: NDArray[np.int64],
+    winner: int,
+    card_ability: NDArray[np.int64],
+    lost: NDArray[np.int64],
+    routed: NDArray[np.int64],
+) -> None:
+    """Casualties, skulls and retreat losses with the default casualty order.
+
+    ``lost`` (2, 4) gets the units destroyed (including those killed by abilities before the
+    strengths were compared); ``routed`` (2, 4) the loser's units that survive and retreat routed.
+    A loser's siege engines cannot retreat, routed units that must retreat again are destroyed, and
+    a loser without a legal retreat loses everything.
+    """
+    loser = 1 - winner
+    n_att, n_def = casualty_counts(b, parts, winner, card_ability)
+    need = (n_att, n_def)
+    for side in (ATTACKER, DEFENDER):
+        o = side * SIDE
+        units = np.zeros(N_UNIT_TYPES, np.int64)
+        for u in range(N_UNIT_TYPES):
+            units[u] = b[o + UNITS + u]
+            lost[side, u] += b[o + PRE_LOST + u]
+        if side == loser:
+            # routed defenders die first: they could not retreat again anyway
+            n = need[side]
+            for u in range(N_UNIT_TYPES):
+                k = min(n, b[o + ROUTED + u])
+                n -= k
+            take_casualties(units, n, LOSER_CASUALTY_ORDER, lost[side])
+            for u in range(N_UNIT_TYPES):
+                lost[side, u] += b[o + ROUTED + u]
+            if b[o + NO_RETREAT] != 0:
+                for u in range(N_UNIT_TYPES):
+                    lost[side, u] += units[u]
+                    units[u] = 0
+            lost[side, SIEGE] += units[SIEGE]
+            units[SIEGE] = 0
+            for u in range(N_UNIT_TYPES):
+                routed[side, u] += units[u]
+        else:
+            take_casualties(units, need[side], WINNER_CASUALTY_ORDER, lost[side])
+
+
+# --- abilities that change the battle before strengths are compared ------------------------------
+
+
+def mace_destroy_footman(b: NDArray[np.int64], victim: int) -> None:
+    """Mace Tyrell: one of the victim's attacking or defending footmen is destroyed."""
+    o = victim * SIDE
+    if b[o + UNITS + FOOTMAN] > 0:
+        b[o + UNITS + FOOTMAN] -= 1
+        b[o + PRE_LOST + FOOTMAN] += 1
+
+
+def remove_support(
+    b: NDArray[np.int64], side: int, own_house: bool, units: NDArray[np.int64], bonus: int
+) -> None:
+    """Take one support order (its units and modifier) away from ``side``."""
+    o = side * SIDE + (SUPPORT_OWN if own_house else SUPPORT_ALLY)
+    b[o : o + N_UNIT_TYPES] -= units
+    b[side * SIDE + SUPPORT_BONUS] -= bonus
+    b[side * SIDE + SUPPORTERS] -= 1
+
+
+def bit(card: int) -> int:
+    return 1 << card
+
+
+def play_card(b: NDArray[np.int64], side: int, card: int) -> None:
+    """Reveal ``card`` for ``side`` (taking it out of the hand mask)."""
+    o = side * SIDE
+    b[o + CARD] = card
+    if card >= 0:
+        b[o + HAND] &= ~bit(card)
+
+
+def return_card_to_hand(b: NDArray[np.int64], side: int) -> None:
+    """Tyrion Lannister: the side's revealed card goes back to its hand."""
+    o = side * SIDE
+    if b[o + CARD] >= 0:
+        b[o + HAND] |= bit(int(b[o + CARD]))
+    b[o + CARD] = -1
+
+
+def discard_played_card(b: NDArray[np.int64], side: int) -> None:
+    """Aeron Damphair: the side's revealed card goes to its discard pile."""
+    o = side * SIDE
+    if b[o + CARD] >= 0:
+        b[o + DISCARDS] |= bit(int(b[o + CARD]))
+    b[o + CARD] = -1
+
+
+def house_cards_in(mask: int) -> list[int]:
+    """Card numbers set in a hand or discard mask."""
+    out, card = [], 0
+    while mask >> card:
+        if (mask >> card) & 1:
+            out.append(card)
+        card += 1
+    return out
+
+
+HOUSE_OF_SIDE = {ATTACKER: "attacker", DEFENDER: "defender"}
+__all__ = [
+    "ATTACKER",
+    "DEFENDER",
+    "PART_NAMES",
+    "Ability",
+    "CardTable",
+    "House",
+    "attacker_wins",
+    "card_table",
+    "casualty_counts",
+    "new_battle",
+    "settle_losses",
+    "strength_breakdown",
+    "tides_deck",
+]

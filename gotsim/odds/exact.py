@@ -1,0 +1,186 @@
+"""Exact enumeration of one battle's chance outcomes (Tides of Battle draws and the Valyrian Steel
+Blade decision) once both house cards and their 'immediately' abilities are settled.
+
+The blade rule: the holder, having seen both Tides cards, spends the blade only when losing, and
+then takes whichever of +1 and a Tides redraw gives the higher chance to win (+1 on equal chances);
+a blade that cannot change the result is kept for later in the round.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+from gotsim.engine.combat import (
+    ATTACKER,
+    BLADE_HOLDER,
+    BLADE_USED,
+    DEFENDER,
+    N_PARTS,
+    N_UNIT_TYPES,
+    POWER_DELTA,
+    SIDE,
+    TIDES,
+    Ability,
+    active_ability,
+    attacker_wins,
+    settle_losses,
+    strength_breakdown,
+)
+
+MAX_LOST = 24  # casualty distribution bins: 0 … MAX_LOST units destroyed on one side
+# misc statistics, in order
+M_ATTACKER_WINS, M_BLADE_PLUS1, M_BLADE_REDRAW, M_POWER_ATTACKER, M_POWER_DEFENDER = range(5)
+N_MISC = 5
+
+
+def new_stats() -> tuple[NDArray[np.float64], ...]:
+    """Zeroed accumulators: lost (2, 4), routed (2, 4), lost-count distribution (2, K), misc."""
+    return (
+        np.zeros((2, N_UNIT_TYPES)),
+        np.zeros((2, N_UNIT_TYPES)),
+        np.zeros((2, MAX_LOST + 1)),
+        np.zeros(N_MISC),
+    )
+
+
+@numba.njit(cache=True)
+def _holder_wins(b, cards, tides, parts, holder):
+    strength_breakdown(b, cards, tides, parts)
+    return attacker_wins(b, parts) == (holder == ATTACKER)
+
+
+@numba.njit(cache=True)
+def _accumulate(b, cards, tides, parts, weight, lost, routed, dist, misc):
+    strength_breakdown(b, cards, tides, parts)
+    win = attacker_wins(b, parts)
+    winner = ATTACKER if win else DEFENDER
+    side_lost = np.zeros((2, N_UNIT_TYPES), np.int64)
+    side_routed = np.zeros((2, N_UNIT_TYPES), np.int64)
+    settle_losses(b, parts, winner, cards[3], side_lost, side_routed)
+    for side in (ATTACKER, DEFENDER):
+        total = 0
+        for u in range(N_UNIT_TYPES):
+            lost[side, u] += weight * side_lost[side, u]
+            routed[side, u] += weight * side_routed[side, u]
+            total += side_lost[side, u]
+        dist[side, min(total, MAX_LOST)] += weight
+        power = b[side * SIDE + POWER_DELTA]
+        if side == winner and active_ability(b, side, cards[3]) == Ability.TYWIN:
+            power += 2
+        misc[M_POWER_ATTACKER + side] += weight * power
+    if win:
+        misc[M_ATTACKER_WINS] += weight
+
+
+@numba.njit(cache=True)
+def _with_blade(b, cards, tides, parts, weight, remaining, n_remaining, lost, routed, dist, misc):
+    """Accumulate one Tides draw (or the no-Tides battle), letting the holder use the blade."""
+    holder = -1
+    for side in (ATTACKER, DEFENDER):
+        if b[side * SIDE + BLADE_HOLDER] != 0 and b[side * SIDE + BLADE_USED] == 0:
+            holder = side
+    if holder < 0 or _holder_wins(b, cards, tides, parts, holder):
+        _accumulate(b, cards, tides, parts, weight, lost, routed, dist, misc)
+        return
+    o = holder * SIDE
+    b[o + BLADE_USED] = 1
+    if _holder_wins(b, cards, tides, parts, holder):
+        misc[M_BLADE_PLUS1] += weight
+        _accumulate(b, cards, tides, parts, weight, lost, routed, dist, misc)
+        b[o + BLADE_USED] = 0
+        return
+    b[o + BLADE_USED] = 0
+    if n_remaining > 0:
+        drawn = b[o + TIDES]
+        p_redraw = 0.0
+        for t in range(remaining.shape[0]):
+            if remaining[t] > 0:
+                b[o + TIDES] = t
+                if _holder_wins(b, cards, tides, parts, holder):
+                    p_redraw += remaining[t] / n_remaining
+        if p_redraw > 0.0:
+            misc[M_BLADE_REDRAW] += weight
+            for t in range(remaining.shape[0]):
+                if remaining[t] > 0:
+                    b[o + TIDES] = t
+                    share = weight * remaining[t] / n_remaining
+                    _accumulate(b, cards, tides, parts, share, lost, routed, dist, misc)
+            b[o + TIDES] = drawn
+            return
+        b[o + TIDES] = drawn
+    _accumulate(b, cards, tides, parts, weight, lost, routed, dist, misc)
+
+
+@numba.njit(cache=True)
+def enumerate_outcomes(b, cards, tides, tides_on, lost, routed, dist, misc):
+    """Add every chance outcome of battle ``b`` (cards fixed) to the accumulators, exactly.
+
+    With Tides of Battle each side draws one card from the full deck without replacement; the
+    holder's redraw comes from the 22 cards left. Returns P(attacker wins).
+    """
+    parts = np.zeros((2, N_PARTS), np.int64)
+    before = misc[M_ATTACKER_WINS]
+    count = tides[0]
+    if not tides_on:
+        empty = np.zeros(count.shape[0], np.int64)
+        _with_blade(b, cards, tides, parts, 1.0, empty, 0, lost, routed, dist, misc)
+        return misc[M_ATTACKER_WINS] - before
+    n = 0
+    for t in range(count.shape[0]):
+        n += count[t]
+    remaining = count.copy()
+    for ta in range(count.shape[0]):
+        for td in range(count.shape[0]):
+            ways = count[ta] * (count[td] - (1 if ta == td else 0))
+            if ways <= 0:
+                continue
+            b[ATTACKER * SIDE + TIDES] = ta
+            b[DEFENDER * SIDE + TIDES] = td
+            remaining[ta] -= 1
+            remaining[td] -= 1
+            weight = ways / (n * (n - 1))
+            _with_blade(b, cards, tides, parts, weight, remaining, n - 2, lost, routed, dist, misc)
+            remaining[ta] += 1
+            remaining[td] += 1
+    b[ATTACKER * SIDE + TIDES] = -1
+    b[DEFENDER * SIDE + TIDES] = -1
+    return misc[M_ATTACKER_WINS] - before
+
+
+@numba.njit(cache=True)
+def sample_outcomes(b, cards, tides, tides_on, draws_a, draws_d, redraws, wins):
+    """Monte-Carlo counterpart of ``enumerate_outcomes`` for one card pair.
+
+    ``draws_a``/``draws_d``/``redraws`` are pre-drawn Tides card types (distinct deck positions),
+    one row per sample; ``wins`` receives 1 where the attacker wins.
+    """
+    parts = np.zeros((2, N_PARTS), np.int64)
+    holder = -1
+    for side in (ATTACKER, DEFENDER):
+        if b[side * SIDE + BLADE_HOLDER] != 0 and b[side * SIDE + BLADE_USED] == 0:
+            holder = side
+    for i in range(wins.shape[0]):
+        if tides_on:
+            b[ATTACKER * SIDE + TIDES] = draws_a[i]
+            b[DEFENDER * SIDE + TIDES] = draws_d[i]
+        strength_breakdown(b, cards, tides, parts)
+        win = attacker_wins(b, parts)
+        if holder >= 0 and win != (holder == ATTACKER):
+            o = holder * SIDE
+            b[o + BLADE_USED] = 1
+            strength_breakdown(b, cards, tides, parts)
+            plus1 = attacker_wins(b, parts)
+            b[o + BLADE_USED] = 0
+            if plus1 == (holder == ATTACKER):
+                win = plus1
+            elif tides_on:
+                drawn = b[o + TIDES]
+                b[o + TIDES] = redraws[i]
+                strength_breakdown(b, cards, tides, parts)
+                win = attacker_wins(b, parts)
+                b[o + TIDES] = drawn
+        wins[i] = 1 if win else 0
+    b[ATTACKER * SIDE + TIDES] = -1
+    b[DEFENDER * SIDE + TIDES] = -1

@@ -1,0 +1,414 @@
+"""Battle specifications: parse and validate a JSON battle into the combat code's battle vector.
+
+Every problem raises ``BattleSpecError`` with one line naming the field (``attacker.units.ship``,
+``support[1].order`` …) and what is wrong. The fields are documented in ``docs/combat.md``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gotsim.engine import combat as cb
+from gotsim.rules.board import Board, load_board
+from gotsim.rules.cards import house_card, house_deck
+from gotsim.rules.ids import EDITIONS, AreaKind, House, Unit
+from gotsim.rules.setup import load_setup
+
+
+class BattleSpecError(ValueError):
+    """A battle specification that cannot describe a legal battle; the message names the field."""
+
+
+ATTACK_ORDERS = {"march-1": -1, "march+0": 0, "march+1": 1}
+DEFENDER_ORDERS = {
+    "none": 0,
+    "defense+1": 1,
+    "defense+2": 2,
+    "support+0": 0,
+    "support+1": 0,
+    "raid": 0,
+    "raid*": 0,
+    "consolidate_power": 0,
+    "consolidate_power*": 0,
+    "march-1": 0,
+    "march+0": 0,
+    "march+1": 0,
+}
+SUPPORT_ORDERS = {"support+0": 0, "support+1": 1}
+TOP_KEYS = (
+    "edition",
+    "area",
+    "tides_of_battle",
+    "attacker",
+    "defender",
+    "support",
+    "fiefdoms",
+    "iron_throne",
+    "blade_holder",
+    "blade_used",
+    "discards",
+    "rains_of_autumn",
+    "name",
+    "description",
+)
+SIDE_KEYS = ("house", "units", "order", "hand", "card", "power", "discards")
+DEFENDER_KEYS = (*SIDE_KEYS, "garrison", "routed", "no_retreat", "neutral_force")
+SUPPORT_KEYS = ("house", "side", "units", "order")
+DEFAULT_POWER = 5
+
+
+@dataclass(frozen=True)
+class Supporter:
+    house: House
+    side: int  # ATTACKER or DEFENDER
+    own_house: bool  # the supported combatant's own house
+    units: NDArray[np.int64]  # (4,) by Unit
+    bonus: int  # support order modifier
+
+    @property
+    def strength_hint(self) -> int:
+        """Plain strength of this support (used to order choices, not to resolve combat)."""
+        return int(self.units @ np.array([1, 2, 1, 0])) + self.bonus
+
+
+@dataclass(frozen=True)
+class Battle:
+    """A validated battle: the base vector (no cards yet) and what the choice rules need."""
+
+    edition: str
+    area: str
+    tides_of_battle: bool
+    houses: tuple[House, House | None]  # defender None for a neutral force
+    neutral_force: int  # strength of a neutral force token defending, 0 otherwise
+    base: NDArray[np.int64]  # battle vector without house cards
+    hands: tuple[tuple[int, ...], tuple[int, ...]]  # card numbers each side may play
+    fixed_cards: tuple[int | None, int | None]
+    supporters: tuple[Supporter, ...]
+    tracks: Mapping[str, tuple[House, ...]] = field(default_factory=dict)  # top to bottom
+
+    @property
+    def card_table(self) -> cb.CardTable:
+        return cb.card_table(self.edition)
+
+
+def _fail(where: str, message: str) -> BattleSpecError:
+    return BattleSpecError(f"{where}: {message}")
+
+
+def _check_keys(obj: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    for key in obj:
+        if key not in allowed:
+            close = difflib.get_close_matches(str(key), allowed, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise _fail(f"{where}{key}", f"unknown field{hint}")
+
+
+def _object(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _fail(where, f"must be an object, got {type(value).__name__}")
+    return value
+
+
+def _house(value: Any, where: str) -> House:
+    if not isinstance(value, str):
+        raise _fail(where, f"must be a house id, got {value!r}")
+    try:
+        return House.from_id(value)  # type: ignore[return-value]
+    except ValueError:
+        known = ", ".join(h.id for h in House)
+        raise _fail(where, f"unknown house {value!r} (known: {known})") from None
+
+
+def _int(value: Any, where: str, low: int = 0, high: int = 99) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _fail(where, f"must be a whole number from {low} to {high}, got {value!r}")
+    return value
+
+
+def _units(value: Any, where: str, board: Board, area: int, *, supporting: bool) -> NDArray[np.int64]:
+    counts = np.zeros(len(Unit), np.int64)
+    for key, n in _object(value, where).items():
+        try:
+            unit = Unit.from_id(key)
+        except ValueError:
+            known = ", ".join(u.id for u in Unit)
+            raise _fail(f"{where}.{key}", f"unknown unit type (known: {known})") from None
+        counts[unit] = _int(n, f"{where}.{key}", 0, 20)
+    naval_battle = board.kind[area] != AreaKind.LAND
+    land_units = counts[[Unit.FOOTMAN, Unit.KNIGHT, Unit.SIEGE_ENGINE]].sum()
+    if naval_battle and land_units:
+        raise _fail(where, f"land units cannot fight in or support into {board.area_ids[area]!r}")
+    if counts[Unit.SHIP] and not naval_battle and not supporting:
+        raise _fail(where, f"ships cannot fight in the land area {board.area_ids[area]!r}")
+    if supporting and counts[Unit.SHIP] and land_units:
+        raise _fail(where, "one supporting area holds either ships or land units, not both")
+    return counts
+
+
+def _hand(
+    side_spec: Mapping[str, Any], house: House, edition: str, discards: list[str], where: str
+) -> tuple[int, ...]:
+    table = cb.card_table(edition)
+    deck = {c.id for c in house_deck(edition, house)}
+    raw = side_spec.get("hand")
+    if raw is None:
+        chosen = [c for c in table.ids if c in deck and c not in discards]
+    else:
+        if not isinstance(raw, list) or not raw:
+            raise _fail(f"{where}.hand", "must be a non-empty list of house card ids")
+        chosen = []
+        for i, card in enumerate(raw):
+            if card not in deck:
+                raise _fail(f"{where}.hand[{i}]", f"{card!r} is not a {house.id} house card")
+            if card in chosen:
+                raise _fail(f"{where}.hand[{i}]", f"{card!r} is listed twice")
+            if card in discards:
+                raise _fail(f"{where}.hand[{i}]", f"{card!r} is also in the discard pile")
+            chosen.append(card)
+    if not chosen:
+        raise _fail(f"{where}.hand", "no card left to play (all discarded)")
+    return tuple(table.number(c) for c in chosen)
+
+
+def _discards(spec: Mapping[str, Any], side_spec: Mapping[str, Any], house: House, edition: str, where: str) -> list[str]:
+    top = _object(spec.get("discards", {}), "discards")
+    for key in top:
+        _house(key, f"discards.{key}")
+    raw = side_spec.get("discards", top.get(house.id, []))
+    if not isinstance(raw, list):
+        raise _fail(f"{where}.discards", "must be a list of house card ids")
+    deck = {c.id for c in house_deck(edition, house)}
+    for i, card in enumerate(raw):
+        if card not in deck:
+            raise _fail(f"{where}.discards[{i}]", f"{card!r} is not a {house.id} house card")
+    return list(raw)
+
+
+def _track(spec: Mapping[str, Any], key: str, houses: list[House], default: tuple[House, ...]) -> tuple[House, ...]:
+    raw = spec.get(key)
+    if raw is None:
+        order = [h for h in default if h in houses]
+        return tuple(order)
+    if not isinstance(raw, list) or not raw:
+        raise _fail(key, "must be a list of house ids, top to bottom")
+    order = [_house(h, f"{key}[{i}]") for i, h in enumerate(raw)]
+    if len(set(order)) != len(order):
+        raise _fail(key, "lists a house twice")
+    for h in houses:
+        if h not in order:
+            raise _fail(key, f"must list {h.id} (a house in the battle)")
+    return tuple(order)
+
+
+def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
+    """Validate a battle spec (dict, JSON text or path to a JSON file) into a ``Battle``."""
+    if isinstance(spec, Path) or (isinstance(spec, str) and not spec.lstrip().startswith("{")):
+        try:
+            spec = json.loads(Path(spec).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise BattleSpecError(f"{spec}: no such battle file") from None
+        except json.JSONDecodeError as exc:
+            raise BattleSpecError(f"{spec}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    elif isinstance(spec, str):
+        try:
+            spec = json.loads(spec)
+        except json.JSONDecodeError as exc:
+            raise BattleSpecError(f"battle: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    spec = _object(spec, "battle")
+    _check_keys(spec, TOP_KEYS, "")
+
+    edition = spec.get("edition", "2e")
+    if edition not in EDITIONS:
+        raise _fail("edition", f"unknown edition {edition!r} (known: {', '.join(EDITIONS)})")
+    if edition != "2e":
+        raise _fail("edition", "combat odds for the 1st edition arrive with its house-card abilities")
+    board = load_board(edition)
+    area_id = spec.get("area")
+    if area_id is None:
+        raise _fail("area", "required (the embattled area id)")
+    if not isinstance(area_id, str) or area_id not in board.area_index:
+        close = difflib.get_close_matches(str(area_id), board.area_ids, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise _fail("area", f"unknown area {area_id!r}{hint}")
+    area = board.index(area_id)
+    tides = spec.get("tides_of_battle", False)
+    if not isinstance(tides, bool):
+        raise _fail("tides_of_battle", f"must be true or false, got {tides!r}")
+    rains = spec.get("rains_of_autumn", False)
+    if not isinstance(rains, bool):
+        raise _fail("rains_of_autumn", f"must be true or false, got {rains!r}")
+
+    b = cb.new_battle()
+    b[cb.FORTIFIED] = int(board.castle[area] or board.stronghold[area])
+    b[cb.SEA_BATTLE] = int(board.kind[area] != AreaKind.LAND)
+    b[cb.RAINS] = int(rains)
+
+    att_spec = _object(spec.get("attacker"), "attacker")
+    def_spec = _object(spec.get("defender"), "defender")
+    _check_keys(att_spec, SIDE_KEYS, "attacker.")
+    _check_keys(def_spec, DEFENDER_KEYS, "defender.")
+
+    attacker = _house(att_spec.get("house"), "attacker.house")
+    neutral = 0
+    defender: House | None
+    if "neutral_force" in def_spec:
+        neutral = _int(def_spec["neutral_force"], "defender.neutral_force", 1, 20)
+        for key in def_spec:
+            if key not in ("neutral_force", "units"):
+                raise _fail(f"defender.{key}", "a neutral force has no house, cards or orders")
+        defender = None
+    else:
+        defender = _house(def_spec.get("house"), "defender.house")
+        if defender == attacker:
+            raise _fail("defender.house", f"{defender.id} cannot attack itself")
+
+    hands: list[tuple[int, ...]] = [(), ()]
+    fixed: list[int | None] = [None, None]
+    for side, side_spec, house in ((cb.ATTACKER, att_spec, attacker), (cb.DEFENDER, def_spec, defender)):
+        where = "attacker" if side == cb.ATTACKER else "defender"
+        o = side * cb.SIDE
+        units = _units(side_spec.get("units", {}), f"{where}.units", board, area, supporting=False)
+        b[o + cb.UNITS : o + cb.UNITS + len(Unit)] = units
+        if house is None:
+            b[cb.DEFENDER * cb.SIDE + cb.GARRISON] = neutral
+            continue
+        b[o + cb.HOUSE] = int(house)
+        discards = _discards(spec, side_spec, house, edition, where)
+        hands[side] = _hand(side_spec, house, edition, discards, where)
+        table = cb.card_table(edition)
+        for card in discards:
+            b[o + cb.DISCARDS] |= cb.bit(table.number(card))
+        for card in hands[side]:
+            b[o + cb.HAND] |= cb.bit(card)
+        b[o + cb.POWER] = _int(side_spec.get("power", DEFAULT_POWER), f"{where}.power", 0, 20)
+        card = side_spec.get("card")
+        if card is not None:
+            if not isinstance(card, str):
+                raise _fail(f"{where}.card", f"must be a house card id, got {card!r}")
+            try:
+                number = table.number(card)
+            except ValueError:
+                raise _fail(f"{where}.card", f"unknown house card {card!r}") from None
+            if number not in hands[side]:
+                raise _fail(f"{where}.card", f"{card!r} is not in {house.id}'s hand")
+            fixed[side] = number
+    if b[cb.UNITS : cb.UNITS + len(Unit)].sum() == 0:
+        raise _fail("attacker.units", "the attacker must march at least one unit")
+
+    order = att_spec.get("order", "march+0")
+    if order not in ATTACK_ORDERS:
+        raise _fail("attacker.order", f"{order!r} is not a march order ({', '.join(ATTACK_ORDERS)})")
+    b[cb.ORDER_BONUS] = ATTACK_ORDERS[order]
+    d = cb.DEFENDER * cb.SIDE
+    if defender is not None:
+        order = def_spec.get("order", "none")
+        if order not in DEFENDER_ORDERS:
+            raise _fail("defender.order", f"{order!r} is not an order ({', '.join(DEFENDER_ORDERS)})")
+        b[d + cb.ORDER_BONUS] = DEFENDER_ORDERS[order]
+        b[d + cb.HAS_DEFENSE] = int(order.startswith("defense"))
+        b[d + cb.GARRISON] = _int(def_spec.get("garrison", 0), "defender.garrison", 0, 9)
+        if b[d + cb.GARRISON] and board.home[area] != int(defender):
+            raise _fail("defender.garrison", f"{area_id!r} is not {defender.id}'s home area")
+        routed = _units(def_spec.get("routed", {}), "defender.routed", board, area, supporting=False)
+        b[d + cb.ROUTED : d + cb.ROUTED + len(Unit)] = routed
+        no_retreat = def_spec.get("no_retreat", False)
+        if not isinstance(no_retreat, bool):
+            raise _fail("defender.no_retreat", f"must be true or false, got {no_retreat!r}")
+        b[d + cb.NO_RETREAT] = int(no_retreat)
+        if b[d + cb.UNITS : d + cb.UNITS + len(Unit)].sum() + routed.sum() + b[d + cb.GARRISON] == 0:
+            raise _fail("defender.units", "the defender has no units and no garrison")
+
+    supporters = _supporters(spec, board, area, attacker, defender, b)
+    houses_in = [h for h in (attacker, defender) if h is not None]
+    six = load_setup(edition, 6).tracks
+    tracks = {
+        "fiefdoms": _track(spec, "fiefdoms", houses_in, six["fiefdoms"]),
+        "iron_throne": _track(spec, "iron_throne", houses_in, six["iron_throne"]),
+    }
+    for side, house in ((cb.ATTACKER, attacker), (cb.DEFENDER, defender)):
+        if house is not None:
+            b[side * cb.SIDE + cb.FIEFDOMS_POS] = tracks["fiefdoms"].index(house)
+            b[side * cb.SIDE + cb.IRON_THRONE_POS] = tracks["iron_throne"].index(house)
+    if defender is None:
+        b[d + cb.FIEFDOMS_POS] = 99  # the attacker beats a neutral force with equal strength
+    holder_id = spec.get("blade_holder")
+    holder = tracks["fiefdoms"][0] if holder_id is None else _house(holder_id, "blade_holder")
+    used = spec.get("blade_used", False)
+    if not isinstance(used, bool):
+        raise _fail("blade_used", f"must be true or false, got {used!r}")
+    if defender is not None and not used:
+        for side, house in ((cb.ATTACKER, attacker), (cb.DEFENDER, defender)):
+            b[side * cb.SIDE + cb.BLADE_HOLDER] = int(house == holder)
+    if defender is None and (fixed[0] is not None or att_spec.get("hand")):
+        raise _fail("attacker.hand", "no house cards are played against a neutral force")
+    b.setflags(write=False)
+    return Battle(
+        edition=edition,
+        area=area_id,
+        tides_of_battle=tides and defender is not None,
+        houses=(attacker, defender),
+        neutral_force=neutral,
+        base=b,
+        hands=(hands[0], hands[1]),
+        fixed_cards=(fixed[0], fixed[1]),
+        supporters=supporters,
+        tracks=tracks,
+    )
+
+
+def _supporters(
+    spec: Mapping[str, Any],
+    board: Board,
+    area: int,
+    attacker: House,
+    defender: House | None,
+    b: NDArray[np.int64],
+) -> tuple[Supporter, ...]:
+    raw = spec.get("support", [])
+    if not isinstance(raw, list):
+        raise _fail("support", "must be a list of supporting orders")
+    out = []
+    for i, item in enumerate(raw):
+        where = f"support[{i}]"
+        item = _object(item, where)
+        _check_keys(item, SUPPORT_KEYS, f"{where}.")
+        house = _house(item.get("house"), f"{where}.house")
+        side_name = item.get("side")
+        if side_name not in ("attacker", "defender"):
+            raise _fail(f"{where}.side", f"must be 'attacker' or 'defender', got {side_name!r}")
+        side = cb.ATTACKER if side_name == "attacker" else cb.DEFENDER
+        if defender is None and side == cb.DEFENDER:
+            raise _fail(f"{where}.side", "nobody can support a neutral force")
+        if house in (attacker, defender) and house != (attacker if side == cb.ATTACKER else defender):
+            raise _fail(f"{where}.house", f"{house.id} cannot support its own opponent")
+        order = item.get("order", "support+0")
+        if order not in SUPPORT_ORDERS:
+            raise _fail(f"{where}.order", f"{order!r} is not a support order (support+0, support+1)")
+        units = _units(item.get("units", {}), f"{where}.units", board, area, supporting=True)
+        if units.sum() == 0:
+            raise _fail(f"{where}.units", "a support order needs units in its area")
+        own = house == (attacker if side == cb.ATTACKER else defender)
+        o = side * cb.SIDE + (cb.SUPPORT_OWN if own else cb.SUPPORT_ALLY)
+        b[o : o + len(Unit)] += units
+        b[side * cb.SIDE + cb.SUPPORT_BONUS] += SUPPORT_ORDERS[order]
+        b[side * cb.SIDE + cb.SUPPORTERS] += 1
+        units.setflags(write=False)
+        out.append(Supporter(house, side, own, units, SUPPORT_ORDERS[order]))
+    return tuple(out)
+
+
+def card_id(battle: Battle, number: int | None) -> str | None:
+    return None if number is None or number < 0 else battle.card_table.ids[number]
+
+
+def card_name(battle: Battle, number: int | None) -> str:
+    ident = card_id(battle, number)
+    return "(no card)" if ident is None else house_card(battle.edition, ident).name

@@ -1,0 +1,59 @@
+"""The game's fixed vocabularies as IntEnums: houses, unit types, area kinds, order types.
+
+Integer values index the ``H`` (house) and ``U`` (unit type) axes of every table and state array;
+``.id`` gives the snake_case id used in data files, scenario files and the public contract.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class _Named(IntEnum):
+    @property
+    def id(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def from_id(cls, text: str) -> _Named:
+        try:
+            return cls[text.upper()]
+        except KeyError:
+            known = ", ".join(m.id for m in cls)
+            raise ValueError(f"unknown {cls.__name__.lower()} {text!r} (known: {known})") from None
+
+
+class House(_Named):
+    BARATHEON = 0
+    LANNISTER = 1
+    STARK = 2
+    GREYJOY = 3
+    TYRELL = 4
+    MARTELL = 5
+
+
+class Unit(_Named):
+    FOOTMAN = 0
+    KNIGHT = 1
+    SHIP = 2
+    SIEGE_ENGINE = 3
+
+
+class AreaKind(_Named):
+    LAND = 0
+    SEA = 1
+    PORT = 2
+
+
+class OrderType(_Named):
+    NONE = 0
+    MARCH = 1
+    DEFENSE = 2
+    SUPPORT = 3
+    RAID = 4
+    CONSOLIDATE_POWER = 5
+
+
+HOUSE_IDS: tuple[str, ...] = tuple(h.id for h in House)
+UNIT_IDS: tuple[str, ...] = tuple(u.id for u in Unit)
+EDITIONS: tuple[str, ...] = ("1e", "2e")
