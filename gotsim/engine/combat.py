@@ -28,7 +28,12 @@ from gotsim.rules.ids import House, Unit
 
 ATTACKER, DEFENDER = 0, 1
 N_UNIT_TYPES = len(Unit)
-FOOTMAN, KNIGHT, SHIP, SIEGE = int(Unit.FOOTMAN), int(Unit.KNIGHT), int(Unit.SHIP), int(Unit.SIEGE_ENGINE)
+FOOTMAN, KNIGHT, SHIP, SIEGE = (
+    int(Unit.FOOTMAN),
+    int(Unit.KNIGHT),
+    int(Unit.SHIP),
+    int(Unit.SIEGE_ENGINE),
+)
 
 # --- per-side slots (add ``side * SIDE``) ------------------------------------------------------
 UNITS = 0  # 4 slots: units taking part (marching attackers / defenders in the area), by Unit
@@ -143,6 +148,31 @@ EFFECT_TAGS: dict[str, Ability] = {
 }
 
 
+# abilities whose whole effect happens after the victor is known, on the rest of the board
+# (orders, hands, retreats, unit upgrades): the engine applies them, the odds do not depend on them
+AFTER_COMBAT_ONLY = frozenset(
+    {
+        Ability.RENLY,
+        Ability.PATCHFACE,
+        Ability.CERSEI,
+        Ability.ROBB,
+        Ability.ROOSE,
+        Ability.LORAS,
+        Ability.ARIANNE,
+    }
+)
+
+
+def implemented_in(effect: str | None) -> list[str]:
+    """Which parts of gotsim carry out a card's ability (``gotsim cards --json``)."""
+    if effect is None:
+        return ["combat"]
+    ability = EFFECT_TAGS.get(effect)
+    if ability is None or ability in AFTER_COMBAT_ONLY:
+        return []
+    return ["combat"]
+
+
 class CardTable(NamedTuple):
     """An edition's house cards as parallel arrays indexed by card number (axis ``C``)."""
 
@@ -194,7 +224,7 @@ class TidesDeck(NamedTuple):
     """The Tides of Battle deck by card type (axis ``T``)."""
 
     ids: tuple[str, ...]
-    count: NDArray[np.int64]
+    counts: NDArray[np.int64]
     strength: NDArray[np.int64]
     swords: NDArray[np.int64]
     fortifications: NDArray[np.int64]
@@ -202,7 +232,7 @@ class TidesDeck(NamedTuple):
 
     def arrays(self) -> tuple[NDArray[np.int64], ...]:
         """The arrays the compiled functions take: count, strength, swords, forts, skulls."""
-        return (self.count, self.strength, self.swords, self.fortifications, self.skulls)
+        return (self.counts, self.strength, self.swords, self.fortifications, self.skulls)
 
 
 @lru_cache(maxsize=1)
@@ -210,7 +240,7 @@ def tides_deck() -> TidesDeck:
     cards = load_data("2e", "tides_of_battle.json")["cards"]
     deck = TidesDeck(
         ids=tuple(c["id"] for c in cards),
-        count=np.array([c["count"] for c in cards], np.int64),
+        counts=np.array([c["count"] for c in cards], np.int64),
         strength=np.array([c["strength"] for c in cards], np.int64),
         swords=np.array([c["swords"] for c in cards], np.int64),
         fortifications=np.array([c["fortifications"] for c in cards], np.int64),
@@ -247,7 +277,9 @@ def active_ability(b: NDArray[np.int64], side: int, card_ability: NDArray[np.int
 
 
 @numba.njit(cache=True)
-def _ship_strength(b: NDArray[np.int64], side: int, ally: bool, card_ability: NDArray[np.int64]) -> int:
+def _ship_strength(
+    b: NDArray[np.int64], side: int, ally: bool, card_ability: NDArray[np.int64]
+) -> int:
     """1, or 0 where Salladhor Saan (supported) zeroes ships not belonging to his house."""
     for holder in (ATTACKER, DEFENDER):
         if (
@@ -260,14 +292,44 @@ def _ship_strength(b: NDArray[np.int64], side: int, ally: bool, card_ability: ND
 
 
 @numba.njit(cache=True)
-def strength_breakdown(b: NDArray[np.int64], cards: tuple, tides: tuple, out: NDArray[np.int64]) -> None:  # type: ignore[type-arg]
+def strength_breakdown(
+    b: NDArray[np.int64], cards: tuple, tides: tuple, out: NDArray[np.int64]
+) -> None:
     """Fill ``out`` (2, N_PARTS) with each side's strength components, swords, forts and skulls.
 
-    ``cards`` is ``CardTable.arrays()`` and ``tides`` is ``TidesDeck.arrays()``.
+    ``cards`` is ``CardTable.arrays()`` and ``tides`` is ``TidesDeck.arrays()``. The Valyrian
+    Steel Blade and Tides of Battle only ever add to the rest, so the computation is split in
+    ``board_and_card_strength`` (once per battle) and ``add_chance_strength`` (per draw).
     """
-    card_strength, card_swords, card_forts, card_ability, card_ref = cards
+    board_and_card_strength(b, cards, out)
+    add_chance_strength(b, tides, out, out)
+
+
+@numba.njit(cache=True)
+def add_chance_strength(
+    b: NDArray[np.int64], tides: tuple, base: NDArray[np.int64], out: NDArray[np.int64]
+) -> None:
+    """``out`` = ``base`` (from ``board_and_card_strength``) plus the blade and Tides cards."""
     _, tides_strength, tides_swords, tides_forts, tides_skulls = tides
-    out[:, :] = 0
+    for side in (ATTACKER, DEFENDER):
+        o = side * SIDE
+        for part in range(N_PARTS):
+            out[side, part] = base[side, part]
+        out[side, P_BLADE] = b[o + BLADE_USED]
+        t = b[o + TIDES]
+        if t >= 0:
+            out[side, P_TIDES] = tides_strength[t]
+            out[side, P_SWORDS] += tides_swords[t]
+            out[side, P_FORTS] += tides_forts[t]
+            out[side, P_SKULLS] = tides_skulls[t]
+        out[side, P_TOTAL] += out[side, P_BLADE] + out[side, P_TIDES]
+
+
+@numba.njit(cache=True)
+def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.int64]) -> None:
+    """Every strength component except the blade and Tides of Battle (those stay 0)."""
+    card_strength, card_swords, card_forts, card_ability, card_ref = cards
+    out[:2, :] = 0
     for side in (ATTACKER, DEFENDER):
         o = side * SIDE
         other = 1 - side
@@ -300,14 +362,6 @@ def strength_breakdown(b: NDArray[np.int64], cards: tuple, tides: tuple, out: ND
             out[side, P_CARD] = 0 if theirs == Ability.BALON else card_strength[card]
             out[side, P_SWORDS] = card_swords[card]
             out[side, P_FORTS] = card_forts[card]
-        out[side, P_BLADE] = b[o + BLADE_USED]
-        tides = b[o + TIDES]
-        if tides >= 0:
-            out[side, P_TIDES] = tides_strength[tides]
-            out[side, P_SWORDS] += tides_swords[tides]
-            out[side, P_FORTS] += tides_forts[tides]
-            out[side, P_SKULLS] = tides_skulls[tides]
-
         mods = 0
         if mine == Ability.STANNIS:
             if b[other * SIDE + IRON_THRONE_POS] < b[o + IRON_THRONE_POS]:
@@ -365,20 +419,21 @@ def casualty_counts(
     per skull on the opponent's Tides of Battle card. The Blackfish takes none of these.
     """
     loser = 1 - winner
-    losses = np.zeros(2, np.int64)
-    losses[loser] = max(0, parts[winner, P_SWORDS] - parts[loser, P_FORTS])
-    for side in (ATTACKER, DEFENDER):
-        losses[side] += parts[1 - side, P_SKULLS]
-        if active_ability(b, side, card_ability) == Ability.BLACKFISH:
-            losses[side] = 0
-    return losses[0], losses[1]
+    swords = max(0, parts[winner, P_SWORDS] - parts[loser, P_FORTS])
+    att = parts[DEFENDER, P_SKULLS] + (swords if loser == ATTACKER else 0)
+    dfn = parts[ATTACKER, P_SKULLS] + (swords if loser == DEFENDER else 0)
+    if active_ability(b, ATTACKER, card_ability) == Ability.BLACKFISH:
+        att = 0
+    if active_ability(b, DEFENDER, card_ability) == Ability.BLACKFISH:
+        dfn = 0
+    return att, dfn
 
 
 @numba.njit(cache=True)
 def take_casualties(
     units: NDArray[np.int64], n: int, order: NDArray[np.int64], lost: NDArray[np.int64]
 ) -> None:
-    """Remove up to ``n`` units from ``units`` in ``order`` (unit types), adding them to ``lost``."""
+    """Remove up to ``n`` units from ``units`` in ``order`` (unit types); add them to ``lost``."""
     left = n
     for u in order:
         k = min(left, units[u])
@@ -397,42 +452,40 @@ def settle_losses(
     card_ability: NDArray[np.int64],
     lost: NDArray[np.int64],
     routed: NDArray[np.int64],
+    scratch: NDArray[np.int64],
 ) -> None:
     """Casualties, skulls and retreat losses with the default casualty order.
 
     ``lost`` (2, 4) gets the units destroyed (including those killed by abilities before the
-    strengths were compared); ``routed`` (2, 4) the loser's units that survive and retreat routed.
-    A loser's siege engines cannot retreat, routed units that must retreat again are destroyed, and
-    a loser without a legal retreat loses everything.
+    strengths were compared); ``routed`` (2, 4) the loser's units that survive and retreat routed;
+    ``scratch`` is a work array of 4. A loser's siege engines cannot retreat, routed units that
+    must retreat again are destroyed, and a loser without a legal retreat loses everything.
     """
     loser = 1 - winner
     n_att, n_def = casualty_counts(b, parts, winner, card_ability)
-    need = (n_att, n_def)
     for side in (ATTACKER, DEFENDER):
         o = side * SIDE
-        units = np.zeros(N_UNIT_TYPES, np.int64)
+        need = n_att if side == ATTACKER else n_def
+        units = scratch
         for u in range(N_UNIT_TYPES):
             units[u] = b[o + UNITS + u]
             lost[side, u] += b[o + PRE_LOST + u]
-        if side == loser:
-            # routed defenders die first: they could not retreat again anyway
-            n = need[side]
+        if side != loser:
+            take_casualties(units, need, WINNER_CASUALTY_ORDER, lost[side])
+            continue
+        # routed defenders count first: they could not retreat again anyway
+        for u in range(N_UNIT_TYPES):
+            need -= min(need, b[o + ROUTED + u])
+            lost[side, u] += b[o + ROUTED + u]
+        take_casualties(units, need, LOSER_CASUALTY_ORDER, lost[side])
+        if b[o + NO_RETREAT] != 0:
             for u in range(N_UNIT_TYPES):
-                k = min(n, b[o + ROUTED + u])
-                n -= k
-            take_casualties(units, n, LOSER_CASUALTY_ORDER, lost[side])
-            for u in range(N_UNIT_TYPES):
-                lost[side, u] += b[o + ROUTED + u]
-            if b[o + NO_RETREAT] != 0:
-                for u in range(N_UNIT_TYPES):
-                    lost[side, u] += units[u]
-                    units[u] = 0
-            lost[side, SIEGE] += units[SIEGE]
-            units[SIEGE] = 0
-            for u in range(N_UNIT_TYPES):
-                routed[side, u] += units[u]
-        else:
-            take_casualties(units, need[side], WINNER_CASUALTY_ORDER, lost[side])
+                lost[side, u] += units[u]
+                units[u] = 0
+        lost[side, SIEGE] += units[SIEGE]
+        units[SIEGE] = 0
+        for u in range(N_UNIT_TYPES):
+            routed[side, u] += units[u]
 
 
 # --- abilities that change the battle before strengths are compared ------------------------------

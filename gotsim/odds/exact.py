@@ -24,9 +24,10 @@ from gotsim.engine.combat import (
     TIDES,
     Ability,
     active_ability,
+    add_chance_strength,
     attacker_wins,
+    board_and_card_strength,
     settle_losses,
-    strength_breakdown,
 )
 
 MAX_LOST = 24  # casualty distribution bins: 0 … MAX_LOST units destroyed on one side
@@ -46,19 +47,21 @@ def new_stats() -> tuple[NDArray[np.float64], ...]:
 
 
 @numba.njit(cache=True)
-def _holder_wins(b, cards, tides, parts, holder):
-    strength_breakdown(b, cards, tides, parts)
+def _holder_wins(b, tides, base, parts, holder):
+    add_chance_strength(b, tides, base, parts)
     return attacker_wins(b, parts) == (holder == ATTACKER)
 
 
 @numba.njit(cache=True)
-def _accumulate(b, cards, tides, parts, weight, lost, routed, dist, misc):
-    strength_breakdown(b, cards, tides, parts)
+def _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc):
+    add_chance_strength(b, tides, base, parts)
     win = attacker_wins(b, parts)
     winner = ATTACKER if win else DEFENDER
-    side_lost = np.zeros((2, N_UNIT_TYPES), np.int64)
-    side_routed = np.zeros((2, N_UNIT_TYPES), np.int64)
-    settle_losses(b, parts, winner, cards[3], side_lost, side_routed)
+    side_lost = parts[2:4, :N_UNIT_TYPES]
+    side_routed = parts[4:6, :N_UNIT_TYPES]
+    side_lost[:, :] = 0
+    side_routed[:, :] = 0
+    settle_losses(b, parts[:2], winner, cards[3], side_lost, side_routed, parts[6, :N_UNIT_TYPES])
     for side in (ATTACKER, DEFENDER):
         total = 0
         for u in range(N_UNIT_TYPES):
@@ -75,20 +78,22 @@ def _accumulate(b, cards, tides, parts, weight, lost, routed, dist, misc):
 
 
 @numba.njit(cache=True)
-def _with_blade(b, cards, tides, parts, weight, remaining, n_remaining, lost, routed, dist, misc):
+def _with_blade(
+    b, cards, tides, base, parts, weight, remaining, n_remaining, lost, routed, dist, misc
+):
     """Accumulate one Tides draw (or the no-Tides battle), letting the holder use the blade."""
     holder = -1
     for side in (ATTACKER, DEFENDER):
         if b[side * SIDE + BLADE_HOLDER] != 0 and b[side * SIDE + BLADE_USED] == 0:
             holder = side
-    if holder < 0 or _holder_wins(b, cards, tides, parts, holder):
-        _accumulate(b, cards, tides, parts, weight, lost, routed, dist, misc)
+    if holder < 0 or _holder_wins(b, tides, base, parts, holder):
+        _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc)
         return
     o = holder * SIDE
     b[o + BLADE_USED] = 1
-    if _holder_wins(b, cards, tides, parts, holder):
+    if _holder_wins(b, tides, base, parts, holder):
         misc[M_BLADE_PLUS1] += weight
-        _accumulate(b, cards, tides, parts, weight, lost, routed, dist, misc)
+        _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc)
         b[o + BLADE_USED] = 0
         return
     b[o + BLADE_USED] = 0
@@ -98,7 +103,7 @@ def _with_blade(b, cards, tides, parts, weight, remaining, n_remaining, lost, ro
         for t in range(remaining.shape[0]):
             if remaining[t] > 0:
                 b[o + TIDES] = t
-                if _holder_wins(b, cards, tides, parts, holder):
+                if _holder_wins(b, tides, base, parts, holder):
                     p_redraw += remaining[t] / n_remaining
         if p_redraw > 0.0:
             misc[M_BLADE_REDRAW] += weight
@@ -106,11 +111,11 @@ def _with_blade(b, cards, tides, parts, weight, remaining, n_remaining, lost, ro
                 if remaining[t] > 0:
                     b[o + TIDES] = t
                     share = weight * remaining[t] / n_remaining
-                    _accumulate(b, cards, tides, parts, share, lost, routed, dist, misc)
+                    _accumulate(b, cards, tides, base, parts, share, lost, routed, dist, misc)
             b[o + TIDES] = drawn
             return
         b[o + TIDES] = drawn
-    _accumulate(b, cards, tides, parts, weight, lost, routed, dist, misc)
+    _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc)
 
 
 @numba.njit(cache=True)
@@ -120,12 +125,14 @@ def enumerate_outcomes(b, cards, tides, tides_on, lost, routed, dist, misc):
     With Tides of Battle each side draws one card from the full deck without replacement; the
     holder's redraw comes from the 22 cards left. Returns P(attacker wins).
     """
-    parts = np.zeros((2, N_PARTS), np.int64)
+    parts = np.zeros((7, N_PARTS), np.int64)  # rows 0-1 strengths, 2-6 work space
+    base = np.zeros((2, N_PARTS), np.int64)
+    board_and_card_strength(b, cards, base)
     before = misc[M_ATTACKER_WINS]
     count = tides[0]
     if not tides_on:
         empty = np.zeros(count.shape[0], np.int64)
-        _with_blade(b, cards, tides, parts, 1.0, empty, 0, lost, routed, dist, misc)
+        _with_blade(b, cards, tides, base, parts, 1.0, empty, 0, lost, routed, dist, misc)
         return misc[M_ATTACKER_WINS] - before
     n = 0
     for t in range(count.shape[0]):
@@ -141,7 +148,9 @@ def enumerate_outcomes(b, cards, tides, tides_on, lost, routed, dist, misc):
             remaining[ta] -= 1
             remaining[td] -= 1
             weight = ways / (n * (n - 1))
-            _with_blade(b, cards, tides, parts, weight, remaining, n - 2, lost, routed, dist, misc)
+            _with_blade(
+                b, cards, tides, base, parts, weight, remaining, n - 2, lost, routed, dist, misc
+            )
             remaining[ta] += 1
             remaining[td] += 1
     b[ATTACKER * SIDE + TIDES] = -1
@@ -157,6 +166,8 @@ def sample_outcomes(b, cards, tides, tides_on, draws_a, draws_d, redraws, wins):
     one row per sample; ``wins`` receives 1 where the attacker wins.
     """
     parts = np.zeros((2, N_PARTS), np.int64)
+    base = np.zeros((2, N_PARTS), np.int64)
+    board_and_card_strength(b, cards, base)
     holder = -1
     for side in (ATTACKER, DEFENDER):
         if b[side * SIDE + BLADE_HOLDER] != 0 and b[side * SIDE + BLADE_USED] == 0:
@@ -165,12 +176,12 @@ def sample_outcomes(b, cards, tides, tides_on, draws_a, draws_d, redraws, wins):
         if tides_on:
             b[ATTACKER * SIDE + TIDES] = draws_a[i]
             b[DEFENDER * SIDE + TIDES] = draws_d[i]
-        strength_breakdown(b, cards, tides, parts)
+        add_chance_strength(b, tides, base, parts)
         win = attacker_wins(b, parts)
         if holder >= 0 and win != (holder == ATTACKER):
             o = holder * SIDE
             b[o + BLADE_USED] = 1
-            strength_breakdown(b, cards, tides, parts)
+            add_chance_strength(b, tides, base, parts)
             plus1 = attacker_wins(b, parts)
             b[o + BLADE_USED] = 0
             if plus1 == (holder == ATTACKER):
@@ -178,7 +189,7 @@ def sample_outcomes(b, cards, tides, tides_on, draws_a, draws_d, redraws, wins):
             elif tides_on:
                 drawn = b[o + TIDES]
                 b[o + TIDES] = redraws[i]
-                strength_breakdown(b, cards, tides, parts)
+                add_chance_strength(b, tides, base, parts)
                 win = attacker_wins(b, parts)
                 b[o + TIDES] = drawn
         wins[i] = 1 if win else 0

@@ -121,7 +121,7 @@ def _house(value: Any, where: str) -> House:
     if not isinstance(value, str):
         raise _fail(where, f"must be a house id, got {value!r}")
     try:
-        return House.from_id(value)  # type: ignore[return-value]
+        return House.from_id(value)
     except ValueError:
         known = ", ".join(h.id for h in House)
         raise _fail(where, f"unknown house {value!r} (known: {known})") from None
@@ -133,7 +133,9 @@ def _int(value: Any, where: str, low: int = 0, high: int = 99) -> int:
     return value
 
 
-def _units(value: Any, where: str, board: Board, area: int, *, supporting: bool) -> NDArray[np.int64]:
+def _units(
+    value: Any, where: str, board: Board, area: int, *, supporting: bool
+) -> NDArray[np.int64]:
     counts = np.zeros(len(Unit), np.int64)
     for key, n in _object(value, where).items():
         try:
@@ -178,7 +180,9 @@ def _hand(
     return tuple(table.number(c) for c in chosen)
 
 
-def _discards(spec: Mapping[str, Any], side_spec: Mapping[str, Any], house: House, edition: str, where: str) -> list[str]:
+def _discards(
+    spec: Mapping[str, Any], side_spec: Mapping[str, Any], house: House, edition: str, where: str
+) -> list[str]:
     top = _object(spec.get("discards", {}), "discards")
     for key in top:
         _house(key, f"discards.{key}")
@@ -192,7 +196,9 @@ def _discards(spec: Mapping[str, Any], side_spec: Mapping[str, Any], house: Hous
     return list(raw)
 
 
-def _track(spec: Mapping[str, Any], key: str, houses: list[House], default: tuple[House, ...]) -> tuple[House, ...]:
+def _track(
+    spec: Mapping[str, Any], key: str, houses: list[House], default: tuple[House, ...]
+) -> tuple[House, ...]:
     raw = spec.get(key)
     if raw is None:
         order = [h for h in default if h in houses]
@@ -216,12 +222,16 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         except FileNotFoundError:
             raise BattleSpecError(f"{spec}: no such battle file") from None
         except json.JSONDecodeError as exc:
-            raise BattleSpecError(f"{spec}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+            raise BattleSpecError(
+                f"{spec}: not valid JSON ({exc.msg} at line {exc.lineno})"
+            ) from None
     elif isinstance(spec, str):
         try:
             spec = json.loads(spec)
         except json.JSONDecodeError as exc:
-            raise BattleSpecError(f"battle: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+            raise BattleSpecError(
+                f"battle: not valid JSON ({exc.msg} at line {exc.lineno})"
+            ) from None
     spec = _object(spec, "battle")
     _check_keys(spec, TOP_KEYS, "")
 
@@ -229,7 +239,9 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
     if edition not in EDITIONS:
         raise _fail("edition", f"unknown edition {edition!r} (known: {', '.join(EDITIONS)})")
     if edition != "2e":
-        raise _fail("edition", "combat odds for the 1st edition arrive with its house-card abilities")
+        raise _fail(
+            "edition", "combat odds for the 1st edition arrive with its house-card abilities"
+        )
     board = load_board(edition)
     area_id = spec.get("area")
     if area_id is None:
@@ -272,7 +284,10 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
 
     hands: list[tuple[int, ...]] = [(), ()]
     fixed: list[int | None] = [None, None]
-    for side, side_spec, house in ((cb.ATTACKER, att_spec, attacker), (cb.DEFENDER, def_spec, defender)):
+    for side, side_spec, house in (
+        (cb.ATTACKER, att_spec, attacker),
+        (cb.DEFENDER, def_spec, defender),
+    ):
         where = "attacker" if side == cb.ATTACKER else "defender"
         o = side * cb.SIDE
         units = _units(side_spec.get("units", {}), f"{where}.units", board, area, supporting=False)
@@ -284,10 +299,10 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         discards = _discards(spec, side_spec, house, edition, where)
         hands[side] = _hand(side_spec, house, edition, discards, where)
         table = cb.card_table(edition)
-        for card in discards:
-            b[o + cb.DISCARDS] |= cb.bit(table.number(card))
-        for card in hands[side]:
-            b[o + cb.HAND] |= cb.bit(card)
+        for discarded in discards:
+            b[o + cb.DISCARDS] |= cb.bit(table.number(discarded))
+        for number in hands[side]:
+            b[o + cb.HAND] |= cb.bit(number)
         b[o + cb.POWER] = _int(side_spec.get("power", DEFAULT_POWER), f"{where}.power", 0, 20)
         card = side_spec.get("card")
         if card is not None:
@@ -305,25 +320,34 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
 
     order = att_spec.get("order", "march+0")
     if order not in ATTACK_ORDERS:
-        raise _fail("attacker.order", f"{order!r} is not a march order ({', '.join(ATTACK_ORDERS)})")
+        raise _fail(
+            "attacker.order", f"{order!r} is not a march order ({', '.join(ATTACK_ORDERS)})"
+        )
     b[cb.ORDER_BONUS] = ATTACK_ORDERS[order]
     d = cb.DEFENDER * cb.SIDE
     if defender is not None:
         order = def_spec.get("order", "none")
         if order not in DEFENDER_ORDERS:
-            raise _fail("defender.order", f"{order!r} is not an order ({', '.join(DEFENDER_ORDERS)})")
+            raise _fail(
+                "defender.order", f"{order!r} is not an order ({', '.join(DEFENDER_ORDERS)})"
+            )
         b[d + cb.ORDER_BONUS] = DEFENDER_ORDERS[order]
         b[d + cb.HAS_DEFENSE] = int(order.startswith("defense"))
         b[d + cb.GARRISON] = _int(def_spec.get("garrison", 0), "defender.garrison", 0, 9)
         if b[d + cb.GARRISON] and board.home[area] != int(defender):
             raise _fail("defender.garrison", f"{area_id!r} is not {defender.id}'s home area")
-        routed = _units(def_spec.get("routed", {}), "defender.routed", board, area, supporting=False)
+        routed = _units(
+            def_spec.get("routed", {}), "defender.routed", board, area, supporting=False
+        )
         b[d + cb.ROUTED : d + cb.ROUTED + len(Unit)] = routed
         no_retreat = def_spec.get("no_retreat", False)
         if not isinstance(no_retreat, bool):
             raise _fail("defender.no_retreat", f"must be true or false, got {no_retreat!r}")
         b[d + cb.NO_RETREAT] = int(no_retreat)
-        if b[d + cb.UNITS : d + cb.UNITS + len(Unit)].sum() + routed.sum() + b[d + cb.GARRISON] == 0:
+        if (
+            b[d + cb.UNITS : d + cb.UNITS + len(Unit)].sum() + routed.sum() + b[d + cb.GARRISON]
+            == 0
+        ):
             raise _fail("defender.units", "the defender has no units and no garrison")
 
     supporters = _supporters(spec, board, area, attacker, defender, b)
@@ -347,8 +371,11 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
     if defender is not None and not used:
         for side, house in ((cb.ATTACKER, attacker), (cb.DEFENDER, defender)):
             b[side * cb.SIDE + cb.BLADE_HOLDER] = int(house == holder)
-    if defender is None and (fixed[0] is not None or att_spec.get("hand")):
-        raise _fail("attacker.hand", "no house cards are played against a neutral force")
+    if defender is None:
+        if fixed[0] is not None or "hand" in att_spec:
+            raise _fail("attacker.hand", "no house cards are played against a neutral force")
+        hands = [(), ()]
+        b[cb.HAND] = 0
     b.setflags(write=False)
     return Battle(
         edition=edition,
@@ -387,11 +414,15 @@ def _supporters(
         side = cb.ATTACKER if side_name == "attacker" else cb.DEFENDER
         if defender is None and side == cb.DEFENDER:
             raise _fail(f"{where}.side", "nobody can support a neutral force")
-        if house in (attacker, defender) and house != (attacker if side == cb.ATTACKER else defender):
+        if house in (attacker, defender) and house != (
+            attacker if side == cb.ATTACKER else defender
+        ):
             raise _fail(f"{where}.house", f"{house.id} cannot support its own opponent")
         order = item.get("order", "support+0")
         if order not in SUPPORT_ORDERS:
-            raise _fail(f"{where}.order", f"{order!r} is not a support order (support+0, support+1)")
+            raise _fail(
+                f"{where}.order", f"{order!r} is not a support order (support+0, support+1)"
+            )
         units = _units(item.get("units", {}), f"{where}.units", board, area, supporting=True)
         if units.sum() == 0:
             raise _fail(f"{where}.units", "a support order needs units in its area")

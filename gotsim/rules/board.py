@@ -112,7 +112,9 @@ class Board:
         try:
             return self.area_index[area_id]
         except KeyError:
-            raise UnknownAreaError(f"unknown area {area_id!r} on the {self.edition} board") from None
+            raise UnknownAreaError(
+                f"unknown area {area_id!r} on the {self.edition} board"
+            ) from None
 
     def name_of(self, area: int) -> str:
         return self.area_names[area]
@@ -230,10 +232,10 @@ def _check_ports(
         if area["kind"] != "port":
             continue
         pid = area["id"]
-        land, sea = area.get("port_of"), area.get("port_sea")
-        for key, target in (("port_of", land), ("port_sea", sea)):
-            if target not in index:
-                raise UnknownAreaError(f"port {pid!r}: {key} names unknown area {target!r}")
+        land, sea = str(area.get("port_of")), str(area.get("port_sea"))
+        for key in ("port_of", "port_sea"):
+            if area.get(key) not in index:
+                raise UnknownAreaError(f"port {pid!r}: {key} names unknown area {area.get(key)!r}")
         li, si = index[land], index[sea]
         if kinds[li] != "land" or kinds[si] != "sea":
             raise PortError(f"port {pid!r} must belong to a land area and open onto a sea")
@@ -399,7 +401,9 @@ def _check_counts(declared: Mapping[str, int] | None, board: Board) -> None:
     }
     for key, value in declared.items():
         if key in actual and actual[key] != value:
-            raise CountMismatchError(f"map declares {value} {key} but its records have {actual[key]}")
+            raise CountMismatchError(
+                f"map declares {value} {key} but its records have {actual[key]}"
+            )
 
 
 _PLAYER_COUNTS = {"1e": (3, 4, 5), "2e": (3, 4, 5, 6)}

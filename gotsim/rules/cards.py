@@ -71,10 +71,10 @@ def _card(house: House, record: Mapping[str, Any]) -> HouseCard:
 def house_cards(edition: str = "2e") -> tuple[HouseCard, ...]:
     """Every house card of the edition, house by house in ``House`` order."""
     data = load_data(edition, "house_cards.json")
-    cards = []
+    cards: list[HouseCard] = []
     for house_id, records in data["houses"].items():
         house = House.from_id(house_id)
-        cards.extend(_card(house, r) for r in records)  # type: ignore[arg-type]
+        cards.extend(_card(house, r) for r in records)
     cards.sort(key=lambda c: c.house)
     ids = [c.id for c in cards]
     if len(set(ids)) != len(ids):

@@ -7,6 +7,7 @@ Integer values index the ``H`` (house) and ``U`` (unit type) axes of every table
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Self
 
 
 class _Named(IntEnum):
@@ -15,7 +16,7 @@ class _Named(IntEnum):
         return self.name.lower()
 
     @classmethod
-    def from_id(cls, text: str) -> _Named:
+    def from_id(cls, text: str) -> Self:
         try:
             return cls[text.upper()]
         except KeyError:

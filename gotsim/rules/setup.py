@@ -52,7 +52,7 @@ class Setup:
 
 def _house(value: Any, where: str) -> House:
     try:
-        return House.from_id(value)  # type: ignore[return-value]
+        return House.from_id(value)
     except (ValueError, AttributeError):
         raise SetupDataError(f"{where}: unknown house {value!r}") from None
 
@@ -99,9 +99,13 @@ def build_setup(
         units[house] = placed
     tracks: dict[str, tuple[House, ...]] = {}
     for track in TRACKS:
-        order = tuple(_house(h, f"{players}p {track}") for h in per_count["influence_tracks"][track])
+        order = tuple(
+            _house(h, f"{players}p {track}") for h in per_count["influence_tracks"][track]
+        )
         if sorted(order) != sorted(houses):
-            raise SetupDataError(f"{players}p {track} track does not list exactly the houses in play")
+            raise SetupDataError(
+                f"{players}p {track} track does not list exactly the houses in play"
+            )
         tracks[track] = order
     if kings_court_swap:
         tracks["kings_court"] = _swap(tracks["kings_court"], House.TYRELL, House.GREYJOY)
@@ -134,7 +138,7 @@ def build_setup(
         power_total={h: spec["houses"][h.id]["power_tokens_total"] for h in houses},
         supply={h: spec["houses"][h.id]["starting_supply"] for h in houses},
         unit_limits={
-            h: {Unit.from_id(u): n for u, n in spec["houses"][h.id]["unit_limits"].items()}  # type: ignore[misc]
+            h: {Unit.from_id(u): n for u, n in spec["houses"][h.id]["unit_limits"].items()}
             for h in houses
         },
         tracks=tracks,

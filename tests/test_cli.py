@@ -1,0 +1,101 @@
+"""The gotsim command: board picture, card list and combat odds output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gotsim.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "battles"
+
+
+def test_board_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "board.png"
+    assert main(["board", "--edition", "2e", "--players", "6", "--out", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "6 players" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["board", "--players", "7"], "7 players"),
+        (["board", "--players", "six"], "whole number"),
+        (["board", "--edition", "3e"], "invalid choice"),
+        (["board", "--out", "board.jpg"], "PNG"),
+        (["board", "--out", "no/such/folder/board.png"], "does not exist"),
+        (["board", "--edition", "1e", "--players", "6"], "6 players"),
+        (["cards", "--edition", "4e"], "invalid choice"),
+        (["bogus"], "invalid choice"),
+    ],
+)
+def test_bad_arguments(
+    argv: list[str],
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Bad arguments: one line, exit status 2, and no file written."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cards_json_lists_all_42(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cards", "--edition", "2e", "--json"]) == 0
+    cards = json.loads(capsys.readouterr().out)
+    assert len(cards) == 42
+    tywin = next(c for c in cards if c["id"] == "tywin_lannister")
+    assert (tywin["house"], tywin["strength"], tywin["swords"], tywin["fortifications"]) == (
+        "lannister",
+        4,
+        0,
+        0,
+    )
+    assert tywin["implemented_in"] == ["combat"]
+
+
+def test_cards_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cards"]) == 0
+    out = capsys.readouterr().out
+    assert "Ser Gregor Clegane" in out and "Martell" in out
+
+
+def test_combat_equilibrium_prints_both_strategies(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["combat", str(EXAMPLES / "riverrun.json"), "--model", "equilibrium"]) == 0
+    out = capsys.readouterr().out
+    assert "P(attacker wins)" in out and "attacker plays:" in out and "defender plays:" in out
+
+
+def test_combat_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["combat", str(EXAMPLES / "highgarden_tides.json"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for key in (
+        "p_attacker_wins",
+        "p_defender_wins",
+        "model",
+        "exact",
+        "matrix",
+        "attacker_strategy",
+        "defender_strategy",
+        "breakdown",
+        "casualties",
+    ):
+        assert key in data
+    assert data["exact"] is True and data["model"] == "uniform"
+    assert data["p_attacker_wins"] + data["p_defender_wins"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.json")), ids=lambda p: p.stem)
+def test_every_example_battle_runs(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for model in ("uniform", "equilibrium"):
+        assert main(["combat", str(path), "--model", model, "--json"]) == 0
+        assert 0.0 <= json.loads(capsys.readouterr().out)["p_attacker_wins"] <= 1.0
