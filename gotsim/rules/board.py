@@ -176,6 +176,10 @@ def _area_records(spec: Mapping[str, Any]) -> list[Mapping[str, Any]]:
         home = area.get("home_of")
         if home is not None and home not in HOUSE_IDS:
             raise AreaFieldError(f"area {area['id']!r}: home_of names unknown house {home!r}")
+        if home is not None and kind != "land":
+            raise AreaFieldError(f"area {area['id']!r}: only a land area can be a home area")
+        if area.get("home_garrison") and home is None:
+            raise AreaFieldError(f"area {area['id']!r}: a garrison needs a home area")
     return areas
 
 
@@ -186,6 +190,8 @@ def _border_pairs(spec: Mapping[str, Any], index: Mapping[str, int]) -> list[tup
         if not isinstance(adjacency, Mapping):
             raise BoardDataError("'adjacency' must map each area id to a list of neighbour ids")
         for a, neighbours in adjacency.items():
+            if not isinstance(neighbours, list | tuple):
+                raise BoardDataError(f"adjacency of {a!r} must be a list of area ids")
             for b in [a, *neighbours]:
                 if b not in index:
                     raise UnknownAreaError(f"adjacency of {a!r} names unknown area {b!r}")
@@ -282,17 +288,20 @@ def _player_tables(
         if not isinstance(per_count, Mapping):
             raise AreaFieldError(f"area {area['id']!r}: neutral_force must map players to strength")
         for players, strength in per_count.items():
+            if not str(players).isdigit():
+                raise AreaFieldError(f"area {area['id']!r}: neutral_force key {players!r}")
             p = int(players)
             if p not in force:
                 raise AreaFieldError(
                     f"area {area['id']!r}: neutral_force for {p} players, but the map is for "
                     f"{list(player_counts)}"
                 )
-            if not isinstance(strength, int) or not 0 < strength < 100:
+            valid = isinstance(strength, int) and not isinstance(strength, bool)
+            if not valid or not 0 < strength < 100:
                 raise AreaFieldError(f"area {area['id']!r}: neutral force strength {strength!r}")
             force[p][i] = strength
         for p in area.get("impassable_in_player_counts", []):
-            if p not in blocked:
+            if isinstance(p, bool) or not isinstance(p, int) or p not in blocked:
                 raise AreaFieldError(f"area {area['id']!r}: impassable for unknown count {p}")
             blocked[p][i] = True
     for table in (*force.values(), *blocked.values()):
@@ -339,7 +348,7 @@ def build_board(spec: Mapping[str, Any], *, edition: str = "custom") -> Board:
     for i, area in enumerate(areas):
         if area.get("home_of"):
             home[i] = House.from_id(area["home_of"])
-            garrison[i] = area.get("home_garrison") or 0
+            garrison[i] = _area_int(area, "home_garrison", 0, 9) if area.get("home_garrison") else 0
 
     position = np.zeros((n, 2))
     for i, area in enumerate(areas):

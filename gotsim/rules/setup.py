@@ -57,8 +57,14 @@ def _house(value: Any, where: str) -> House:
         raise SetupDataError(f"{where}: unknown house {value!r}") from None
 
 
+def _area(board: Board, area: str, where: str) -> int:
+    if area not in board.area_index:
+        raise SetupDataError(f"{where}: unknown area {area!r}")
+    return board.index(area)
+
+
 def _unit_counts(board: Board, area: str, counts: Mapping[str, int], where: str) -> dict[Unit, int]:
-    i = board.index(area)
+    i = _area(board, area, where)
     out: dict[Unit, int] = {}
     for unit_id, n in counts.items():
         try:
@@ -111,15 +117,21 @@ def build_setup(
         tracks["kings_court"] = _swap(tracks["kings_court"], House.TYRELL, House.GREYJOY)
     garrisons = {}
     for g in per_count.get("garrisons", []):
-        board.index(g["area"])
+        gi = _area(board, g["area"], "garrisons")
+        if board.home[gi] < 0:
+            raise SetupDataError(f"garrisons: {g['area']!r} is not a home area")
         garrisons[g["area"]] = (_house(g["house"], "garrison"), int(g["strength"]))
     neutral = {}
     for n in per_count.get("neutral_forces", []):
-        board.index(n["area"])
+        _area(board, n["area"], "neutral forces")
         neutral[n["area"]] = int(n["strength"])
     impassable = tuple(per_count.get("impassable_areas", []))
     for area in impassable:
-        board.index(area)
+        _area(board, area, "impassable areas")
+    for house, placed in units.items():
+        for area in placed:
+            if area in impassable:
+                raise SetupDataError(f"{house.id} starting units: {area!r} is impassable")
     neutral_armies = {
         area: _unit_counts(board, area, counts, "neutral armies")
         for area, counts in per_count.get("neutral_armies", {}).items()
