@@ -1,0 +1,133 @@
+"""Facts derived from a game record: control, castles, supply armies, power in use, reach.
+
+Compiled helpers shared by every phase. Each recomputes from the record's fields; nothing here is
+cached, so there is nothing to keep in step.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from gotsim.engine.state import H, U
+from gotsim.rules.ids import AreaKind
+
+LAND, SEA, PORT = int(AreaKind.LAND), int(AreaKind.SEA), int(AreaKind.PORT)
+SHIP_UNIT = 2
+
+
+@numba.njit(cache=True)
+def unit_count(g, a: int) -> int:  # type: ignore[no-untyped-def]
+    n = 0
+    for u in range(U):
+        n += g.units[a, u]
+    return n
+
+
+@numba.njit(cache=True)
+def controller(g, t, a: int) -> int:  # type: ignore[no-untyped-def]
+    """The house controlling area ``a``: units, else a power token, else its home house."""
+    if g.owner[a] >= 0:
+        return g.owner[a]
+    if g.power_token[a] >= 0:
+        return g.power_token[a]
+    home = t.home[a]
+    if home >= 0 and g.in_play[home] and g.neutral[a] == 0:
+        return home
+    return -1
+
+
+@numba.njit(cache=True)
+def castles_held(g, t, house: int) -> int:  # type: ignore[no-untyped-def]
+    n = 0
+    for a in range(t.n_areas):
+        if (t.castle[a] or t.stronghold[a]) and controller(g, t, a) == house:
+            n += 1
+    return n
+
+
+@numba.njit(cache=True)
+def land_areas_held(g, t, house: int) -> int:  # type: ignore[no-untyped-def]
+    n = 0
+    for a in range(t.n_areas):
+        if t.kind[a] == LAND and controller(g, t, a) == house:
+            n += 1
+    return n
+
+
+@numba.njit(cache=True)
+def barrels_held(g, t, house: int) -> int:  # type: ignore[no-untyped-def]
+    n = 0
+    for a in range(t.n_areas):
+        if t.kind[a] == LAND and controller(g, t, a) == house:
+            n += t.barrels[a]
+    return min(n, 6)
+
+
+@numba.njit(cache=True)
+def power_tokens_on_board(g, t, house: int) -> int:  # type: ignore[no-untyped-def]
+    n = 0
+    for a in range(t.n_areas):
+        if g.power_token[a] == house:
+            n += 1
+    return n
+
+
+@numba.njit(cache=True)
+def gain_power(g, t, house: int, amount: int) -> int:  # type: ignore[no-untyped-def]
+    """Take up to ``amount`` power tokens from the pool (a house owns 20); returns the gain."""
+    room = 20 - g.power[house] - power_tokens_on_board(g, t, house)
+    got = max(0, min(amount, room))
+    g.power[house] += got
+    return got
+
+
+@numba.njit(cache=True)
+def lose_power(g, house: int, amount: int) -> int:  # type: ignore[no-untyped-def]
+    lost = min(amount, g.power[house])
+    g.power[house] -= lost
+    return lost
+
+
+@numba.njit(cache=True)
+def army_sizes_fit(g, t, house: int, level: int, extra_area: int, extra: int) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the house's armies (2+ units in an area), with ``extra`` units added to
+    ``extra_area`` (-1 for none), fit the supply table at ``level``."""
+    sizes = np.zeros(t.n_areas, np.int64)
+    k = 0
+    for a in range(t.n_areas):
+        if g.owner[a] != house and a != extra_area:
+            continue
+        n = unit_count(g, a) if g.owner[a] == house else 0
+        if a == extra_area:
+            n += extra
+        if n >= 2:
+            sizes[k] = n
+            k += 1
+    sizes[:k] = np.sort(sizes[:k])[::-1]
+    allowed = t.supply_table[level]
+    for i in range(k):
+        if i >= allowed.shape[0] or allowed[i] == 0 or sizes[i] > allowed[i]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def turn_order_position(g, house: int) -> int:  # type: ignore[no-untyped-def]
+    for p in range(H):
+        if g.track[0, p] == house:
+            return p
+    return H
+
+
+@numba.njit(cache=True)
+def track_position(g, track: int, house: int) -> int:  # type: ignore[no-untyped-def]
+    for p in range(H):
+        if g.track[track, p] == house:
+            return p
+    return H
+
+
+@numba.njit(cache=True)
+def enemy_ships_in(g, a: int, house: int) -> bool:  # type: ignore[no-untyped-def]
+    return g.owner[a] >= 0 and g.owner[a] != house and g.units[a, SHIP_UNIT] > 0

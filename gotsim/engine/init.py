@@ -1,0 +1,82 @@
+"""Starting records: a batch of games at the start of round 1, from the setup and seeds.
+
+``new_games(n, edition, players, variants, seeds)`` returns ``n`` records of ``STATE_DTYPE``;
+game ``i`` draws only from the streams seeded by ``seeds[i]`` (a ``SeedSequence``), so a game is
+the same whatever batch it is made in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gotsim.engine.rng import seed_streams, shuffle
+from gotsim.engine.state import NATURE, STATE_DTYPE, Decision, Phase
+from gotsim.engine.tables import rules_table
+from gotsim.rules.board import load_board
+from gotsim.rules.setup import Setup, load_setup
+
+
+def _starting_record(setup: Setup) -> np.void:
+    """The round-1 record of a setup, before any shuffling (decks in data order)."""
+    board = load_board(setup.edition)
+    rules = rules_table(setup.edition, setup.players)
+    g = np.zeros((), STATE_DTYPE)
+    g["round"] = 1
+    g["phase"] = Phase.PLANNING
+    g["winner"] = -1
+    g["pending"] = Decision.NONE
+    g["pending_house"] = -1
+    g["owner"][:] = -1
+    g["order"][:] = -1
+    g["power_token"][:] = -1
+    g["combat_area"] = -1
+    g["combat_from"] = -1
+    g["track"][:] = -1
+    for t, track in enumerate(("iron_throne", "fiefdoms", "kings_court")):
+        for pos, house in enumerate(setup.tracks[track]):
+            g["track"][t, pos] = house
+    for house in setup.houses:
+        g["in_play"][house] = 1
+        g["power"][house] = setup.power[house]
+        g["supply"][house] = setup.supply[house]
+        g["hand"][house] = 0x7F
+        for area, counts in setup.units[house].items():
+            a = board.index(area)
+            g["owner"][a] = house
+            for unit, n in counts.items():
+                g["units"][a, unit] = n
+    for area, (_house, strength) in setup.garrisons.items():
+        g["garrison"][board.index(area)] = strength
+    for area, strength in setup.neutral_forces.items():
+        g["neutral"][board.index(area)] = strength
+    for area in setup.impassable:
+        g["blocked"][board.index(area)] = 1
+    g["westeros"][:] = rules["westeros_start"]
+    g["westeros_drawn"][:] = -1
+    g["wildlings"][:] = np.arange(9)
+    g["threat"] = setup.wildling_threat
+    return g[()]
+
+
+def new_games(
+    seeds: Sequence[np.random.SeedSequence],
+    *,
+    edition: str = "2e",
+    players: int = 6,
+    kings_court_swap: bool = False,
+) -> NDArray[np.void]:
+    """A batch of round-1 records, one per seed, with shuffled Westeros and wildling decks."""
+    setup = load_setup(edition, players, kings_court_swap=kings_court_swap)
+    start = _starting_record(setup)
+    games = np.empty(len(seeds), STATE_DTYPE)
+    for i, seed in enumerate(seeds):
+        games[i] = start
+        rng = seed_streams(seed)
+        for d in range(3):
+            shuffle(rng, NATURE, games[i]["westeros"][d], 10)
+        shuffle(rng, NATURE, games[i]["wildlings"], 9)
+        games[i]["rng"] = rng
+    return games

@@ -1,0 +1,381 @@
+"""The game as a resumable state machine over one record: advance, legal options, apply.
+
+``advance(g, t)`` runs game ``g`` until a decision is pending (``g.pending``) or the game ends;
+``legal(g, t, mask)`` marks the options of the pending decision; ``apply(g, t, action)`` checks
+and applies one. Each phase keeps its loop counters in ``g.pc`` so it can stop at any decision
+and pick up where it left off. All functions are compiled (numba) and run unchanged as Python
+under ``NUMBA_DISABLE_JIT=1``.
+
+Built so far: planning (every order rule and Westeros restriction), the Messenger Raven, raids,
+consolidate power and the round's clean-up. Marches, combat in the engine and the Westeros phase
+are under construction (``docs/status.md``).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from gotsim.engine.board_state import (
+    LAND,
+    PORT,
+    SEA,
+    enemy_ships_in,
+    gain_power,
+    lose_power,
+    track_position,
+    unit_count,
+)
+from gotsim.engine.state import (
+    ACT_NONE,
+    H,
+    N_ORDER_KINDS,
+    ORDER_COUNT,
+    ORDER_STAR,
+    ORDER_TYPE,
+    Decision,
+    Order,
+    Phase,
+    Restriction,
+)
+
+MARCH, DEFENSE, SUPPORT, RAID, CONSOLIDATE = 1, 2, 3, 4, 5
+KINGS_COURT = 2
+
+
+class IllegalActionError(ValueError):
+    """An action outside the pending decision's legal options."""
+
+
+# --- small helpers ------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _ask(g, kind: int, house: int, c0: int = 0, c1: int = 0) -> None:  # type: ignore[no-untyped-def]
+    g.pending = kind
+    g.pending_house = house
+    g.ctx[:] = 0
+    g.ctx[0] = c0
+    g.ctx[1] = c1
+
+
+@numba.njit(cache=True)
+def _clear(g) -> None:  # type: ignore[no-untyped-def]
+    g.pending = Decision.NONE
+    g.pending_house = -1
+
+
+@numba.njit(cache=True)
+def stars_allowed(g, t, house: int) -> int:  # type: ignore[no-untyped-def]
+    pos = track_position(g, KINGS_COURT, house)
+    return t.stars[pos] if pos < t.players else 0
+
+
+@numba.njit(cache=True)
+def stars_used(g, house: int) -> int:  # type: ignore[no-untyped-def]
+    n = 0
+    for k in range(N_ORDER_KINDS):
+        if ORDER_STAR[k]:
+            n += g.orders_used[house, k]
+    return n
+
+
+@numba.njit(cache=True)
+def order_allowed(g, t, house: int, area: int, kind: int, replacing: int) -> bool:  # type: ignore[no-untyped-def]
+    """Whether ``house`` may put an order of ``kind`` on ``area`` (``replacing`` an order kind
+    that is taken back at the same time, or -1)."""
+    used = g.orders_used[house, kind] - (1 if kind == replacing else 0)
+    if used >= ORDER_COUNT[kind]:
+        return False
+    if ORDER_STAR[kind]:
+        star_in_use = stars_used(g, house) - (1 if replacing >= 0 and ORDER_STAR[replacing] else 0)
+        if star_in_use >= stars_allowed(g, t, house):
+            return False
+    kind_type = ORDER_TYPE[kind]
+    r = g.restrict
+    if kind_type == DEFENSE and r & Restriction.NO_DEFENSE:
+        return False
+    if kind == Order.MARCH_PLUS and r & Restriction.NO_MARCH_PLUS:
+        return False
+    if kind_type == RAID and r & Restriction.NO_RAID:
+        return False
+    if kind_type == SUPPORT and r & Restriction.NO_SUPPORT:
+        return False
+    return not (kind_type == CONSOLIDATE and r & Restriction.NO_CONSOLIDATE)
+
+
+@numba.njit(cache=True)
+def _place(g, area: int, kind: int) -> None:  # type: ignore[no-untyped-def]
+    g.order[area] = kind
+    g.orders_used[g.owner[area], kind] += 1
+
+
+@numba.njit(cache=True)
+def remove_order(g, area: int) -> None:  # type: ignore[no-untyped-def]
+    kind = g.order[area]
+    if kind >= 0:
+        house = g.owner[area]
+        if house >= 0:
+            g.orders_used[house, kind] -= 1
+        g.order[area] = -1
+
+
+@numba.njit(cache=True)
+def house_at(g, position: int) -> int:  # type: ignore[no-untyped-def]
+    return g.track[0, position]
+
+
+# --- planning -----------------------------------------------------------------------------------
+# pc[0]: turn-order position of the house placing orders; pc[1]: next area to consider
+
+
+@numba.njit(cache=True)
+def _planning(g, t) -> None:  # type: ignore[no-untyped-def]
+    while g.pc[0] < t.players:
+        house = house_at(g, g.pc[0])
+        while g.pc[1] < t.n_areas:
+            a = g.pc[1]
+            if g.owner[a] == house and g.order[a] < 0 and unit_count(g, a) > 0:
+                for kind in range(N_ORDER_KINDS):
+                    if order_allowed(g, t, house, a, kind, -1):
+                        _ask(g, Decision.PLACE_ORDER, house, a)
+                        return
+            g.pc[1] += 1
+        g.pc[0] += 1
+        g.pc[1] = 0
+    g.phase = Phase.RAVEN
+    g.pc[:] = 0
+
+
+# --- the Messenger Raven ------------------------------------------------------------------------
+# pc[0]: 0 ask the holder, 1 done
+
+
+@numba.njit(cache=True)
+def _raven(g, t) -> None:  # type: ignore[no-untyped-def]
+    if g.pc[0] == 0:
+        g.pc[0] = 1
+        _ask(g, Decision.RAVEN, g.track[KINGS_COURT, 0])
+        return
+    g.phase = Phase.RAIDS
+    g.pc[:] = 0
+    g.turn = 0
+    g.passes = 0
+
+
+# --- raids --------------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def raid_reaches(t, source: int, target: int) -> bool:  # type: ignore[no-untyped-def]
+    """Land raids reach adjacent land; sea raids adjacent sea, land and ports; port raids their sea."""
+    if not t.adjacent[source, target]:
+        return False
+    if t.kind[source] == LAND:
+        return t.kind[target] == LAND
+    if t.kind[source] == PORT:
+        return t.kind[target] == SEA
+    return True
+
+
+@numba.njit(cache=True)
+def raid_target_ok(g, t, source: int, target: int) -> bool:  # type: ignore[no-untyped-def]
+    kind = g.order[target]
+    if kind < 0 or g.owner[target] < 0 or g.owner[target] == g.owner[source]:
+        return False
+    if not raid_reaches(t, source, target):
+        return False
+    kind_type = ORDER_TYPE[kind]
+    if kind_type == SUPPORT or kind_type == RAID or kind_type == CONSOLIDATE:
+        return True
+    return kind_type == DEFENSE and g.order[source] == Order.RAID_STAR
+
+
+@numba.njit(cache=True)
+def _has_order_type(g, t, house: int, kind_type: int) -> bool:  # type: ignore[no-untyped-def]
+    for a in range(t.n_areas):
+        if g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == kind_type:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def _next_with_orders(g, t, kind_type: int) -> int:  # type: ignore[no-untyped-def]
+    """From ``g.turn`` on, in turn order, the first house with an order of ``kind_type``; -1."""
+    for step in range(t.players):
+        pos = (g.turn + step) % t.players
+        house = house_at(g, pos)
+        if _has_order_type(g, t, house, kind_type):
+            g.turn = pos
+            return house
+    return -1
+
+
+@numba.njit(cache=True)
+def _raids(g, t) -> None:  # type: ignore[no-untyped-def]
+    house = _next_with_orders(g, t, RAID)
+    if house < 0:
+        g.phase = Phase.MARCHES
+        g.turn = 0
+        g.pc[:] = 0
+        return
+    _ask(g, Decision.RAID_FROM, house)
+
+
+@numba.njit(cache=True)
+def resolve_raid(g, t, source: int, target: int) -> None:  # type: ignore[no-untyped-def]
+    """Remove the raided order (pillaging a consolidate power order) and the raid itself."""
+    raider = g.owner[source]
+    if target >= 0:
+        victim = g.owner[target]
+        if ORDER_TYPE[g.order[target]] == CONSOLIDATE:
+            gain_power(g, t, raider, 1)
+            lose_power(g, victim, 1)
+        remove_order(g, target)
+    remove_order(g, source)
+
+
+# --- consolidate power ------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def consolidate_income(g, t, a: int) -> int:  # type: ignore[no-untyped-def]
+    """Power from a consolidate power order: 1 + crowns on land; 1 in a port whose sea holds no
+    enemy ships; nothing at sea."""
+    if t.kind[a] == LAND:
+        return 1 + t.crowns[a]
+    if t.kind[a] == PORT:
+        return 0 if enemy_ships_in(g, t.port_sea[a], g.owner[a]) else 1
+    return 0
+
+
+@numba.njit(cache=True)
+def _consolidate(g, t) -> None:  # type: ignore[no-untyped-def]
+    for step in range(t.players):
+        house = house_at(g, step)
+        for a in range(t.n_areas):
+            if g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == CONSOLIDATE:
+                gain_power(g, t, house, consolidate_income(g, t, a))
+                remove_order(g, a)
+    g.phase = Phase.CLEANUP
+
+
+@numba.njit(cache=True)
+def _cleanup(g, t) -> None:  # type: ignore[no-untyped-def]
+    for a in range(t.n_areas):
+        remove_order(g, a)
+        g.routed[a, :] = 0
+        g.marched[a] = 0
+    g.blade_used = 0
+    g.restrict = 0
+    g.pc[:] = 0
+    g.phase = Phase.WESTEROS
+    g.round += 1
+
+
+# --- the machine --------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def advance(g, t) -> None:  # type: ignore[no-untyped-def]
+    """Run until a decision is pending, the game ends, or a phase not yet built is reached."""
+    while g.pending == Decision.NONE and not g.done:
+        phase = g.phase
+        if phase == Phase.PLANNING:
+            _planning(g, t)
+        elif phase == Phase.RAVEN:
+            _raven(g, t)
+        elif phase == Phase.RAIDS:
+            _raids(g, t)
+        elif phase == Phase.CONSOLIDATE:
+            _consolidate(g, t)
+        elif phase == Phase.CLEANUP:
+            _cleanup(g, t)
+        else:
+            return
+
+
+@numba.njit(cache=True)
+def legal(g, t, mask) -> int:  # type: ignore[no-untyped-def]
+    """Mark the pending decision's legal actions in ``mask`` (N_ACTIONS); returns their number."""
+    mask[:] = False
+    kind = g.pending
+    house = g.pending_house
+    if kind == Decision.PLACE_ORDER:
+        a = g.ctx[0]
+        for k in range(N_ORDER_KINDS):
+            mask[k] = order_allowed(g, t, house, a, k, -1)
+    elif kind == Decision.RAVEN:
+        mask[0] = True
+        mask[2] = True
+        for a in range(t.n_areas):
+            if g.owner[a] == house and g.order[a] >= 0:
+                for k in range(N_ORDER_KINDS):
+                    if k != g.order[a] and order_allowed(g, t, house, a, k, g.order[a]):
+                        mask[1] = True
+    elif kind == Decision.RAVEN_AREA:
+        for a in range(t.n_areas):
+            if g.owner[a] == house and g.order[a] >= 0:
+                for k in range(N_ORDER_KINDS):
+                    if k != g.order[a] and order_allowed(g, t, house, a, k, g.order[a]):
+                        mask[a] = True
+    elif kind == Decision.RAVEN_ORDER:
+        a = g.ctx[0]
+        for k in range(N_ORDER_KINDS):
+            mask[k] = k != g.order[a] and order_allowed(g, t, house, a, k, g.order[a])
+    elif kind == Decision.RAVEN_BURY:
+        mask[0] = True
+        mask[1] = True
+    elif kind == Decision.RAID_FROM:
+        for a in range(t.n_areas):
+            if g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == RAID:
+                mask[a] = True
+    elif kind == Decision.RAID_TARGET:
+        source = g.ctx[0]
+        for a in range(t.n_areas):
+            mask[a] = raid_target_ok(g, t, source, a)
+        mask[ACT_NONE] = True
+    n = 0
+    for i in range(mask.shape[0]):
+        if mask[i]:
+            n += 1
+    return n
+
+
+@numba.njit(cache=True)
+def apply(g, t, action: int) -> bool:  # type: ignore[no-untyped-def]
+    """Apply ``action`` to the pending decision; False (nothing changed) if it is not legal."""
+    mask = np.zeros(64, np.bool_)
+    if action < 0 or action >= 64 or legal(g, t, mask) == 0 or not mask[action]:
+        return False
+    kind = g.pending
+    house = g.pending_house
+    _clear(g)
+    if kind == Decision.PLACE_ORDER:
+        _place(g, g.ctx[0], action)
+        g.pc[1] += 1
+    elif kind == Decision.RAVEN:
+        if action == 1:
+            _ask(g, Decision.RAVEN_AREA, house)
+        elif action == 2:
+            _ask(g, Decision.RAVEN_BURY, house, g.wildlings[0])
+    elif kind == Decision.RAVEN_AREA:
+        _ask(g, Decision.RAVEN_ORDER, house, action)
+    elif kind == Decision.RAVEN_ORDER:
+        a = g.ctx[0]
+        remove_order(g, a)
+        _place(g, a, action)
+    elif kind == Decision.RAVEN_BURY:
+        if action == 1:
+            top = g.wildlings[0]
+            g.wildlings[:8] = g.wildlings[1:].copy()
+            g.wildlings[8] = top
+    elif kind == Decision.RAID_FROM:
+        _ask(g, Decision.RAID_TARGET, house, action)
+    elif kind == Decision.RAID_TARGET:
+        resolve_raid(g, t, g.ctx[0], -1 if action == ACT_NONE else action)
+        g.turn = (g.turn + 1) % t.players
+    return True
+
+
+__all__ = ["H", "IllegalActionError", "advance", "apply", "legal"]

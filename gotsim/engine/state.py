@@ -1,0 +1,211 @@
+"""Game state as one numpy record per game, and the engine's fixed vocabularies.
+
+A batch of games is a 1-D array of ``STATE_DTYPE`` (axis ``G``). Each record holds every fact of
+one game — board, tokens, tracks, hands, decks, the pending decision and the loop counters of the
+phase in progress — in small integer fields, so the compiled engine can run, stop at any decision
+and resume. Axes inside a record: ``A`` areas (``A_MAX`` slots; a board uses the first
+``n_areas``), ``H`` houses (``House`` order), ``U`` unit types (``Unit`` order), ``T`` the three
+influence tracks (``Track`` order).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import numpy as np
+
+from gotsim.engine.combat import BATTLE_LEN
+
+A_MAX = 58  # area slots (the 2e board has 58 areas, the 1e board 45)
+H = 6
+U = 4
+N_ACTIONS = 64  # every decision's options are numbered 0 … N_ACTIONS - 1
+CTX = 8  # context slots of a pending decision
+PC = 8  # loop counters of the phase in progress
+N_STREAMS = 1 + H  # random streams: nature, then one per house (its policy)
+NATURE = 0
+
+
+class Track(IntEnum):
+    IRON_THRONE = 0
+    FIEFDOMS = 1
+    KINGS_COURT = 2
+
+
+class Phase(IntEnum):
+    SETUP = 0
+    WESTEROS = 1
+    PLANNING = 2
+    RAVEN = 3
+    RAIDS = 4
+    MARCHES = 5
+    CONSOLIDATE = 6
+    CLEANUP = 7
+    GAME_OVER = 8
+
+
+class EndReason(IntEnum):
+    NONE = 0
+    CASTLES = 1
+    ROUND10 = 2
+
+
+class Order(IntEnum):
+    """The eleven kinds of order token (15 tokens per house; see ``ORDER_COUNT``)."""
+
+    MARCH_MINUS = 0
+    MARCH_ZERO = 1
+    MARCH_PLUS = 2  # star
+    DEFENSE_ONE = 3
+    DEFENSE_TWO = 4  # star
+    SUPPORT_ZERO = 5
+    SUPPORT_ONE = 6  # star
+    RAID = 7
+    RAID_STAR = 8  # star
+    CONSOLIDATE = 9
+    CONSOLIDATE_STAR = 10  # star
+
+
+N_ORDER_KINDS = len(Order)
+ORDER_COUNT = np.array([1, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1], np.int8)  # tokens of each kind
+ORDER_STAR = np.array([0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1], np.int8)
+ORDER_BONUS = np.array([-1, 0, 1, 1, 2, 0, 1, 0, 0, 0, 0], np.int8)
+ORDER_TYPE = np.array([1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5], np.int8)  # rules.ids.OrderType
+ORDER_NAMES = (
+    "march-1",
+    "march+0",
+    "march+1",
+    "defense+1",
+    "defense+2",
+    "support+0",
+    "support+1",
+    "raid",
+    "raid*",
+    "consolidate_power",
+    "consolidate_power*",
+)
+for _table in (ORDER_COUNT, ORDER_STAR, ORDER_BONUS, ORDER_TYPE):
+    _table.setflags(write=False)
+
+
+class Restriction(IntEnum):
+    """Bits of ``restrict``: orders that Westeros deck III forbids this round."""
+
+    NO_DEFENSE = 1
+    NO_MARCH_PLUS = 2
+    NO_RAID = 4
+    NO_SUPPORT = 8
+    NO_CONSOLIDATE = 16
+
+
+class Decision(IntEnum):
+    """Kinds of pending decision. ``ctx`` and the meaning of the action number are per kind."""
+
+    NONE = 0
+    PLACE_ORDER = 1  # ctx0 area; action = Order kind
+    RAVEN = 2  # action 0 keep, 1 replace an order, 2 look at the top wildling card
+    RAVEN_AREA = 3  # action = area whose order is replaced
+    RAVEN_ORDER = 4  # ctx0 area; action = Order kind put there instead
+    RAVEN_BURY = 5  # ctx0 wildling card seen; action 0 leave on top, 1 put at the bottom
+    RAID_FROM = 6  # action = area of the raid order resolved now
+    RAID_TARGET = 7  # ctx0 raid area; action = area raided, or ACT_NONE (no effect)
+    MARCH_FROM = 8  # action = area of the march order resolved now
+    MARCH_UNIT = 9  # ctx0 origin, ctx1 unit type; action = destination area (origin: stay)
+    LEAVE_POWER = 10  # ctx0 origin; action 0 no, 1 leave a power token
+    SUPPORT_SIDE = 11  # ctx0 combat area; action 0 nobody, 1 attacker, 2 defender
+    HOUSE_CARD = 12  # ctx0 side; action = card slot 0-6 in the house's deck
+    TYRION = 13  # action 0 keep, 1 cancel the opponent's card
+    AERON = 14  # action 0 keep, 1-7 pay 2 power and play card slot (action - 1)
+    QUEEN_OF_THORNS = 15  # action = area of the opponent's order to remove, ACT_NONE none
+    DORAN = 16  # action = Track
+    BLADE = 17  # action 0 keep, 1 +1 strength, 2 redraw Tides of Battle
+    CASUALTY = 18  # ctx0 area, ctx1 losses left; action = Unit to destroy
+    RETREAT = 19  # ctx0 from area; action = area to retreat into
+    RENLY = 20  # action = area of a footman to upgrade, ACT_NONE none
+    CERSEI = 21  # action = area of the loser's order to remove, ACT_NONE none
+    PATCHFACE = 22  # action = card slot of the opponent's hand to discard, ACT_NONE none
+    MUSTER = 23  # ctx0 area, ctx1 points left; action: area (ship there) or ACT_* unit codes
+    SUPPLY_CUT = 24  # action = area of an army to shrink by one unit
+    SUPPLY_CUT_UNIT = 25  # ctx0 area; action = Unit to destroy
+    BID = 26  # ctx0 Track (or 3 for the wildlings); action = power bid
+    TIE_ORDER = 27  # ctx0 Track; action = House placed next among the tied
+    WESTEROS_CHOICE = 28  # ctx0 card; action = option index of the card
+    WILDLING_CHOICE = 29  # ctx0 wildling card, ctx1 role; action = option index
+    DESTROY_UNIT = 30  # ctx0 units left to destroy; action = area (one unit there)
+    DESTROY_UNIT_TYPE = 31  # ctx0 area; action = Unit
+    CROW_KILLERS = 32  # action = area of a knight to downgrade (or upgrade a footman)
+    TRACK_CHOICE = 33  # action = Track
+
+
+N_DECISIONS = len(Decision)
+# special action numbers above the area range
+ACT_NONE = N_ACTIONS - 1  # "none" / "done"
+ACT_FOOTMAN = N_ACTIONS - 2  # muster a footman here
+ACT_KNIGHT = N_ACTIONS - 3  # muster a knight here
+ACT_UPGRADE_KNIGHT = N_ACTIONS - 4  # turn a footman here into a knight
+ACT_SIEGE = N_ACTIONS - 5  # muster a siege engine here
+ACT_UPGRADE_SIEGE = N_ACTIONS - 6  # turn a footman here into a siege engine
+assert A_MAX <= ACT_UPGRADE_SIEGE
+
+
+def state_dtype() -> np.dtype:
+    """The record type of one game. Every field: name, dtype, shape, meaning."""
+    fields = [
+        # --- flow --------------------------------------------------------------------------
+        ("round", np.int8, ()),  # 1 … 10
+        ("phase", np.int8, ()),  # Phase
+        ("pc", np.int16, (PC,)),  # loop counters of the phase in progress
+        ("turn", np.int8, ()),  # position on the Iron Throne track whose turn it is
+        ("passes", np.int8, ()),  # consecutive houses with nothing left in the current step
+        ("done", np.uint8, ()),
+        ("winner", np.int8, ()),  # House, -1 while running
+        ("end_reason", np.int8, ()),  # EndReason
+        ("pending", np.int8, ()),  # Decision awaited
+        ("pending_house", np.int8, ()),  # House that decides
+        ("ctx", np.int16, (CTX,)),  # context of the pending decision
+        # --- houses ---------------------------------------------------------------------------
+        ("in_play", np.uint8, (H,)),
+        ("power", np.int8, (H,)),  # power tokens in hand
+        ("supply", np.int8, (H,)),  # supply track position 0 … 6
+        ("track", np.int8, (3, H)),  # houses top to bottom per Track, -1 past the last
+        ("hand", np.uint8, (H,)),  # bit i: the house's i-th card (deck order) is in hand
+        ("discard", np.uint8, (H,)),  # bit i: … is in the discard pile
+        ("orders_used", np.int8, (H, 11)),  # tokens of each Order kind on the board
+        ("bid", np.int8, (H,)),  # hidden bids of the bidding in progress
+        ("blade_used", np.uint8, ()),
+        ("restrict", np.int8, ()),  # Restriction bits for this round's planning
+        # --- board (first n_areas slots used) -------------------------------------------------
+        ("owner", np.int8, (A_MAX,)),  # House whose units stand in the area, -1 if none
+        ("units", np.int8, (A_MAX, U)),  # units by type (routed ones included)
+        ("routed", np.int8, (A_MAX, U)),  # of which routed
+        ("order", np.int8, (A_MAX,)),  # Order kind on the area, -1 if none (owner's)
+        ("power_token", np.int8, (A_MAX,)),  # House with a power token there, -1 if none
+        ("garrison", np.int8, (A_MAX,)),  # garrison strength (home areas)
+        ("neutral", np.int8, (A_MAX,)),  # neutral force token strength, 0 if none
+        ("blocked", np.uint8, (A_MAX,)),  # impassable this game
+        ("marched", np.uint8, (A_MAX,)),  # units here arrived by a march this round
+        # --- decks ----------------------------------------------------------------------------
+        ("westeros", np.int8, (3, 10)),  # card numbers per deck, drawn from index 0 up
+        ("westeros_next", np.int8, (3,)),
+        ("westeros_drawn", np.int8, (3,)),  # cards drawn this round (-1 none)
+        ("wildlings", np.int8, (9,)),  # wildling card numbers, top first
+        ("threat", np.int8, ()),  # wildling threat 0 … 12
+        ("wpc", np.int16, (PC,)),  # loop counters of the Westeros phase / wildling attack
+        ("wscratch", np.int16, (16,)),  # Westeros phase work space (bids, tie lists, …)
+        # --- combat in progress -------------------------------------------------------------
+        ("battle", np.int64, (BATTLE_LEN,)),  # combat.new_battle() layout
+        ("combat_area", np.int8, ()),
+        ("combat_from", np.int8, ()),
+        ("combat_step", np.int8, ()),
+        ("support_side", np.int8, (A_MAX,)),  # per supporting area: 0 none, 1 att, 2 def
+        ("moving", np.int8, (A_MAX, U)),  # units of the march in progress, by destination
+        # --- statistics ------------------------------------------------------------------------
+        ("battles", np.int16, (H,)),  # battles fought as attacker or defender
+        ("battles_won", np.int16, (H,)),
+        # --- randomness -------------------------------------------------------------------------
+        ("rng", np.uint64, (N_STREAMS, 4)),  # xoshiro256** states: nature, then per house
+    ]
+    return np.dtype([(name, dtype, shape) for name, dtype, shape in fields])
+
+
+STATE_DTYPE = state_dtype()

@@ -1,0 +1,162 @@
+"""The compiled engine's read-only rule tables: one record per (edition, player count, variants).
+
+``rules_table(edition, players, variants)`` folds the board, the setup and the card and deck data
+into a single numpy record (``RULES_DTYPE``), the one argument through which compiled code reads
+the rules. Nothing in it changes during a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import IntEnum
+from functools import lru_cache
+
+import numpy as np
+
+from gotsim.data import load_data
+from gotsim.engine.state import A_MAX, H, U
+from gotsim.rules.board import load_board
+from gotsim.rules.cards import house_deck
+from gotsim.rules.ids import House
+from gotsim.rules.setup import load_setup
+
+MAX_NEIGHBOURS = 12
+MAX_ARMIES = 6
+
+
+class WesterosCard(IntEnum):
+    """Westeros card kinds (2nd edition), the values stored in a game's decks."""
+
+    LAST_DAYS_OF_SUMMER = 0
+    SUPPLY = 1
+    MUSTERING = 2
+    A_THRONE_OF_BLADES = 3
+    WINTER_IS_COMING = 4
+    GAME_OF_THRONES = 5
+    DARK_WINGS_DARK_WORDS = 6
+    CLASH_OF_KINGS = 7
+    PUT_TO_THE_SWORD = 8
+    STORM_OF_SWORDS = 9
+    RAINS_OF_AUTUMN = 10
+    SEA_OF_STORMS = 11
+    WEB_OF_LIES = 12
+    FEAST_FOR_CROWS = 13
+    WILDLINGS_ATTACK = 14
+
+
+class WildlingCard(IntEnum):
+    SILENCE_AT_THE_WALL = 0
+    PREEMPTIVE_RAID = 1
+    CROW_KILLERS = 2
+    RATTLESHIRTS_RAIDERS = 3
+    MASSING_ON_THE_MILKWATER = 4
+    A_KING_BEYOND_THE_WALL = 5
+    MAMMOTH_RIDERS = 6
+    THE_HORDE_DESCENDS = 7
+    SKINCHANGER_SCOUT = 8
+
+
+N_WESTEROS_KINDS = len(WesterosCard)
+
+RULES_DTYPE = np.dtype(
+    [
+        ("edition", np.int8),  # 1 or 2
+        ("players", np.int8),
+        ("n_areas", np.int8),
+        ("castles_to_win", np.int8),
+        ("max_rounds", np.int8),
+        ("tides_of_battle", np.uint8),
+        ("kind", np.int8, (A_MAX,)),  # AreaKind
+        ("castle", np.int8, (A_MAX,)),
+        ("stronghold", np.int8, (A_MAX,)),
+        ("barrels", np.int8, (A_MAX,)),
+        ("crowns", np.int8, (A_MAX,)),
+        ("muster_points", np.int8, (A_MAX,)),
+        ("home", np.int8, (A_MAX,)),  # House, -1
+        ("adjacent", np.uint8, (A_MAX, A_MAX)),
+        ("neighbours", np.int8, (A_MAX, MAX_NEIGHBOURS)),  # -1 padded
+        ("port_of_area", np.int8, (A_MAX,)),
+        ("port_land", np.int8, (A_MAX,)),
+        ("port_sea", np.int8, (A_MAX,)),
+        ("stars", np.int8, (H,)),  # special orders allowed per King's Court position
+        ("supply_table", np.int8, (7, MAX_ARMIES)),  # allowed army sizes per level, 0 padded
+        ("unit_limits", np.int8, (H, U)),
+        ("deck_card", np.int8, (H, 7)),  # card number (combat.card_table) of each deck slot
+        ("westeros_start", np.int8, (3, 10)),  # the three decks' cards (WesterosCard)
+        ("westeros_icon", np.uint8, (N_WESTEROS_KINDS,)),  # card kind shows a wildling icon
+    ]
+)
+
+_WESTEROS_IDS = {card.name.lower(): card for card in WesterosCard}
+
+
+@lru_cache(maxsize=32)
+def rules_table(edition: str = "2e", players: int = 6, tides_of_battle: bool = False) -> np.void:
+    """The read-only rule record for one edition, player count and variant set."""
+    if edition != "2e":
+        raise NotImplementedError("the engine plays the 2nd edition; the 1st edition comes later")
+    board = load_board(edition)
+    setup = load_setup(edition, players)
+    if board.n_areas > A_MAX:
+        raise ValueError(f"{edition} board has {board.n_areas} areas, the engine holds {A_MAX}")
+    if int(board.n_neighbours.max()) > MAX_NEIGHBOURS:
+        raise ValueError("an area has more neighbours than the engine's table holds")
+    t = np.zeros((), RULES_DTYPE)
+    n = board.n_areas
+    t["edition"] = 2
+    t["players"] = players
+    t["n_areas"] = n
+    t["castles_to_win"] = setup.castles_to_win
+    t["max_rounds"] = setup.max_rounds
+    t["tides_of_battle"] = tides_of_battle
+    t["kind"][:n] = board.kind
+    t["castle"][:n] = board.castle
+    t["stronghold"][:n] = board.stronghold
+    t["barrels"][:n] = board.supply
+    t["crowns"][:n] = board.crowns
+    t["muster_points"][:n] = board.mustering_points
+    t["home"][:] = -1
+    t["home"][:n] = board.home
+    t["adjacent"][:n, :n] = board.adjacency
+    t["neighbours"][:] = -1
+    t["neighbours"][:n, : board.neighbours.shape[1]] = board.neighbours
+    for key, source in (
+        ("port_of_area", board.port_of_area),
+        ("port_land", board.port_land),
+        ("port_sea", board.port_sea),
+    ):
+        t[key][:] = -1
+        t[key][:n] = source
+    t["stars"][: len(setup.stars)] = setup.stars
+    for level, sizes in enumerate(setup.supply_table):
+        t["supply_table"][level, : len(sizes)] = sizes
+    from gotsim.engine.combat import card_table
+
+    table = card_table(edition)
+    for house in House:
+        limits = setup.unit_limits.get(house)
+        if limits:
+            for unit, count in limits.items():
+                t["unit_limits"][house, unit] = count
+        for slot, card in enumerate(house_deck(edition, house)):
+            t["deck_card"][house, slot] = table.number(card.id)
+    decks = load_data(edition, "westeros_cards.json")["decks"]
+    for d, deck in enumerate(decks):
+        cards = [_WESTEROS_IDS[c["id"]] for c in deck["cards"] for _ in range(c["count"])]
+        t["westeros_start"][d, : len(cards)] = cards
+        for c in deck["cards"]:
+            t["westeros_icon"][_WESTEROS_IDS[c["id"]]] = c["wildling_icon"]
+    t.setflags(write=False)
+    return t
+
+
+def variant_flags(variants: Mapping[str, bool] | None) -> dict[str, bool]:
+    """Known variant switches with their defaults; unknown keys are refused."""
+    known = {"tides_of_battle": False, "kings_court_swap": False}
+    for key, value in (variants or {}).items():
+        if key not in known:
+            raise ValueError(f"variants: unknown variant {key!r} (known: {', '.join(known)})")
+        if not isinstance(value, bool):
+            raise ValueError(f"variants.{key}: must be true or false, got {value!r}")
+        known[key] = value
+    return known
