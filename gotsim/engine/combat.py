@@ -491,6 +491,7 @@ def settle_losses(
 # --- abilities that change the battle before strengths are compared ------------------------------
 
 
+@numba.njit(cache=True)
 def mace_destroy_footman(b: NDArray[np.int64], victim: int) -> None:
     """Mace Tyrell: one of the victim's attacking or defending footmen is destroyed."""
     o = victim * SIDE
@@ -499,20 +500,24 @@ def mace_destroy_footman(b: NDArray[np.int64], victim: int) -> None:
         b[o + PRE_LOST + FOOTMAN] += 1
 
 
+@numba.njit(cache=True)
 def remove_support(
     b: NDArray[np.int64], side: int, own_house: bool, units: NDArray[np.int64], bonus: int
 ) -> None:
     """Take one support order (its units and modifier) away from ``side``."""
     o = side * SIDE + (SUPPORT_OWN if own_house else SUPPORT_ALLY)
-    b[o : o + N_UNIT_TYPES] -= units
+    for u in range(N_UNIT_TYPES):
+        b[o + u] -= units[u]
     b[side * SIDE + SUPPORT_BONUS] -= bonus
     b[side * SIDE + SUPPORTERS] -= 1
 
 
-def bit(card: int) -> int:
-    return 1 << card
+@numba.njit(cache=True)
+def bit(card: int) -> np.int64:
+    return np.int64(1) << np.int64(card)
 
 
+@numba.njit(cache=True)
 def play_card(b: NDArray[np.int64], side: int, card: int) -> None:
     """Reveal ``card`` for ``side`` (taking it out of the hand mask)."""
     o = side * SIDE
@@ -521,19 +526,21 @@ def play_card(b: NDArray[np.int64], side: int, card: int) -> None:
         b[o + HAND] &= ~bit(card)
 
 
+@numba.njit(cache=True)
 def return_card_to_hand(b: NDArray[np.int64], side: int) -> None:
     """Tyrion Lannister: the side's revealed card goes back to its hand."""
     o = side * SIDE
     if b[o + CARD] >= 0:
-        b[o + HAND] |= bit(int(b[o + CARD]))
+        b[o + HAND] |= bit(b[o + CARD])
     b[o + CARD] = -1
 
 
+@numba.njit(cache=True)
 def discard_played_card(b: NDArray[np.int64], side: int) -> None:
     """Aeron Damphair: the side's revealed card goes to its discard pile."""
     o = side * SIDE
     if b[o + CARD] >= 0:
-        b[o + DISCARDS] |= bit(int(b[o + CARD]))
+        b[o + DISCARDS] |= bit(b[o + CARD])
     b[o + CARD] = -1
 
 

@@ -201,8 +201,7 @@ def _track(
 ) -> tuple[House, ...]:
     raw = spec.get(key)
     if raw is None:
-        order = [h for h in default if h in houses]
-        return tuple(order)
+        return default
     if not isinstance(raw, list) or not raw:
         raise _fail(key, "must be a list of house ids, top to bottom")
     order = [_house(h, f"{key}[{i}]") for i, h in enumerate(raw)]
@@ -257,6 +256,11 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
     rains = spec.get("rains_of_autumn", False)
     if not isinstance(rains, bool):
         raise _fail("rains_of_autumn", f"must be true or false, got {rains!r}")
+    if rains and edition == "2e":
+        raise _fail(
+            "rains_of_autumn",
+            "only the 1st-edition card changes combat (in the 2nd it forbids March +1 orders)",
+        )
 
     b = cb.new_battle()
     b[cb.FORTIFIED] = int(board.castle[area] or board.stronghold[area])
@@ -274,8 +278,9 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
     if "neutral_force" in def_spec:
         neutral = _int(def_spec["neutral_force"], "defender.neutral_force", 1, 20)
         for key in def_spec:
-            if key not in ("neutral_force", "units"):
-                raise _fail(f"defender.{key}", "a neutral force has no house, cards or orders")
+            if key != "neutral_force":
+                what = "units" if key == "units" else "house, cards or orders"
+                raise _fail(f"defender.{key}", f"an area with a neutral force token has no {what}")
         defender = None
     else:
         defender = _house(def_spec.get("house"), "defender.house")
