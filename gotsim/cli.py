@@ -101,18 +101,82 @@ def _cmd_combat(args: argparse.Namespace) -> int:
 
     if args.samples is not None and args.samples <= 0:
         _fail(f"--samples must be positive, got {args.samples}")
+    source, spec = _combat_source(args)
     try:
-        result = combat_odds(
-            Path(args.battle), model=args.model, samples=args.samples, seed=args.seed
-        )
+        result = combat_odds(spec, model=args.model, samples=args.samples, seed=args.seed)
     except BattleSpecError as exc:
         message = str(exc)
-        _fail(message if message.startswith(args.battle) else f"{args.battle}: {message}")
+        _fail(message if message.startswith(source) else f"{source}: {message}")
     if args.json:
         print(json.dumps(result.to_dict(), indent=1))
     else:
         print(format_odds(result))
     return 0
+
+
+# --- combat --position: a battle drawn from a board position (docs/positions.md) ---
+
+_POSITION_FLAGS = (("--area", "area"), ("--from", "from_area"), ("--attacker", "attacker"))
+_POSITION_OPTIONAL = (("--units", "units"), ("--support", "support"))
+
+
+def _add_position_options(combat: argparse.ArgumentParser) -> None:
+    combat.add_argument("--position", help="board position (JSON, see docs/positions.md)")
+    combat.add_argument("--area", help="with --position: the area attacked")
+    combat.add_argument("--from", dest="from_area", help="with --position: the marching area")
+    combat.add_argument("--attacker", help="with --position: the marching house")
+    combat.add_argument("--units", help="with --position: units marching, e.g. footman=2,knight=1")
+    combat.add_argument(
+        "--support", help="with --position: third houses' support, e.g. greyjoy=attacker"
+    )
+
+
+def _pairs(text: str | None, flag: str, example: str) -> dict[str, str]:
+    if text is None:
+        return {}
+    out: dict[str, str] = {}
+    for item in text.split(","):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            _fail(f"{flag}: expected comma-separated pairs such as {example}, got {text!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _combat_source(args: argparse.Namespace) -> tuple[str, Any]:
+    """The battle to price and the name of its source: a BATTLE file, or --position options."""
+    from gotsim.engine.position import PositionError, battle_from_position, load_position
+
+    flags = _POSITION_FLAGS + _POSITION_OPTIONAL
+    given = [flag for flag, key in flags if getattr(args, key) is not None]
+    if (args.battle is None) == (args.position is None):
+        _fail("combat: give either a BATTLE file or --position POS.json (exactly one)")
+    if args.position is None:
+        if given:
+            _fail(f"combat: {given[0]} goes with --position, not with a BATTLE file")
+        return args.battle, Path(args.battle)
+    missing = [flag for flag, key in _POSITION_FLAGS if getattr(args, key) is None]
+    if missing:
+        _fail(f"combat --position: also give {', '.join(missing)}")
+    units: dict[str, int] = {}
+    for unit, count in _pairs(args.units, "--units", "footman=2,knight=1").items():
+        if not count.isdigit():
+            _fail(f"--units: {unit}={count!r} is not a whole number")
+        units[unit] = int(count)
+    try:
+        position = load_position(Path(args.position))
+        spec = battle_from_position(
+            position,
+            args.area,
+            attacker=args.attacker,
+            from_area=args.from_area,
+            units=units or None,
+            support=_pairs(args.support, "--support", "greyjoy=attacker"),
+        )
+    except PositionError as exc:
+        message = str(exc)
+        _fail(message if message.startswith(args.position) else f"{args.position}: {message}")
+    return args.position, spec
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -135,7 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
     cards.set_defaults(run=_cmd_cards)
 
     combat = sub.add_parser("combat", help="exact odds of a battle given as JSON")
-    combat.add_argument("battle", help="battle spec (JSON file, see docs/combat.md)")
+    combat.add_argument("battle", nargs="?", help="battle spec (JSON file, see docs/combat.md)")
+    _add_position_options(combat)
     combat.add_argument("--model", choices=("fixed", "uniform", "equilibrium"), default="uniform")
     combat.add_argument("--json", action="store_true")
     combat.add_argument("--samples", type=int, default=None, help="sample instead of enumerating")

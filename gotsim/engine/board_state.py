@@ -17,7 +17,7 @@ SHIP_UNIT = 2
 
 
 @numba.njit(cache=True)
-def unit_count(g, a: int) -> int:  # type: ignore[no-untyped-def]
+def unit_count(g, a: int) -> int:
     n = 0
     for u in range(U):
         n += g.units[a, u]
@@ -25,7 +25,7 @@ def unit_count(g, a: int) -> int:  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def controller(g, t, a: int) -> int:  # type: ignore[no-untyped-def]
+def controller(g, t, a: int) -> int:
     """The house controlling area ``a``: units, else a power token, else its home house."""
     if g.owner[a] >= 0:
         return g.owner[a]
@@ -38,7 +38,7 @@ def controller(g, t, a: int) -> int:  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def castles_held(g, t, house: int) -> int:  # type: ignore[no-untyped-def]
+def castles_held(g, t, house: int) -> int:
     n = 0
     for a in range(t.n_areas):
         if (t.castle[a] or t.stronghold[a]) and controller(g, t, a) == house:
@@ -47,7 +47,7 @@ def castles_held(g, t, house: int) -> int:  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def land_areas_held(g, t, house: int) -> int:  # type: ignore[no-untyped-def]
+def land_areas_held(g, t, house: int) -> int:
     n = 0
     for a in range(t.n_areas):
         if t.kind[a] == LAND and controller(g, t, a) == house:
@@ -56,7 +56,7 @@ def land_areas_held(g, t, house: int) -> int:  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def barrels_held(g, t, house: int) -> int:  # type: ignore[no-untyped-def]
+def barrels_held(g, t, house: int) -> int:
     n = 0
     for a in range(t.n_areas):
         if t.kind[a] == LAND and controller(g, t, a) == house:
@@ -65,7 +65,7 @@ def barrels_held(g, t, house: int) -> int:  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def power_tokens_on_board(g, t, house: int) -> int:  # type: ignore[no-untyped-def]
+def power_tokens_on_board(g, t, house: int) -> int:
     n = 0
     for a in range(t.n_areas):
         if g.power_token[a] == house:
@@ -74,7 +74,7 @@ def power_tokens_on_board(g, t, house: int) -> int:  # type: ignore[no-untyped-d
 
 
 @numba.njit(cache=True)
-def gain_power(g, t, house: int, amount: int) -> int:  # type: ignore[no-untyped-def]
+def gain_power(g, t, house: int, amount: int) -> int:
     """Take up to ``amount`` power tokens from the pool (a house owns 20); returns the gain."""
     room = 20 - g.power[house] - power_tokens_on_board(g, t, house)
     got = max(0, min(amount, room))
@@ -83,14 +83,14 @@ def gain_power(g, t, house: int, amount: int) -> int:  # type: ignore[no-untyped
 
 
 @numba.njit(cache=True)
-def lose_power(g, house: int, amount: int) -> int:  # type: ignore[no-untyped-def]
+def lose_power(g, house: int, amount: int) -> int:
     lost = min(amount, g.power[house])
     g.power[house] -= lost
     return lost
 
 
 @numba.njit(cache=True)
-def army_sizes_fit(g, t, house: int, level: int, extra_area: int, extra: int) -> bool:  # type: ignore[no-untyped-def]
+def army_sizes_fit(g, t, house: int, level: int, extra_area: int, extra: int) -> bool:
     """Whether the house's armies (2+ units in an area), with ``extra`` units added to
     ``extra_area`` (-1 for none), fit the supply table at ``level``."""
     sizes = np.zeros(t.n_areas, np.int64)
@@ -113,7 +113,7 @@ def army_sizes_fit(g, t, house: int, level: int, extra_area: int, extra: int) ->
 
 
 @numba.njit(cache=True)
-def turn_order_position(g, house: int) -> int:  # type: ignore[no-untyped-def]
+def turn_order_position(g, house: int) -> int:
     for p in range(H):
         if g.track[0, p] == house:
             return p
@@ -121,7 +121,7 @@ def turn_order_position(g, house: int) -> int:  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def track_position(g, track: int, house: int) -> int:  # type: ignore[no-untyped-def]
+def track_position(g, track: int, house: int) -> int:
     for p in range(H):
         if g.track[track, p] == house:
             return p
@@ -129,5 +129,16 @@ def track_position(g, track: int, house: int) -> int:  # type: ignore[no-untyped
 
 
 @numba.njit(cache=True)
-def enemy_ships_in(g, a: int, house: int) -> bool:  # type: ignore[no-untyped-def]
+def enemy_ships_in(g, a: int, house: int) -> bool:
     return g.owner[a] >= 0 and g.owner[a] != house and g.units[a, SHIP_UNIT] > 0
+
+
+@numba.njit(cache=True)
+def remove_order(g, area: int) -> None:
+    """Take the order token off ``area`` (back to its house's unused tokens)."""
+    kind = g.order[area]
+    if kind >= 0:
+        house = g.owner[area]
+        if house >= 0:
+            g.orders_used[house, kind] -= 1
+        g.order[area] = -1

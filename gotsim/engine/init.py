@@ -19,10 +19,10 @@ from gotsim.rules.board import load_board
 from gotsim.rules.setup import Setup, load_setup
 
 
-def _starting_record(setup: Setup) -> np.void:
+def _starting_record(setup: Setup) -> NDArray[np.void]:
     """The round-1 record of a setup, before any shuffling (decks in data order)."""
     board = load_board(setup.edition)
-    rules = rules_table(setup.edition, setup.players)
+    rules = rules_table(setup.edition, setup.players)[0]
     g = np.zeros((), STATE_DTYPE)
     g["round"] = 1
     g["phase"] = Phase.PLANNING
@@ -58,7 +58,7 @@ def _starting_record(setup: Setup) -> np.void:
     g["westeros_drawn"][:] = -1
     g["wildlings"][:] = np.arange(9)
     g["threat"] = setup.wildling_threat
-    return g[()]
+    return g
 
 
 def new_games(
@@ -67,11 +67,11 @@ def new_games(
     edition: str = "2e",
     players: int = 6,
     kings_court_swap: bool = False,
-) -> NDArray[np.void]:
+) -> np.recarray:
     """A batch of round-1 records, one per seed, with shuffled Westeros and wildling decks."""
     setup = load_setup(edition, players, kings_court_swap=kings_court_swap)
     start = _starting_record(setup)
-    games = np.empty(len(seeds), STATE_DTYPE)
+    games = np.empty(len(seeds), STATE_DTYPE).view(np.recarray)
     for i, seed in enumerate(seeds):
         games[i] = start
         rng = seed_streams(seed)

@@ -16,24 +16,31 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from gotsim.engine import battle as bt
+from gotsim.engine import combat as cb
+from gotsim.engine import marches as mv
 from gotsim.engine.board_state import (
     LAND,
     PORT,
     SEA,
+    castles_held,
     enemy_ships_in,
     gain_power,
+    land_areas_held,
     lose_power,
+    remove_order,
     track_position,
     unit_count,
 )
 from gotsim.engine.state import (
     ACT_NONE,
-    H,
     N_ORDER_KINDS,
     ORDER_COUNT,
     ORDER_STAR,
     ORDER_TYPE,
     Decision,
+    EndReason,
+    H,
     Order,
     Phase,
     Restriction,
@@ -51,7 +58,7 @@ class IllegalActionError(ValueError):
 
 
 @numba.njit(cache=True)
-def _ask(g, kind: int, house: int, c0: int = 0, c1: int = 0) -> None:  # type: ignore[no-untyped-def]
+def _ask(g, kind: int, house: int, c0: int = 0, c1: int = 0) -> None:
     g.pending = kind
     g.pending_house = house
     g.ctx[:] = 0
@@ -60,19 +67,19 @@ def _ask(g, kind: int, house: int, c0: int = 0, c1: int = 0) -> None:  # type: i
 
 
 @numba.njit(cache=True)
-def _clear(g) -> None:  # type: ignore[no-untyped-def]
+def _clear(g) -> None:
     g.pending = Decision.NONE
     g.pending_house = -1
 
 
 @numba.njit(cache=True)
-def stars_allowed(g, t, house: int) -> int:  # type: ignore[no-untyped-def]
+def stars_allowed(g, t, house: int) -> int:
     pos = track_position(g, KINGS_COURT, house)
     return t.stars[pos] if pos < t.players else 0
 
 
 @numba.njit(cache=True)
-def stars_used(g, house: int) -> int:  # type: ignore[no-untyped-def]
+def stars_used(g, house: int) -> int:
     n = 0
     for k in range(N_ORDER_KINDS):
         if ORDER_STAR[k]:
@@ -81,7 +88,7 @@ def stars_used(g, house: int) -> int:  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def order_allowed(g, t, house: int, area: int, kind: int, replacing: int) -> bool:  # type: ignore[no-untyped-def]
+def order_allowed(g, t, house: int, area: int, kind: int, replacing: int) -> bool:
     """Whether ``house`` may put an order of ``kind`` on ``area`` (``replacing`` an order kind
     that is taken back at the same time, or -1)."""
     used = g.orders_used[house, kind] - (1 if kind == replacing else 0)
@@ -105,23 +112,13 @@ def order_allowed(g, t, house: int, area: int, kind: int, replacing: int) -> boo
 
 
 @numba.njit(cache=True)
-def _place(g, area: int, kind: int) -> None:  # type: ignore[no-untyped-def]
+def _place(g, area: int, kind: int) -> None:
     g.order[area] = kind
     g.orders_used[g.owner[area], kind] += 1
 
 
 @numba.njit(cache=True)
-def remove_order(g, area: int) -> None:  # type: ignore[no-untyped-def]
-    kind = g.order[area]
-    if kind >= 0:
-        house = g.owner[area]
-        if house >= 0:
-            g.orders_used[house, kind] -= 1
-        g.order[area] = -1
-
-
-@numba.njit(cache=True)
-def house_at(g, position: int) -> int:  # type: ignore[no-untyped-def]
+def house_at(g, position: int) -> int:
     return g.track[0, position]
 
 
@@ -130,7 +127,7 @@ def house_at(g, position: int) -> int:  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _planning(g, t) -> None:  # type: ignore[no-untyped-def]
+def _planning(g, t) -> None:
     while g.pc[0] < t.players:
         house = house_at(g, g.pc[0])
         while g.pc[1] < t.n_areas:
@@ -152,7 +149,7 @@ def _planning(g, t) -> None:  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _raven(g, t) -> None:  # type: ignore[no-untyped-def]
+def _raven(g, t) -> None:
     if g.pc[0] == 0:
         g.pc[0] = 1
         _ask(g, Decision.RAVEN, g.track[KINGS_COURT, 0])
@@ -167,7 +164,7 @@ def _raven(g, t) -> None:  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def raid_reaches(t, source: int, target: int) -> bool:  # type: ignore[no-untyped-def]
+def raid_reaches(t, source: int, target: int) -> bool:
     """Land raids reach adjacent land; sea raids adjacent sea, land and ports; port raids their sea."""
     if not t.adjacent[source, target]:
         return False
@@ -179,7 +176,7 @@ def raid_reaches(t, source: int, target: int) -> bool:  # type: ignore[no-untype
 
 
 @numba.njit(cache=True)
-def raid_target_ok(g, t, source: int, target: int) -> bool:  # type: ignore[no-untyped-def]
+def raid_target_ok(g, t, source: int, target: int) -> bool:
     kind = g.order[target]
     if kind < 0 or g.owner[target] < 0 or g.owner[target] == g.owner[source]:
         return False
@@ -192,7 +189,7 @@ def raid_target_ok(g, t, source: int, target: int) -> bool:  # type: ignore[no-u
 
 
 @numba.njit(cache=True)
-def _has_order_type(g, t, house: int, kind_type: int) -> bool:  # type: ignore[no-untyped-def]
+def _has_order_type(g, t, house: int, kind_type: int) -> bool:
     for a in range(t.n_areas):
         if g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == kind_type:
             return True
@@ -200,7 +197,7 @@ def _has_order_type(g, t, house: int, kind_type: int) -> bool:  # type: ignore[n
 
 
 @numba.njit(cache=True)
-def _next_with_orders(g, t, kind_type: int) -> int:  # type: ignore[no-untyped-def]
+def _next_with_orders(g, t, kind_type: int) -> int:
     """From ``g.turn`` on, in turn order, the first house with an order of ``kind_type``; -1."""
     for step in range(t.players):
         pos = (g.turn + step) % t.players
@@ -212,7 +209,7 @@ def _next_with_orders(g, t, kind_type: int) -> int:  # type: ignore[no-untyped-d
 
 
 @numba.njit(cache=True)
-def _raids(g, t) -> None:  # type: ignore[no-untyped-def]
+def _raids(g, t) -> None:
     house = _next_with_orders(g, t, RAID)
     if house < 0:
         g.phase = Phase.MARCHES
@@ -223,7 +220,7 @@ def _raids(g, t) -> None:  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def resolve_raid(g, t, source: int, target: int) -> None:  # type: ignore[no-untyped-def]
+def resolve_raid(g, t, source: int, target: int) -> None:
     """Remove the raided order (pillaging a consolidate power order) and the raid itself."""
     raider = g.owner[source]
     if target >= 0:
@@ -235,11 +232,124 @@ def resolve_raid(g, t, source: int, target: int) -> None:  # type: ignore[no-unt
     remove_order(g, source)
 
 
+# --- marches ------------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _marches(g, t) -> None:
+    stage = g.pc[mv.STAGE]
+    if stage == mv.PICK:
+        house = _next_with_orders(g, t, MARCH)
+        if house < 0:
+            g.phase = Phase.CONSOLIDATE
+            g.turn = 0
+            g.pc[:] = 0
+            return
+        _ask(g, Decision.MARCH_FROM, house)
+        return
+    house = g.owner[g.pc[mv.ORIGIN]]
+    if stage == mv.ASSIGN:
+        if mv.next_unit_to_assign(g):
+            _ask(g, Decision.MARCH_UNIT, house, g.pc[mv.ORIGIN], g.pc[mv.UNIT])
+            return
+        g.pc[mv.STAGE] = mv.ASK_LEAVE
+        if mv.leave_power_possible(g, t, house):
+            _ask(g, Decision.LEAVE_POWER, house, g.pc[mv.ORIGIN])
+        return
+    if stage == mv.ASK_LEAVE:
+        g.pc[mv.STAGE] = mv.RESOLVE
+        return
+    if stage == mv.RESOLVE:
+        _resolve_march(g, t, house)
+        return
+    if stage == mv.COMBAT:
+        if bt.battle_step(g, t):
+            return
+        _end_march(g, t)
+
+
+@numba.njit(cache=True)
+def _resolve_march(g, t, house: int) -> None:
+    origin = g.pc[mv.ORIGIN]
+    target = g.pc[mv.TARGET]
+    for dest in range(t.n_areas):
+        if dest != target and dest != origin:
+            mv.move_units(g, house, origin, dest)
+    if target >= 0 and g.neutral[target] > 0:
+        _attack_neutral(g, t, house, origin, target)
+        target = -1
+    if target >= 0:
+        bt.start_battle(g, t, origin, target, house)
+        g.pc[mv.STAGE] = mv.COMBAT
+        return
+    _end_march(g, t)
+
+
+@numba.njit(cache=True)
+def _attack_neutral(g, t, house: int, origin: int, target: int) -> None:
+    """Strength (units, march order, own support) at least the token's: the token goes for good
+    and the units move in; otherwise they stay where they are."""
+    b = g.battle
+    b[:] = 0
+    for side in (0, 1):
+        b[side * cb.SIDE + cb.CARD] = -1
+        b[side * cb.SIDE + cb.TIDES] = -1
+    for u in range(4):
+        b[cb.UNITS + u] = g.moving[target, u]
+    march = g.order[origin]
+    b[cb.ORDER_BONUS] = march - 1 if 0 <= march <= 2 else 0
+    b[cb.FORTIFIED] = 1 if (t.castle[target] or t.stronghold[target]) else 0
+    b[cb.SIDE + cb.GARRISON] = g.neutral[target]
+    b[cb.SIDE + cb.FIEFDOMS_POS] = 99
+    for a in range(t.n_areas):
+        if g.owner[a] == house and bt.is_support_order(g, a) and bt.supports_into(t, a, target):
+            b[cb.HOUSE] = house
+            bt.add_support(g, t, a, cb.ATTACKER)
+    parts = np.zeros((2, cb.N_PARTS), np.int64)
+    cb.strength_breakdown(b, bt.card_arrays(t), bt.tides_arrays(t), parts)
+    if cb.attacker_wins(b, parts):
+        g.neutral[target] = 0
+        mv.move_units(g, house, origin, target)
+    else:
+        g.moving[target, :] = 0
+
+
+@numba.njit(cache=True)
+def _end_march(g, t) -> None:
+    origin = g.pc[mv.ORIGIN]
+    house = g.owner[origin] if g.owner[origin] >= 0 else -1
+    if g.order[origin] >= 0 and g.order[origin] <= 2:
+        remove_order(g, origin)
+    if g.pc[mv.LEAVE] and g.owner[origin] >= 0 and unit_count(g, origin) == 0:
+        leaver = g.owner[origin]
+        g.power_token[origin] = leaver
+        g.power[leaver] -= 1
+    mv.vacate_if_empty(g, origin)
+    g.moving[:, :] = 0
+    g.pc[:] = 0
+    g.turn = (g.turn + 1) % t.players
+    if house >= -1:
+        check_castle_victory(g, t)
+
+
+@numba.njit(cache=True)
+def check_castle_victory(g, t) -> None:
+    """A house holding ``castles_to_win`` castles and strongholds wins at once."""
+    for house in range(H):
+        if g.in_play[house] and castles_held(g, t, house) >= t.castles_to_win:
+            g.done = 1
+            g.winner = house
+            g.end_reason = EndReason.CASTLES
+            g.phase = Phase.GAME_OVER
+            _clear(g)
+            return
+
+
 # --- consolidate power ------------------------------------------------------------------------
 
 
 @numba.njit(cache=True)
-def consolidate_income(g, t, a: int) -> int:  # type: ignore[no-untyped-def]
+def consolidate_income(g, t, a: int) -> int:
     """Power from a consolidate power order: 1 + crowns on land; 1 in a port whose sea holds no
     enemy ships; nothing at sea."""
     if t.kind[a] == LAND:
@@ -250,7 +360,7 @@ def consolidate_income(g, t, a: int) -> int:  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _consolidate(g, t) -> None:  # type: ignore[no-untyped-def]
+def _consolidate(g, t) -> None:
     for step in range(t.players):
         house = house_at(g, step)
         for a in range(t.n_areas):
@@ -261,7 +371,7 @@ def _consolidate(g, t) -> None:  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _cleanup(g, t) -> None:  # type: ignore[no-untyped-def]
+def _cleanup(g, t) -> None:
     for a in range(t.n_areas):
         remove_order(g, a)
         g.routed[a, :] = 0
@@ -269,15 +379,42 @@ def _cleanup(g, t) -> None:  # type: ignore[no-untyped-def]
     g.blade_used = 0
     g.restrict = 0
     g.pc[:] = 0
+    if g.round >= t.max_rounds:
+        end_after_last_round(g, t)
+        return
     g.phase = Phase.WESTEROS
     g.round += 1
+
+
+@numba.njit(cache=True)
+def end_after_last_round(g, t) -> None:
+    """After round 10 the most castles and strongholds wins; ties go to more land areas, then
+    the higher supply level, then the higher place on the Iron Throne track."""
+    best = -1
+    best_key = (-1, -1, -1, -1)
+    for house in range(H):
+        if not g.in_play[house]:
+            continue
+        key = (
+            castles_held(g, t, house),
+            land_areas_held(g, t, house),
+            int(g.supply[house]),
+            -track_position(g, 0, house),
+        )
+        if key > best_key:
+            best_key = key
+            best = house
+    g.done = 1
+    g.winner = best
+    g.end_reason = EndReason.ROUND10
+    g.phase = Phase.GAME_OVER
 
 
 # --- the machine --------------------------------------------------------------------------------
 
 
 @numba.njit(cache=True)
-def advance(g, t) -> None:  # type: ignore[no-untyped-def]
+def advance(g, t) -> None:
     """Run until a decision is pending, the game ends, or a phase not yet built is reached."""
     while g.pending == Decision.NONE and not g.done:
         phase = g.phase
@@ -287,6 +424,8 @@ def advance(g, t) -> None:  # type: ignore[no-untyped-def]
             _raven(g, t)
         elif phase == Phase.RAIDS:
             _raids(g, t)
+        elif phase == Phase.MARCHES:
+            _marches(g, t)
         elif phase == Phase.CONSOLIDATE:
             _consolidate(g, t)
         elif phase == Phase.CLEANUP:
@@ -296,7 +435,7 @@ def advance(g, t) -> None:  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def legal(g, t, mask) -> int:  # type: ignore[no-untyped-def]
+def legal(g, t, mask) -> int:
     """Mark the pending decision's legal actions in ``mask`` (N_ACTIONS); returns their number."""
     mask[:] = False
     kind = g.pending
@@ -335,6 +474,22 @@ def legal(g, t, mask) -> int:  # type: ignore[no-untyped-def]
         for a in range(t.n_areas):
             mask[a] = raid_target_ok(g, t, source, a)
         mask[ACT_NONE] = True
+    elif kind == Decision.MARCH_FROM:
+        for a in range(t.n_areas):
+            if g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == MARCH:
+                mask[a] = True
+    elif kind == Decision.MARCH_UNIT:
+        origin = g.ctx[0]
+        unit = g.ctx[1]
+        reach = np.zeros(t.n_areas, np.bool_)
+        mv.transport_reach(g, t, house, origin, reach)
+        for a in range(t.n_areas):
+            mask[a] = mv.destination_ok(g, t, house, origin, unit, a, reach)
+    elif kind == Decision.LEAVE_POWER:
+        mask[0] = True
+        mask[1] = True
+    else:
+        bt.battle_legal(g, t, mask)
     n = 0
     for i in range(mask.shape[0]):
         if mask[i]:
@@ -343,7 +498,7 @@ def legal(g, t, mask) -> int:  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def apply(g, t, action: int) -> bool:  # type: ignore[no-untyped-def]
+def apply(g, t, action: int) -> bool:
     """Apply ``action`` to the pending decision; False (nothing changed) if it is not legal."""
     mask = np.zeros(64, np.bool_)
     if action < 0 or action >= 64 or legal(g, t, mask) == 0 or not mask[action]:
@@ -375,6 +530,23 @@ def apply(g, t, action: int) -> bool:  # type: ignore[no-untyped-def]
     elif kind == Decision.RAID_TARGET:
         resolve_raid(g, t, g.ctx[0], -1 if action == ACT_NONE else action)
         g.turn = (g.turn + 1) % t.players
+    elif kind == Decision.MARCH_FROM:
+        g.pc[:] = 0
+        g.pc[mv.STAGE] = mv.ASSIGN
+        g.pc[mv.ORIGIN] = action
+        g.pc[mv.TARGET] = -1
+        g.moving[:, :] = 0
+    elif kind == Decision.MARCH_UNIT:
+        origin = g.ctx[0]
+        if action != origin:
+            g.moving[action, g.ctx[1]] += 1
+            if mv.is_attack(g, t, house, action):
+                g.pc[mv.TARGET] = action
+        g.pc[mv.NEXT] += 1
+    elif kind == Decision.LEAVE_POWER:
+        g.pc[mv.LEAVE] = action
+    else:
+        bt.battle_apply(g, t, kind, house, action)
     return True
 
 

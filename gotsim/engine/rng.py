@@ -58,7 +58,7 @@ def below(rng: NDArray[np.uint64], stream: int, n: int) -> int:
     x = next_u64(rng, stream)
     while x >= limit:
         x = next_u64(rng, stream)
-    return np.int64(x % bound)
+    return int(np.int64(x % bound))
 
 
 @numba.njit(cache=True)

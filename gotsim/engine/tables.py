@@ -22,6 +22,8 @@ from gotsim.rules.setup import load_setup
 
 MAX_NEIGHBOURS = 12
 MAX_ARMIES = 6
+MAX_CARDS = 64
+N_TIDES = 6
 
 
 class WesterosCard(IntEnum):
@@ -84,6 +86,17 @@ RULES_DTYPE = np.dtype(
         ("deck_card", np.int8, (H, 7)),  # card number (combat.card_table) of each deck slot
         ("westeros_start", np.int8, (3, 10)),  # the three decks' cards (WesterosCard)
         ("westeros_icon", np.uint8, (N_WESTEROS_KINDS,)),  # card kind shows a wildling icon
+        # house cards by card number (combat.card_table layout) and the Tides of Battle deck
+        ("card_strength", np.int64, (MAX_CARDS,)),
+        ("card_swords", np.int64, (MAX_CARDS,)),
+        ("card_forts", np.int64, (MAX_CARDS,)),
+        ("card_ability", np.int64, (MAX_CARDS,)),
+        ("card_ref", np.int64, (MAX_CARDS,)),
+        ("tides_count", np.int64, (N_TIDES,)),
+        ("tides_strength", np.int64, (N_TIDES,)),
+        ("tides_swords", np.int64, (N_TIDES,)),
+        ("tides_forts", np.int64, (N_TIDES,)),
+        ("tides_skulls", np.int64, (N_TIDES,)),
     ]
 )
 
@@ -91,8 +104,12 @@ _WESTEROS_IDS = {card.name.lower(): card for card in WesterosCard}
 
 
 @lru_cache(maxsize=32)
-def rules_table(edition: str = "2e", players: int = 6, tides_of_battle: bool = False) -> np.void:
-    """The read-only rule record for one edition, player count and variant set."""
+def rules_table(
+    edition: str = "2e", players: int = 6, tides_of_battle: bool = False
+) -> np.recarray:
+    """The read-only rule record for one edition, player count and variant set, as a
+    one-element record array (``rules[0]`` is the record; the array form crosses into compiled
+    parallel loops, and records read as attributes in uncompiled Python too)."""
     if edition != "2e":
         raise NotImplementedError("the engine plays the 2nd edition; the 1st edition comes later")
     board = load_board(edition)
@@ -101,7 +118,8 @@ def rules_table(edition: str = "2e", players: int = 6, tides_of_battle: bool = F
         raise ValueError(f"{edition} board has {board.n_areas} areas, the engine holds {A_MAX}")
     if int(board.n_neighbours.max()) > MAX_NEIGHBOURS:
         raise ValueError("an area has more neighbours than the engine's table holds")
-    t = np.zeros((), RULES_DTYPE)
+    rules = np.zeros(1, RULES_DTYPE).view(np.recarray)
+    t = rules[0]
     n = board.n_areas
     t["edition"] = 2
     t["players"] = players
@@ -140,14 +158,28 @@ def rules_table(edition: str = "2e", players: int = 6, tides_of_battle: bool = F
                 t["unit_limits"][house, unit] = count
         for slot, card in enumerate(house_deck(edition, house)):
             t["deck_card"][house, slot] = table.number(card.id)
+    for key, column in zip(
+        ("card_strength", "card_swords", "card_forts", "card_ability", "card_ref"),
+        table.arrays(),
+        strict=True,
+    ):
+        t[key][: len(column)] = column
+    from gotsim.engine.combat import tides_deck
+
+    for key, column in zip(
+        ("tides_count", "tides_strength", "tides_swords", "tides_forts", "tides_skulls"),
+        tides_deck().arrays(),
+        strict=True,
+    ):
+        t[key][: len(column)] = column
     decks = load_data(edition, "westeros_cards.json")["decks"]
     for d, deck in enumerate(decks):
         cards = [_WESTEROS_IDS[c["id"]] for c in deck["cards"] for _ in range(c["count"])]
         t["westeros_start"][d, : len(cards)] = cards
         for c in deck["cards"]:
             t["westeros_icon"][_WESTEROS_IDS[c["id"]]] = c["wildling_icon"]
-    t.setflags(write=False)
-    return t
+    rules.setflags(write=False)
+    return rules
 
 
 def variant_flags(variants: Mapping[str, bool] | None) -> dict[str, bool]:

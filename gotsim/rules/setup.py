@@ -133,8 +133,8 @@ def build_setup(
             if area in impassable:
                 raise SetupDataError(f"{house.id} starting units: {area!r} is impassable")
     neutral_armies = {
-        area: _unit_counts(board, area, counts, "neutral armies")
-        for area, counts in per_count.get("neutral_armies", {}).items()
+        army["area"]: _unit_counts(board, army["area"], army["units"], "neutral armies")
+        for army in per_count.get("neutral_armies_of_absent_houses", [])
     }
     victory = spec.get("victory", {})
     castles = victory.get("castles_and_strongholds_to_win", 7)

@@ -1,0 +1,788 @@
+"""A battle inside the engine: support, house cards and their abilities, Tides of Battle, the
+Valyrian Steel Blade, casualties, retreat and the aftermath — on ``g.battle`` with the one combat
+implementation of ``gotsim.engine.combat``.
+
+Steps (``g.combat_step``): SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES, BLADE, RESOLVE, CASUALTIES,
+AFTER, RETREAT, FINISH. Cursors: ``g.pc[6]`` (the step's loop position), ``g.pc[7]`` (winner side
+once known). The attacking units are the march's ``g.moving[target]``; they stay in the march's
+origin until they win.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from gotsim.engine import combat as cb
+from gotsim.engine.board_state import (
+    LAND,
+    PORT,
+    SEA,
+    army_sizes_fit,
+    gain_power,
+    lose_power,
+    remove_order,
+    unit_count,
+)
+from gotsim.engine.rng import below
+from gotsim.engine.state import ACT_NONE, NATURE, Decision, U
+
+SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES, BLADE, RESOLVE = 0, 1, 2, 3, 4, 5, 6
+CASUALTIES, AFTER, RETREAT, FINISH, OVER = 7, 8, 9, 10, 11
+CURSOR, WINNER = 6, 7
+SIDE_NONE = 3  # support_side value: decided to support nobody
+
+
+@numba.njit(cache=True)
+def hand_mask(t, house: int, slots: int) -> np.int64:
+    """Card-number bit mask (combat layout) of a house's deck-slot bit mask."""
+    mask = np.int64(0)
+    for slot in range(7):
+        if (slots >> slot) & 1:
+            mask |= cb.bit(t.deck_card[house, slot])
+    return mask
+
+
+@numba.njit(cache=True)
+def slot_of(t, house: int, card: int) -> int:
+    for slot in range(7):
+        if t.deck_card[house, slot] == card:
+            return slot
+    return -1
+
+
+@numba.njit(cache=True)
+def supports_into(t, source: int, target: int) -> bool:
+    """Units in ``source`` can support a battle in ``target``: adjacent, land units never into a
+    sea or port, a port never into its own land area."""
+    if not t.adjacent[source, target]:
+        return False
+    if t.kind[source] == LAND:
+        return t.kind[target] == LAND
+    return not (t.kind[source] == PORT and t.kind[target] == LAND)
+
+
+@numba.njit(cache=True)
+def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
+    """Fill ``g.battle`` for ``attacker``'s units planned into ``target`` from ``origin``."""
+    b = g.battle
+    b[:] = 0
+    for side in (cb.ATTACKER, cb.DEFENDER):
+        o = side * cb.SIDE
+        b[o + cb.CARD] = -1
+        b[o + cb.TIDES] = -1
+    defender = g.owner[target]
+    if defender < 0:
+        defender = t.home[target]  # a garrison defending an empty home area
+    a, d = 0, cb.SIDE
+    b[a + cb.HOUSE] = attacker
+    b[d + cb.HOUSE] = defender
+    for u in range(U):
+        b[a + cb.UNITS + u] = g.moving[target, u]
+        if g.owner[target] == defender:
+            b[d + cb.UNITS + u] = g.units[target, u] - g.routed[target, u]
+            b[d + cb.ROUTED + u] = g.routed[target, u]
+    march = g.order[origin]
+    b[a + cb.ORDER_BONUS] = march - 1 if 0 <= march <= 2 else 0
+    defense = g.order[target] if g.owner[target] == defender else -1
+    if defense == 3 or defense == 4:
+        b[d + cb.HAS_DEFENSE] = 1
+        b[d + cb.ORDER_BONUS] = defense - 2
+    b[d + cb.GARRISON] = g.garrison[target]
+    b[cb.FORTIFIED] = 1 if (t.castle[target] or t.stronghold[target]) else 0
+    b[cb.SEA_BATTLE] = 1 if t.kind[target] != LAND else 0
+    for side, house in ((cb.ATTACKER, attacker), (cb.DEFENDER, defender)):
+        o = side * cb.SIDE
+        b[o + cb.HAND] = hand_mask(t, house, g.hand[house])
+        b[o + cb.DISCARDS] = hand_mask(t, house, g.discard[house])
+        b[o + cb.POWER] = g.power[house]
+        for p in range(t.players):
+            if g.track[0, p] == house:
+                b[o + cb.IRON_THRONE_POS] = p
+            if g.track[1, p] == house:
+                b[o + cb.FIEFDOMS_POS] = p
+        b[o + cb.BLADE_HOLDER] = 1 if (g.track[1, 0] == house and not g.blade_used) else 0
+    g.combat_area = target
+    g.combat_from = origin
+    g.combat_step = SUPPORT
+    g.pc[CURSOR] = 0
+    g.pc[WINNER] = -1
+    g.support_side[:] = 0
+    g.battles[attacker] += 1
+    g.battles[defender] += 1
+
+
+@numba.njit(cache=True)
+def add_support(g, t, area: int, side: int) -> None:
+    """Count the support order in ``area`` for ``side`` of the battle."""
+    b = g.battle
+    own = g.owner[area] == b[side * cb.SIDE + cb.HOUSE]
+    o = side * cb.SIDE + (cb.SUPPORT_OWN if own else cb.SUPPORT_ALLY)
+    for u in range(U):
+        b[o + u] += g.units[area, u] - g.routed[area, u]
+    b[side * cb.SIDE + cb.SUPPORT_BONUS] += 1 if g.order[area] == 6 else 0
+    b[side * cb.SIDE + cb.SUPPORTERS] += 1
+
+
+@numba.njit(cache=True)
+def is_support_order(g, area: int) -> bool:
+    return g.order[area] == 5 or g.order[area] == 6
+
+
+@numba.njit(cache=True)
+def next_undecided_supporter(g, t) -> int:
+    """The next area whose support for the battle is still undecided, counting the combatants'
+    own support orders at once; -1 when every supporter has chosen."""
+    target = g.combat_area
+    b = g.battle
+    while g.pc[CURSOR] < t.n_areas:
+        a = g.pc[CURSOR]
+        if g.support_side[a] == 0 and is_support_order(g, a) and supports_into(t, a, target):
+            house = g.owner[a]
+            if house == b[cb.HOUSE]:
+                g.support_side[a] = 1
+                add_support(g, t, a, cb.ATTACKER)
+            elif house == b[cb.SIDE + cb.HOUSE]:
+                g.support_side[a] = 2
+                add_support(g, t, a, cb.DEFENDER)
+            else:
+                return a
+        g.pc[CURSOR] += 1
+    return -1
+
+
+@numba.njit(cache=True)
+def decide_support(g, t, house: int, choice: int) -> None:
+    """A third house's support orders around the battle all back ``choice`` (0 nobody, 1
+    attacker, 2 defender)."""
+    for a in range(t.n_areas):
+        if (
+            g.owner[a] == house
+            and g.support_side[a] == 0
+            and is_support_order(g, a)
+            and supports_into(t, a, g.combat_area)
+        ):
+            g.support_side[a] = SIDE_NONE if choice == 0 else choice
+            if choice != 0:
+                add_support(g, t, a, choice - 1)
+
+
+@numba.njit(cache=True)
+def destroy_in_battle(g, side: int, unit: int) -> None:
+    """Remove one fighting unit of ``side`` from the board (and the battle vector)."""
+    target, origin = g.combat_area, g.combat_from
+    b = g.battle
+    if side == cb.ATTACKER:
+        g.moving[target, unit] -= 1
+        g.units[origin, unit] -= 1
+    else:
+        if g.routed[target, unit] > 0 and b[cb.SIDE + cb.UNITS + unit] == 0:
+            g.routed[target, unit] -= 1
+        g.units[target, unit] -= 1
+    if b[side * cb.SIDE + cb.UNITS + unit] > 0:
+        b[side * cb.SIDE + cb.UNITS + unit] -= 1
+
+
+@numba.njit(cache=True)
+def recycle_hand(g, house: int) -> None:
+    """When a house has played its last card, its other discards return to its hand."""
+    if g.hand[house] == 0:
+        g.hand[house] = g.discard[house]
+        g.discard[house] = 0
+
+
+@numba.njit(cache=True)
+def discard_card(g, t, house: int, card: int) -> None:
+    slot = slot_of(t, house, card)
+    if slot >= 0:
+        g.hand[house] &= np.uint8(~(1 << slot) & 0x7F)
+        g.discard[house] |= np.uint8(1 << slot)
+
+
+@numba.njit(cache=True)
+def retreat_ok(g, t, house: int, target: int, dest: int, origin: int, naval: bool) -> bool:
+    """A defender's units in ``target`` may retreat into ``dest``: adjacent (land units also by
+    their own ships), not where the attack came from, not blocked, no neutral force, no other
+    house's units or power token."""
+    if dest == target or dest == origin or g.blocked[dest] or g.neutral[dest] > 0:
+        return False
+    if g.owner[dest] >= 0 and g.owner[dest] != house:
+        return False
+    if g.power_token[dest] >= 0 and g.power_token[dest] != house:
+        return False
+    if naval:
+        return t.adjacent[target, dest] and t.kind[dest] == SEA
+    return t.kind[dest] == LAND
+
+
+@numba.njit(cache=True)
+def port_taken(g, t, land: int, conqueror: int) -> None:
+    """Ships of another house in the port of a conquered area are replaced by the conqueror's
+    (as many as it has available) or destroyed."""
+    port = t.port_of_area[land]
+    if port < 0 or g.owner[port] < 0 or g.owner[port] == conqueror:
+        return
+    ships = g.units[port, 2]
+    g.units[port, :] = 0
+    g.routed[port, :] = 0
+    remove_order(g, port)
+    g.owner[port] = -1
+    on_board = 0
+    for a in range(t.n_areas):
+        if g.owner[a] == conqueror:
+            on_board += g.units[a, 2]
+    take = min(ships, t.unit_limits[conqueror, 2] - on_board)
+    if take > 0:
+        g.units[port, 2] = take
+        g.owner[port] = conqueror
+
+
+@numba.njit(cache=True)
+def units_left_in(g, area: int) -> int:
+    return unit_count(g, area)
+
+
+@numba.njit(cache=True)
+def card_arrays(t):
+    return (t.card_strength, t.card_swords, t.card_forts, t.card_ability, t.card_ref)
+
+
+@numba.njit(cache=True)
+def tides_arrays(t):
+    return (t.tides_count, t.tides_strength, t.tides_swords, t.tides_forts, t.tides_skulls)
+
+
+@numba.njit(cache=True)
+def _ask(g, kind: int, house: int, c0: int, c1: int) -> None:
+    g.pending = kind
+    g.pending_house = house
+    g.ctx[:] = 0
+    g.ctx[0] = c0
+    g.ctx[1] = c1
+
+
+@numba.njit(cache=True)
+def side_house(g, side: int) -> int:
+    return g.battle[side * cb.SIDE + cb.HOUSE]
+
+
+@numba.njit(cache=True)
+def _iron_throne_first(g) -> int:
+    b = g.battle
+    return cb.ATTACKER if b[cb.IRON_THRONE_POS] < b[cb.SIDE + cb.IRON_THRONE_POS] else cb.DEFENDER
+
+
+@numba.njit(cache=True)
+def _draw_tides(g, t) -> int:
+    """One Tides of Battle card type from the full deck less the cards already drawn."""
+    b = g.battle
+    remaining = t.tides_count.copy()
+    for side in (cb.ATTACKER, cb.DEFENDER):
+        if b[side * cb.SIDE + cb.TIDES] >= 0:
+            remaining[b[side * cb.SIDE + cb.TIDES]] -= 1
+    k = below(g.rng, NATURE, int(remaining.sum()))
+    for ty in range(remaining.shape[0]):
+        if k < remaining[ty]:
+            return ty
+        k -= remaining[ty]
+    return 0
+
+
+@numba.njit(cache=True)
+def battle_step(g, t) -> bool:
+    """Run the battle until a decision is pending (True) or it is over (False)."""
+    b = g.battle
+    ability = t.card_ability
+    while True:
+        step = g.combat_step
+        if step == SUPPORT:
+            area = next_undecided_supporter(g, t)
+            if area >= 0:
+                _ask(g, Decision.SUPPORT_SIDE, g.owner[area], g.combat_area, area)
+                return True
+            g.combat_step = CARDS
+            g.pc[CURSOR] = 0
+        elif step == CARDS:
+            for side in (cb.ATTACKER, cb.DEFENDER):
+                if b[side * cb.SIDE + cb.CARD] < 0 and g.pc[CURSOR] == side:
+                    _ask(g, Decision.HOUSE_CARD, side_house(g, side), side, -1)
+                    return True
+            g.combat_step = CANCEL
+            g.pc[CURSOR] = 0
+        elif step == CANCEL:
+            first = _iron_throne_first(g)
+            while g.pc[CURSOR] < 2:
+                side = first if g.pc[CURSOR] == 0 else 1 - first
+                g.pc[CURSOR] += 1
+                if cb.active_ability(b, side, ability) == cb.Ability.TYRION:
+                    if b[(1 - side) * cb.SIDE + cb.CARD] >= 0:
+                        _ask(g, Decision.TYRION, side_house(g, side), side, 0)
+                        return True
+            g.combat_step = IMMEDIATELY
+            g.pc[CURSOR] = 0
+        elif step == IMMEDIATELY:
+            first = _iron_throne_first(g)
+            while g.pc[CURSOR] < 2:
+                side = first if g.pc[CURSOR] == 0 else 1 - first
+                g.pc[CURSOR] += 1
+                other = 1 - side
+                mine = cb.active_ability(b, side, ability)
+                if mine == cb.Ability.AERON:
+                    o = side * cb.SIDE
+                    if b[o + cb.POWER] >= 2 and b[o + cb.HAND] != 0:
+                        _ask(g, Decision.AERON, side_house(g, side), side, 0)
+                        return True
+                elif mine == cb.Ability.MACE:
+                    if cb.active_ability(b, other, ability) != cb.Ability.BLACKFISH:
+                        if b[other * cb.SIDE + cb.UNITS + cb.FOOTMAN] > 0:
+                            destroy_in_battle(g, other, cb.FOOTMAN)
+                elif mine == cb.Ability.QUEEN_OF_THORNS:
+                    _ask(g, Decision.QUEEN_OF_THORNS, side_house(g, side), side, 0)
+                    return True
+                elif mine == cb.Ability.DORAN:
+                    _ask(g, Decision.DORAN, side_house(g, side), side, 0)
+                    return True
+            g.combat_step = TIDES
+        elif step == TIDES:
+            if t.tides_of_battle:
+                for side in (cb.ATTACKER, cb.DEFENDER):
+                    b[side * cb.SIDE + cb.TIDES] = _draw_tides(g, t)
+            g.combat_step = BLADE
+        elif step == BLADE:
+            g.combat_step = RESOLVE
+            for side in (cb.ATTACKER, cb.DEFENDER):
+                if b[side * cb.SIDE + cb.BLADE_HOLDER] and not g.blade_used:
+                    _ask(g, Decision.BLADE, side_house(g, side), side, 0)
+                    return True
+        elif step == RESOLVE:
+            parts = np.zeros((2, cb.N_PARTS), np.int64)
+            cb.strength_breakdown(b, card_arrays(t), tides_arrays(t), parts)
+            winner = cb.ATTACKER if cb.attacker_wins(b, parts) else cb.DEFENDER
+            g.pc[WINNER] = winner
+            att, dfn = cb.casualty_counts(b, parts, winner, ability)
+            g.ctx[4] = att  # casualties still to take, per side
+            g.ctx[5] = dfn
+            g.battles_won[side_house(g, winner)] += 1
+            if cb.active_ability(b, winner, ability) == cb.Ability.TYWIN:
+                gain_power(g, t, side_house(g, winner), 2)
+            if cb.active_ability(b, 1 - winner, ability) == cb.Ability.ROOSE:
+                loser = side_house(g, 1 - winner)
+                g.hand[loser] |= g.discard[loser]
+                g.discard[loser] = 0
+            g.combat_step = CASUALTIES
+        elif step == CASUALTIES:
+            loser = 1 - g.pc[WINNER]
+            for side in (loser, 1 - loser):
+                left = g.ctx[4 + side]
+                if left > 0 and fighting_units(g, side) > 0:
+                    _ask(g, Decision.CASUALTY, side_house(g, side), side, left)
+                    g.ctx[4] = g.battle[cb.BATTLE_LEN - 1] * 0 + g.ctx[4]
+                    return True
+                g.ctx[4 + side] = 0
+            g.combat_step = AFTER
+            g.pc[CURSOR] = 0
+        elif step == AFTER:
+            winner = g.pc[WINNER]
+            mine = cb.active_ability(b, winner, ability)
+            if g.pc[CURSOR] == 0:
+                g.pc[CURSOR] = 1
+                if mine == cb.Ability.RENLY:
+                    _ask(g, Decision.RENLY, side_house(g, winner), winner, 0)
+                    return True
+                if mine == cb.Ability.CERSEI:
+                    _ask(g, Decision.CERSEI, side_house(g, winner), winner, 0)
+                    return True
+            g.combat_step = RETREAT
+        elif step == RETREAT:
+            g.combat_step = FINISH
+            if g.pc[WINNER] == cb.ATTACKER and can_retreat_units(g) > 0:
+                chooser = cb.DEFENDER
+                if cb.active_ability(b, cb.ATTACKER, ability) == cb.Ability.ROBB:
+                    chooser = cb.ATTACKER
+                if any_retreat(g, t):
+                    _ask(g, Decision.RETREAT, side_house(g, chooser), chooser, 0)
+                    return True
+                destroy_all_defenders(g)
+        elif step == FINISH:
+            finish_battle(g, t)
+            g.combat_step = OVER
+            if cb.active_ability(b, g.pc[WINNER], ability) == cb.Ability.PATCHFACE:
+                loser = side_house(g, 1 - g.pc[WINNER])
+                if g.hand[loser] != 0:
+                    _ask(g, Decision.PATCHFACE, side_house(g, g.pc[WINNER]), loser, 0)
+                    return True
+        else:
+            return False
+
+
+@numba.njit(cache=True)
+def fighting_units(g, side: int) -> int:
+    target = g.combat_area
+    n = 0
+    for u in range(U):
+        n += g.moving[target, u] if side == cb.ATTACKER else g.units[target, u]
+    return n
+
+
+@numba.njit(cache=True)
+def can_retreat_units(g) -> int:
+    """Defenders able to retreat: neither routed already nor siege engines."""
+    target = g.combat_area
+    n = 0
+    for u in range(U):
+        if u != cb.SIEGE:
+            n += g.units[target, u] - g.routed[target, u]
+    return n
+
+
+@numba.njit(cache=True)
+def any_retreat(g, t) -> bool:
+    mask = np.zeros(64, np.bool_)
+    return retreat_options(g, t, mask) > 0
+
+
+@numba.njit(cache=True)
+def retreat_options(g, t, mask) -> int:
+    """Legal retreat areas for the defeated defender: within supply when any area allows it."""
+    target, origin = g.combat_area, g.combat_from
+    house = side_house(g, cb.DEFENDER)
+    naval = t.kind[target] != LAND
+    reach = np.zeros(t.n_areas, np.bool_)
+    if not naval:
+        from_target_reach(g, t, house, target, reach)
+    n_fit, n_any = 0, 0
+    survivors = 0
+    for u in range(U):
+        if u != cb.SIEGE:
+            survivors += g.units[target, u] - g.routed[target, u]
+    fits = np.zeros(t.n_areas, np.bool_)
+    for dest in range(t.n_areas):
+        if retreat_ok(g, t, house, target, dest, origin, naval) and (naval or reach[dest]):
+            n_any += 1
+            own = unit_count(g, dest) if g.owner[dest] == house else 0
+            fits[dest] = army_sizes_fit(g, t, house, g.supply[house], dest, survivors) or (
+                own + survivors < 2
+            )
+            if fits[dest]:
+                n_fit += 1
+    for dest in range(t.n_areas):
+        ok = retreat_ok(g, t, house, target, dest, origin, naval) and (naval or reach[dest])
+        mask[dest] = ok and (fits[dest] or n_fit == 0)
+    return n_fit if n_fit > 0 else n_any
+
+
+@numba.njit(cache=True)
+def from_target_reach(g, t, house: int, target: int, reach) -> None:
+    """Land areas next to ``target`` or across a chain of ``house``'s ships from it."""
+    reach[:] = False
+    seen = np.zeros(t.n_areas, np.bool_)
+    stack = np.empty(t.n_areas, np.int64)
+    top = 0
+    for j in range(t.neighbours.shape[1]):
+        nb = t.neighbours[target, j]
+        if nb < 0:
+            break
+        if t.kind[nb] == LAND:
+            reach[nb] = True
+        elif t.kind[nb] == SEA and g.owner[nb] == house and g.units[nb, 2] > 0:
+            seen[nb] = True
+            stack[top] = nb
+            top += 1
+    while top > 0:
+        top -= 1
+        sea = stack[top]
+        for j in range(t.neighbours.shape[1]):
+            nb = t.neighbours[sea, j]
+            if nb < 0:
+                break
+            if t.kind[nb] == LAND:
+                reach[nb] = True
+            elif t.kind[nb] == SEA and not seen[nb] and g.owner[nb] == house and g.units[nb, 2] > 0:
+                seen[nb] = True
+                stack[top] = nb
+                top += 1
+
+
+@numba.njit(cache=True)
+def destroy_all_defenders(g) -> None:
+    target = g.combat_area
+    g.units[target, :] = 0
+    g.routed[target, :] = 0
+
+
+@numba.njit(cache=True)
+def retreat_defenders(g, t, dest: int) -> None:
+    """The defeated defender's survivors go to ``dest`` routed; siege engines and units already
+    routed are destroyed; excess units beyond supply are destroyed (knights last)."""
+    target = g.combat_area
+    house = side_house(g, cb.DEFENDER)
+    g.units[target, cb.SIEGE] = 0
+    for u in range(U):
+        g.units[target, u] -= g.routed[target, u]
+        g.routed[target, u] = 0
+    arriving = 0
+    for u in (cb.FOOTMAN, cb.SHIP, cb.KNIGHT):
+        arriving += g.units[target, u]
+    if arriving > 0:
+        g.owner[dest] = house
+        if g.power_token[dest] == house:
+            g.power_token[dest] = -1
+    for u in (cb.FOOTMAN, cb.SHIP, cb.KNIGHT):
+        while g.units[target, u] > 0:
+            if (
+                not army_sizes_fit(g, t, house, g.supply[house], dest, 1)
+                and unit_count(g, dest) + 1 >= 2
+            ):
+                g.units[target, u] -= 1  # no room within supply: destroyed
+                continue
+            g.units[target, u] -= 1
+            g.units[dest, u] += 1
+            g.routed[dest, u] += 1
+    g.units[target, :] = 0
+    if unit_count(g, dest) == 0 and g.owner[dest] == house:
+        g.owner[dest] = -1
+
+
+@numba.njit(cache=True)
+def finish_battle(g, t) -> None:
+    """Move the winner in (or the beaten attacker back, routed), clear orders and tokens, discard
+    the cards and recycle hands."""
+    b = g.battle
+    ability = t.card_ability
+    target, origin = g.combat_area, g.combat_from
+    attacker, defender = side_house(g, cb.ATTACKER), side_house(g, cb.DEFENDER)
+    winner = g.pc[WINNER]
+    march = g.order[origin]
+    if winner == cb.ATTACKER:
+        g.garrison[target] = 0
+        if g.owner[target] == defender:
+            remove_order(g, target)
+        if g.power_token[target] >= 0:
+            g.power_token[target] = -1
+        blocked = cb.active_ability(b, cb.DEFENDER, ability) == cb.Ability.ARIANNE
+        if unit_count(g, target) > 0 and g.owner[target] == defender:
+            blocked = True  # defenders that could not retreat are gone; survivors elsewhere
+        if not blocked:
+            g.owner[target] = attacker
+            for u in range(U):
+                k = g.moving[target, u]
+                g.units[origin, u] -= k
+                g.units[target, u] += k
+            g.marched[target] = 1
+            if t.kind[target] == LAND:
+                port_taken(g, t, target, attacker)
+            if cb.active_ability(b, cb.ATTACKER, ability) == cb.Ability.LORAS and march >= 0:
+                g.order[target] = march
+                g.order[origin] = -1
+    else:
+        # the beaten attacker's units retreat to where they came from, routed; siege engines die
+        g.units[origin, cb.SIEGE] -= g.moving[target, cb.SIEGE]
+        for u in range(U):
+            if u != cb.SIEGE:
+                g.routed[origin, u] += g.moving[target, u]
+    g.moving[target, :] = 0
+    if g.order[origin] >= 0 and g.order[origin] <= 2:
+        remove_order(g, origin)
+    for side in (cb.ATTACKER, cb.DEFENDER):
+        house = side_house(g, side)
+        card = b[side * cb.SIDE + cb.CARD]
+        if card >= 0:
+            discard_card(g, t, house, card)
+        lose_power(
+            g,
+            house,
+            -b[side * cb.SIDE + cb.POWER_DELTA] if b[side * cb.SIDE + cb.POWER_DELTA] < 0 else 0,
+        )
+        recycle_hand(g, house)
+    for area in (origin, target):
+        if unit_count(g, area) == 0 and g.owner[area] >= 0:
+            remove_order(g, area)
+            g.owner[area] = -1
+    g.combat_area = -1
+
+
+@numba.njit(cache=True)
+def battle_legal(g, t, mask) -> bool:
+    """Fill ``mask`` for a pending battle decision; False if the decision is not a battle one."""
+    kind = g.pending
+    b = g.battle
+    side = g.ctx[0]
+    o = side * cb.SIDE
+    if kind == Decision.SUPPORT_SIDE:
+        mask[0] = True
+        mask[1] = True
+        mask[2] = True
+    elif kind == Decision.HOUSE_CARD:
+        house = side_house(g, side)
+        for slot in range(7):
+            card = t.deck_card[house, slot]
+            if (b[o + cb.HAND] >> card) & 1 and slot != g.ctx[1]:
+                mask[slot] = True
+        if not mask[:7].any():
+            mask[ACT_NONE] = True
+    elif kind == Decision.TYRION:
+        mask[0] = True
+        mask[1] = True
+    elif kind == Decision.AERON:
+        mask[0] = True
+        house = side_house(g, side)
+        for slot in range(7):
+            if (b[o + cb.HAND] >> t.deck_card[house, slot]) & 1:
+                mask[1 + slot] = True
+    elif kind == Decision.QUEEN_OF_THORNS:
+        other = side_house(g, 1 - side)
+        for a in range(t.n_areas):
+            if (
+                t.adjacent[g.combat_area, a]
+                and g.owner[a] == other
+                and g.order[a] >= 0
+                and a != g.combat_from
+            ):
+                mask[a] = True
+        mask[ACT_NONE] = not mask[: t.n_areas].any()
+    elif kind == Decision.DORAN:
+        mask[0] = True
+        mask[1] = True
+        mask[2] = True
+    elif kind == Decision.BLADE:
+        mask[0] = True
+        mask[1] = True
+        mask[2] = t.tides_of_battle != 0
+    elif kind == Decision.CASUALTY:
+        target = g.combat_area
+        for u in range(U):
+            have = g.moving[target, u] if side == cb.ATTACKER else g.units[target, u]
+            mask[u] = have > 0
+    elif kind == Decision.RETREAT:
+        retreat_options(g, t, mask)
+    elif kind == Decision.RENLY:
+        house = side_house(g, side)
+        knights = 0
+        for a in range(t.n_areas):
+            if g.owner[a] == house:
+                knights += g.units[a, cb.KNIGHT]
+        target = g.combat_area
+        if knights < t.unit_limits[house, cb.KNIGHT]:
+            if side == cb.ATTACKER and g.moving[target, cb.FOOTMAN] > 0:
+                mask[target] = True
+            if (
+                side == cb.DEFENDER
+                and g.units[target, cb.FOOTMAN] - g.routed[target, cb.FOOTMAN] > 0
+            ):
+                mask[target] = True
+        mask[ACT_NONE] = True
+    elif kind == Decision.CERSEI:
+        loser = side_house(g, 1 - side)
+        for a in range(t.n_areas):
+            if g.owner[a] == loser and g.order[a] >= 0:
+                mask[a] = True
+        mask[ACT_NONE] = True
+    elif kind == Decision.PATCHFACE:
+        loser = g.ctx[0]
+        for slot in range(7):
+            mask[slot] = (g.hand[loser] >> slot) & 1 != 0
+        mask[ACT_NONE] = True
+    else:
+        return False
+    return True
+
+
+@numba.njit(cache=True)
+def battle_apply(g, t, kind: int, house: int, action: int) -> None:
+    """Apply a legal battle decision (pending already cleared by the caller)."""
+    b = g.battle
+    side = g.ctx[0]
+    o = side * cb.SIDE
+    if kind == Decision.SUPPORT_SIDE:
+        decide_support(g, t, house, action)
+    elif kind == Decision.HOUSE_CARD:
+        if action == ACT_NONE:
+            b[o + cb.CARD] = -1
+        else:
+            cb.play_card(b, side, t.deck_card[house, action])
+        g.pc[CURSOR] = side + 1
+    elif kind == Decision.TYRION:
+        if action == 1:
+            cancelled = b[(1 - side) * cb.SIDE + cb.CARD]
+            cb.return_card_to_hand(b, 1 - side)
+            other = side_house(g, 1 - side)
+            g.pc[CURSOR] = 2
+            _ask(g, Decision.HOUSE_CARD, other, 1 - side, slot_of(t, other, cancelled))
+            g.combat_step = CANCEL
+    elif kind == Decision.AERON:
+        if action >= 1:
+            cb.discard_played_card(b, side)
+            discard_card(
+                g,
+                t,
+                house,
+                t.deck_card[house, 5 if False else 0] * 0
+                + t.deck_card[house, slot_of(t, house, t.deck_card[house, action - 1])],
+            )
+            cb.play_card(b, side, t.deck_card[house, action - 1])
+            b[o + cb.POWER] -= 2
+            lose_power(g, house, 2)
+            g.pc[CURSOR] -= 1  # the new card's own 'immediately' ability resolves next
+    elif kind == Decision.QUEEN_OF_THORNS:
+        if action != ACT_NONE:
+            if g.support_side[action] == 2 - side:
+                units = np.zeros(U, np.int64)
+                for u in range(U):
+                    units[u] = g.units[action, u] - g.routed[action, u]
+                cb.remove_support(b, 1 - side, True, units, 1 if g.order[action] == 6 else 0)
+                g.support_side[action] = SIDE_NONE
+            remove_order(g, action)
+    elif kind == Decision.DORAN:
+        victim = side_house(g, 1 - side)
+        track = action
+        pos = -1
+        for p in range(t.players):
+            if g.track[track, p] == victim:
+                pos = p
+        for p in range(pos, t.players - 1):
+            g.track[track, p] = g.track[track, p + 1]
+        g.track[track, t.players - 1] = victim
+        for s in (cb.ATTACKER, cb.DEFENDER):
+            h = side_house(g, s)
+            for p in range(t.players):
+                if g.track[track, p] == h:
+                    if track == 0:
+                        b[s * cb.SIDE + cb.IRON_THRONE_POS] = p
+                    elif track == 1:
+                        b[s * cb.SIDE + cb.FIEFDOMS_POS] = p
+            b[s * cb.SIDE + cb.BLADE_HOLDER] = 1 if (g.track[1, 0] == h and not g.blade_used) else 0
+    elif kind == Decision.BLADE:
+        if action == 1:
+            b[o + cb.BLADE_USED] = 1
+            g.blade_used = 1
+        elif action == 2:
+            g.blade_used = 1
+            drawn = b[o + cb.TIDES]
+            b[o + cb.TIDES] = -1
+            new = _draw_tides(g, t)
+            # the discarded card stays out of the deck for the redraw
+            if new == drawn and t.tides_count[drawn] <= 1:
+                new = _draw_tides(g, t)
+            b[o + cb.TIDES] = new
+    elif kind == Decision.CASUALTY:
+        destroy_in_battle(g, side, action)
+        g.ctx[4 + side] -= 1
+    elif kind == Decision.RETREAT:
+        retreat_defenders(g, t, action)
+    elif kind == Decision.RENLY:
+        if action != ACT_NONE:
+            g.units[action, cb.FOOTMAN] -= 1
+            g.units[action, cb.KNIGHT] += 1
+            if side == cb.ATTACKER:
+                g.moving[action, cb.FOOTMAN] -= 1
+                g.moving[action, cb.KNIGHT] += 1
+                g.units[g.combat_from, cb.FOOTMAN] -= 0
+    elif kind == Decision.CERSEI:
+        if action != ACT_NONE:
+            remove_order(g, action)
+    elif kind == Decision.PATCHFACE:
+        if action != ACT_NONE:
+            loser = g.ctx[0]
+            g.hand[loser] &= np.uint8(~(1 << action) & 0x7F)
+            g.discard[loser] |= np.uint8(1 << action)
+            recycle_hand(g, loser)

@@ -1,0 +1,71 @@
+"""Invariants of a game record, recomputed from scratch (plain Python, for tests and fuzzing).
+
+``violations(g, t)`` lists every broken invariant as a readable line; an empty list means the
+record is consistent: owners match units, routed units are a subset, order-token counts match the
+board, power in hand plus power tokens on the board stay within 20, unit limits hold, ports hold at
+most 3 ships, tracks order exactly the houses in play, hands and discards never overlap.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gotsim.engine.state import N_ORDER_KINDS, ORDER_COUNT, H
+from gotsim.rules.ids import AreaKind, Unit
+
+
+def violations(g: np.void, t: np.void) -> list[str]:
+    """Every invariant ``g`` breaks (empty when consistent)."""
+    out: list[str] = []
+    n = int(t["n_areas"])
+    owner = g["owner"][:n]
+    units = g["units"][:n].astype(int)
+    routed = g["routed"][:n].astype(int)
+    kind = t["kind"][:n]
+    for a in range(n):
+        total = units[a].sum()
+        if (owner[a] >= 0) != (total > 0):
+            out.append(f"area {a}: owner {owner[a]} but {total} units")
+        if (routed[a] > units[a]).any() or (units[a] < 0).any():
+            out.append(f"area {a}: units {units[a].tolist()} routed {routed[a].tolist()}")
+        ships = units[a, Unit.SHIP]
+        land_units = total - ships
+        if kind[a] == AreaKind.LAND and ships:
+            out.append(f"area {a}: ships on land")
+        if kind[a] != AreaKind.LAND and land_units:
+            out.append(f"area {a}: land units at sea or in a port")
+        if kind[a] == AreaKind.PORT and ships > 3:
+            out.append(f"area {a}: {ships} ships in a port")
+        if g["order"][a] >= 0 and owner[a] < 0:
+            out.append(f"area {a}: an order without units")
+        if g["neutral"][a] and owner[a] >= 0:
+            out.append(f"area {a}: units beside a neutral force")
+        if g["blocked"][a] and owner[a] >= 0:
+            out.append(f"area {a}: units in an impassable area")
+    players = int(t["players"])
+    in_play = [h for h in range(H) if g["in_play"][h]]
+    for track in range(3):
+        listed = [int(h) for h in g["track"][track][:players]]
+        if sorted(listed) != sorted(in_play) or (g["track"][track][players:] != -1).any():
+            out.append(f"track {track}: {g['track'][track].tolist()}")
+    for h in range(H):
+        mine = owner == h
+        tokens = int((g["power_token"][:n] == h).sum())
+        if g["power"][h] < 0 or g["power"][h] + tokens > 20:
+            out.append(f"house {h}: power {g['power'][h]} + {tokens} tokens on the board")
+        for u in range(4):
+            on_board = int(units[mine, u].sum())
+            if on_board > t["unit_limits"][h, u]:
+                out.append(f"house {h}: {on_board} units of type {u}")
+        counts = np.zeros(N_ORDER_KINDS, int)
+        for area in np.flatnonzero(mine & (g["order"][:n] >= 0)):
+            counts[g["order"][area]] += 1
+        if (counts != g["orders_used"][h]).any() or (counts > ORDER_COUNT).any():
+            out.append(f"house {h}: orders {counts.tolist()} vs {g['orders_used'][h].tolist()}")
+        if g["hand"][h] & g["discard"][h]:
+            out.append(f"house {h}: a card both in hand and discarded")
+        if not 0 <= g["supply"][h] <= 6:
+            out.append(f"house {h}: supply {g['supply'][h]}")
+    if not 0 <= g["threat"] <= 12 or g["threat"] % 2:
+        out.append(f"wildling threat {g['threat']}")
+    return out

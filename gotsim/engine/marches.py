@@ -1,0 +1,186 @@
+"""March orders in the engine: where units may go, the at-most-one-attack rule, supply, leaving a
+power token, peaceful moves and attacks on neutral forces.
+
+Counters while ``g.phase == MARCHES`` (``g.pc``): ``STAGE`` (0 pick a march order, 1 assign units,
+2 leave a power token?, 3 resolve, 4 combat in progress), ``ORIGIN``, ``UNIT`` and ``NEXT``
+(the unit being assigned), ``TARGET`` (the one attacked area, -1 none), ``LEAVE`` (1 if a power
+token is left behind). ``g.moving[dest, u]`` holds the units assigned to each destination.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from gotsim.engine.board_state import (
+    LAND,
+    PORT,
+    SEA,
+    SHIP_UNIT,
+    controller,
+    remove_order,
+    unit_count,
+)
+from gotsim.engine.state import U
+
+STAGE, ORIGIN, UNIT, NEXT, TARGET, LEAVE = 0, 1, 2, 3, 4, 5
+PICK, ASSIGN, ASK_LEAVE, RESOLVE, COMBAT = 0, 1, 2, 3, 4
+MAX_PORT_SHIPS = 3
+
+
+@numba.njit(cache=True)
+def transport_reach(g, t, house: int, origin: int, reach) -> None:
+    """Mark in ``reach`` every land area that land units in ``origin`` can march to: adjacent land,
+    and land next to a chain of seas holding ``house``'s ships that touches ``origin``."""
+    reach[:] = False
+    seen = np.zeros(t.n_areas, np.bool_)
+    stack = np.empty(t.n_areas, np.int64)
+    top = 0
+    for j in range(t.neighbours.shape[1]):
+        b = t.neighbours[origin, j]
+        if b < 0:
+            break
+        if t.kind[b] == LAND:
+            reach[b] = True
+        elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP_UNIT] > 0:
+            seen[b] = True
+            stack[top] = b
+            top += 1
+    while top > 0:
+        top -= 1
+        sea = stack[top]
+        for j in range(t.neighbours.shape[1]):
+            b = t.neighbours[sea, j]
+            if b < 0:
+                break
+            if t.kind[b] == LAND:
+                reach[b] = True
+            elif (
+                t.kind[b] == SEA
+                and not seen[b]
+                and g.owner[b] == house
+                and g.units[b, SHIP_UNIT] > 0
+            ):
+                seen[b] = True
+                stack[top] = b
+                top += 1
+    reach[origin] = False
+
+
+@numba.njit(cache=True)
+def is_attack(g, t, house: int, area: int) -> bool:
+    """Entering ``area`` starts a battle (enemy units, a neutral force, an enemy garrison)."""
+    if g.neutral[area] > 0:
+        return True
+    if g.owner[area] >= 0 and g.owner[area] != house:
+        return True
+    return g.garrison[area] > 0 and controller(g, t, area) != house
+
+
+@numba.njit(cache=True)
+def _supply_ok(g, t, house: int, origin: int, dest: int) -> bool:
+    """After one more unit moves from ``origin`` to ``dest``, do the house's armies still fit?"""
+    counts = np.zeros(t.n_areas, np.int64)
+    for a in range(t.n_areas):
+        if g.owner[a] == house:
+            counts[a] = unit_count(g, a)
+        for u in range(U):
+            counts[a] += g.moving[a, u]
+            counts[origin] -= g.moving[a, u]
+    counts[dest] += 1
+    counts[origin] -= 1
+    sizes = np.sort(counts)[::-1]
+    allowed = t.supply_table[g.supply[house]]
+    k = 0
+    for i in range(sizes.shape[0]):
+        if sizes[i] < 2:
+            break
+        if k >= allowed.shape[0] or allowed[k] == 0 or sizes[i] > allowed[k]:
+            return False
+        k += 1
+    return True
+
+
+@numba.njit(cache=True)
+def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach) -> bool:
+    """May one ``unit`` of ``house`` march from ``origin`` to ``dest`` given the plan so far?
+    (``reach`` is ``transport_reach`` of the origin.)"""
+    if dest == origin:
+        return True
+    if g.blocked[dest]:
+        return False
+    if unit == SHIP_UNIT:
+        if not t.adjacent[origin, dest]:
+            return False
+        if t.kind[dest] == PORT:
+            if controller(g, t, t.port_land[dest]) != house:
+                return False
+            ships = g.units[dest, SHIP_UNIT] if g.owner[dest] == house else 0
+            if ships + g.moving[dest, SHIP_UNIT] >= MAX_PORT_SHIPS:
+                return False
+        elif t.kind[dest] != SEA:
+            return False
+    elif not reach[dest]:
+        return False
+    if is_attack(g, t, house, dest):
+        if g.pc[TARGET] >= 0 and g.pc[TARGET] != dest:
+            return False
+        if unit == SHIP_UNIT and g.neutral[dest] > 0:
+            return False
+    return _supply_ok(g, t, house, origin, dest)
+
+
+@numba.njit(cache=True)
+def next_unit_to_assign(g) -> bool:
+    """Move the (UNIT, NEXT) cursor to the next movable unit of the origin; False when done."""
+    origin = g.pc[ORIGIN]
+    while g.pc[UNIT] < U:
+        movable = g.units[origin, g.pc[UNIT]] - g.routed[origin, g.pc[UNIT]]
+        if g.pc[NEXT] < movable:
+            return True
+        g.pc[UNIT] += 1
+        g.pc[NEXT] = 0
+    return False
+
+
+@numba.njit(cache=True)
+def leave_power_possible(g, t, house: int) -> bool:
+    """All units leave a land area that is not the house's home, and it has power to leave."""
+    origin = g.pc[ORIGIN]
+    if t.kind[origin] != LAND or t.home[origin] == house or g.power[house] < 1:
+        return False
+    if g.power_token[origin] == house:
+        return False
+    staying = unit_count(g, origin)
+    for a in range(t.n_areas):
+        if a != origin:
+            for u in range(U):
+                staying -= g.moving[a, u]
+    return staying == 0
+
+
+@numba.njit(cache=True)
+def move_units(g, house: int, origin: int, dest: int) -> None:
+    """Carry the units planned for ``dest`` from ``origin`` into it (no battle there)."""
+    n = 0
+    for u in range(U):
+        k = g.moving[dest, u]
+        g.units[origin, u] -= k
+        g.units[dest, u] += k
+        g.moving[dest, u] = 0
+        n += k
+    if n > 0:
+        g.owner[dest] = house
+        g.marched[dest] = 1
+        if g.power_token[dest] >= 0 and g.power_token[dest] != house:
+            g.power_token[dest] = -1  # an enemy power token goes back to its pool
+        if g.neutral[dest] > 0:
+            g.neutral[dest] = 0
+
+
+@numba.njit(cache=True)
+def vacate_if_empty(g, area: int) -> None:
+    """An area whose last unit left loses its order and its owner."""
+    if unit_count(g, area) == 0 and g.owner[area] >= 0:
+        remove_order(g, area)
+        g.owner[area] = -1

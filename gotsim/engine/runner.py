@@ -1,0 +1,39 @@
+"""Compiled batch play: every game of a batch runs to its end (or to a phase not yet built), each
+decision answered by the house's policy. ``play_random`` is the uniform random policy."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from gotsim.engine.machine import advance, apply, legal
+from gotsim.engine.rng import pick_from_mask
+from gotsim.engine.state import N_ACTIONS, Decision
+
+
+@numba.njit(cache=True)
+def play_random_one(g, t, max_decisions: int) -> int:
+    """Play one game with uniform random legal actions; returns the decisions made (-1 if a
+    decision had no legal action, which is an engine bug)."""
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    made = 0
+    while made < max_decisions:
+        advance(g, t)
+        if g.done or g.pending == Decision.NONE:
+            return made
+        if legal(g, t, mask) == 0:
+            return -1
+        action = pick_from_mask(g.rng, 1 + g.pending_house, mask)
+        apply(g, t, action)
+        made += 1
+    return made
+
+
+@numba.njit(cache=True, parallel=True)
+def play_random(games, rules, max_decisions: int):
+    """Play every game of ``games`` in parallel; the decision count per game. ``rules`` is the
+    rule record wrapped in a 1-element array (records cross into parallel loops that way)."""
+    out = np.zeros(games.shape[0], np.int64)
+    for i in numba.prange(games.shape[0]):
+        out[i] = play_random_one(games[i], rules[0], max_decisions)
+    return out
