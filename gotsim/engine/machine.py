@@ -165,7 +165,8 @@ def _raven(g, t) -> None:
 
 @numba.njit(cache=True)
 def raid_reaches(t, source: int, target: int) -> bool:
-    """Land raids reach adjacent land; sea raids adjacent sea, land and ports; port raids their sea."""
+    """Land raids reach adjacent land; sea raids adjacent sea, land and ports; port raids only
+    their sea."""
     if not t.adjacent[source, target]:
         return False
     if t.kind[source] == LAND:
