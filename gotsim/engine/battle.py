@@ -184,11 +184,13 @@ def destroy_in_battle(g, side: int, unit: int) -> None:
 
 
 @numba.njit(cache=True)
-def recycle_hand(g, house: int) -> None:
-    """When a house has played its last card, its other discards return to its hand."""
+def recycle_hand(g, house: int, just_played: int) -> None:
+    """When a house has played its last card, its other discards (not ``just_played``, a deck
+    slot or -1) return to its hand."""
     if g.hand[house] == 0:
-        g.hand[house] = g.discard[house]
-        g.discard[house] = 0
+        keep = np.uint8(0) if just_played < 0 else np.uint8(1 << just_played)
+        g.hand[house] = g.discard[house] & np.uint8(~keep & 0x7F)
+        g.discard[house] = keep
 
 
 @numba.njit(cache=True)
@@ -273,13 +275,16 @@ def _iron_throne_first(g) -> int:
 
 
 @numba.njit(cache=True)
-def _draw_tides(g, t) -> int:
-    """One Tides of Battle card type from the full deck less the cards already drawn."""
+def _draw_tides(g, t, also_out: int) -> int:
+    """One Tides of Battle card type from the full deck less the cards already drawn (and
+    ``also_out``, a card set aside for a redraw, or -1)."""
     b = g.battle
     remaining = t.tides_count.copy()
     for side in (cb.ATTACKER, cb.DEFENDER):
         if b[side * cb.SIDE + cb.TIDES] >= 0:
             remaining[b[side * cb.SIDE + cb.TIDES]] -= 1
+    if also_out >= 0:
+        remaining[also_out] -= 1
     k = below(g.rng, NATURE, int(remaining.sum()))
     for ty in range(remaining.shape[0]):
         if k < remaining[ty]:
@@ -346,7 +351,7 @@ def battle_step(g, t) -> bool:
         elif step == TIDES:
             if t.tides_of_battle:
                 for side in (cb.ATTACKER, cb.DEFENDER):
-                    b[side * cb.SIDE + cb.TIDES] = _draw_tides(g, t)
+                    b[side * cb.SIDE + cb.TIDES] = _draw_tides(g, t, -1)
             g.combat_step = BLADE
         elif step == BLADE:
             g.combat_step = RESOLVE
@@ -360,8 +365,8 @@ def battle_step(g, t) -> bool:
             winner = cb.ATTACKER if cb.attacker_wins(b, parts) else cb.DEFENDER
             g.pc[WINNER] = winner
             att, dfn = cb.casualty_counts(b, parts, winner, ability)
-            g.ctx[4] = att  # casualties still to take, per side
-            g.ctx[5] = dfn
+            g.losses[0] = att
+            g.losses[1] = dfn
             g.battles_won[side_house(g, winner)] += 1
             if cb.active_ability(b, winner, ability) == cb.Ability.TYWIN:
                 gain_power(g, t, side_house(g, winner), 2)
@@ -373,12 +378,11 @@ def battle_step(g, t) -> bool:
         elif step == CASUALTIES:
             loser = 1 - g.pc[WINNER]
             for side in (loser, 1 - loser):
-                left = g.ctx[4 + side]
+                left = g.losses[side]
                 if left > 0 and fighting_units(g, side) > 0:
                     _ask(g, Decision.CASUALTY, side_house(g, side), side, left)
-                    g.ctx[4] = g.battle[cb.BATTLE_LEN - 1] * 0 + g.ctx[4]
                     return True
-                g.ctx[4 + side] = 0
+                g.losses[side] = 0
             g.combat_step = AFTER
             g.pc[CURSOR] = 0
         elif step == AFTER:
@@ -586,14 +590,10 @@ def finish_battle(g, t) -> None:
     for side in (cb.ATTACKER, cb.DEFENDER):
         house = side_house(g, side)
         card = b[side * cb.SIDE + cb.CARD]
-        if card >= 0:
+        roose_back = side != winner and cb.active_ability(b, side, ability) == cb.Ability.ROOSE
+        if card >= 0 and not roose_back:
             discard_card(g, t, house, card)
-        lose_power(
-            g,
-            house,
-            -b[side * cb.SIDE + cb.POWER_DELTA] if b[side * cb.SIDE + cb.POWER_DELTA] < 0 else 0,
-        )
-        recycle_hand(g, house)
+            recycle_hand(g, house, slot_of(t, house, card))
     for area in (origin, target):
         if unit_count(g, area) == 0 and g.owner[area] >= 0:
             remove_order(g, area)
@@ -711,14 +711,9 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
             g.combat_step = CANCEL
     elif kind == Decision.AERON:
         if action >= 1:
+            aeron = b[o + cb.CARD]
             cb.discard_played_card(b, side)
-            discard_card(
-                g,
-                t,
-                house,
-                t.deck_card[house, 5 if False else 0] * 0
-                + t.deck_card[house, slot_of(t, house, t.deck_card[house, action - 1])],
-            )
+            discard_card(g, t, house, aeron)
             cb.play_card(b, side, t.deck_card[house, action - 1])
             b[o + cb.POWER] -= 2
             lose_power(g, house, 2)
@@ -759,24 +754,21 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
             g.blade_used = 1
             drawn = b[o + cb.TIDES]
             b[o + cb.TIDES] = -1
-            new = _draw_tides(g, t)
-            # the discarded card stays out of the deck for the redraw
-            if new == drawn and t.tides_count[drawn] <= 1:
-                new = _draw_tides(g, t)
-            b[o + cb.TIDES] = new
+            b[o + cb.TIDES] = _draw_tides(g, t, drawn)  # the discarded card stays out
     elif kind == Decision.CASUALTY:
         destroy_in_battle(g, side, action)
-        g.ctx[4 + side] -= 1
+        g.losses[side] -= 1
     elif kind == Decision.RETREAT:
         retreat_defenders(g, t, action)
     elif kind == Decision.RENLY:
         if action != ACT_NONE:
-            g.units[action, cb.FOOTMAN] -= 1
-            g.units[action, cb.KNIGHT] += 1
+            # the attacker's units still stand in the march's origin until they move in
+            where = int(g.combat_from) if side == cb.ATTACKER else int(action)
+            g.units[where, cb.FOOTMAN] -= 1
+            g.units[where, cb.KNIGHT] += 1
             if side == cb.ATTACKER:
                 g.moving[action, cb.FOOTMAN] -= 1
                 g.moving[action, cb.KNIGHT] += 1
-                g.units[g.combat_from, cb.FOOTMAN] -= 0
     elif kind == Decision.CERSEI:
         if action != ACT_NONE:
             remove_order(g, action)
@@ -785,4 +777,4 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
             loser = g.ctx[0]
             g.hand[loser] &= np.uint8(~(1 << action) & 0x7F)
             g.discard[loser] |= np.uint8(1 << action)
-            recycle_hand(g, loser)
+            recycle_hand(g, loser, action)

@@ -24,7 +24,7 @@ def _starting_record(setup: Setup) -> NDArray[np.void]:
     board = load_board(setup.edition)
     rules = rules_table(setup.edition, setup.players)[0]
     g = np.zeros((), STATE_DTYPE)
-    g["round"] = 1
+    g["game_round"] = 1
     g["phase"] = Phase.PLANNING
     g["winner"] = -1
     g["pending"] = Decision.NONE

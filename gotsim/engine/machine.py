@@ -19,6 +19,7 @@ import numpy as np
 from gotsim.engine import battle as bt
 from gotsim.engine import combat as cb
 from gotsim.engine import marches as mv
+from gotsim.engine import westeros as ws
 from gotsim.engine.board_state import (
     LAND,
     PORT,
@@ -362,13 +363,24 @@ def consolidate_income(g, t, a: int) -> int:
 
 @numba.njit(cache=True)
 def _consolidate(g, t) -> None:
-    for step in range(t.players):
-        house = house_at(g, step)
-        for a in range(t.n_areas):
+    """Consolidate power orders in turn order; a star order in a castle or stronghold area may
+    muster there instead (``CONSOLIDATE_CHOICE``). pc[0] turn position, pc[1] next area."""
+    while g.pc[0] < t.players:
+        house = house_at(g, g.pc[0])
+        while g.pc[1] < t.n_areas:
+            a = g.pc[1]
+            g.pc[1] += 1
             if g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == CONSOLIDATE:
+                star = g.order[a] == Order.CONSOLIDATE_STAR
+                if star and t.kind[a] == LAND and t.muster_points[a] > 0:
+                    _ask(g, Decision.CONSOLIDATE_CHOICE, house, a)
+                    return
                 gain_power(g, t, house, consolidate_income(g, t, a))
                 remove_order(g, a)
+        g.pc[0] += 1
+        g.pc[1] = 0
     g.phase = Phase.CLEANUP
+    g.pc[:] = 0
 
 
 @numba.njit(cache=True)
@@ -380,11 +392,11 @@ def _cleanup(g, t) -> None:
     g.blade_used = 0
     g.restrict = 0
     g.pc[:] = 0
-    if g.round >= t.max_rounds:
+    if g.game_round >= t.max_rounds:
         end_after_last_round(g, t)
         return
     g.phase = Phase.WESTEROS
-    g.round += 1
+    g.game_round += 1
 
 
 @numba.njit(cache=True)
@@ -429,6 +441,8 @@ def advance(g, t) -> None:
             _marches(g, t)
         elif phase == Phase.CONSOLIDATE:
             _consolidate(g, t)
+        elif phase == Phase.WESTEROS:
+            ws.westeros_phase(g, t)
         elif phase == Phase.CLEANUP:
             _cleanup(g, t)
         else:
@@ -484,12 +498,14 @@ def legal(g, t, mask) -> int:
         unit = g.ctx[1]
         reach = np.zeros(t.n_areas, np.bool_)
         mv.transport_reach(g, t, house, origin, reach)
+        counts = np.zeros(t.n_areas, np.int64)
+        mv.planned_army_sizes(g, t, house, origin, counts)
         for a in range(t.n_areas):
-            mask[a] = mv.destination_ok(g, t, house, origin, unit, a, reach)
-    elif kind == Decision.LEAVE_POWER:
+            mask[a] = mv.destination_ok(g, t, house, origin, unit, a, reach, counts)
+    elif kind == Decision.LEAVE_POWER or kind == Decision.CONSOLIDATE_CHOICE:
         mask[0] = True
         mask[1] = True
-    else:
+    elif not ws.westeros_legal(g, t, mask):
         bt.battle_legal(g, t, mask)
     n = 0
     for i in range(mask.shape[0]):
@@ -504,6 +520,13 @@ def apply(g, t, action: int) -> bool:
     mask = np.zeros(64, np.bool_)
     if action < 0 or action >= 64 or legal(g, t, mask) == 0 or not mask[action]:
         return False
+    apply_legal(g, t, action)
+    return True
+
+
+@numba.njit(cache=True)
+def apply_legal(g, t, action: int) -> None:
+    """Apply an action already known to be legal (taken from ``legal``'s mask)."""
     kind = g.pending
     house = g.pending_house
     _clear(g)
@@ -546,9 +569,15 @@ def apply(g, t, action: int) -> bool:
         g.pc[mv.NEXT] += 1
     elif kind == Decision.LEAVE_POWER:
         g.pc[mv.LEAVE] = action
+    elif kind == Decision.CONSOLIDATE_CHOICE:
+        a = g.ctx[0]
+        remove_order(g, a)
+        if action == 0 or not ws.start_muster(g, t, house, a):
+            gain_power(g, t, house, consolidate_income(g, t, a))
+    elif ws.is_westeros_decision(kind):
+        ws.westeros_apply(g, t, kind, house, action)
     else:
         bt.battle_apply(g, t, kind, house, action)
-    return True
 
 
 __all__ = ["H", "IllegalActionError", "advance", "apply", "legal"]

@@ -78,33 +78,57 @@ def is_attack(g, t, house: int, area: int) -> bool:
 
 
 @numba.njit(cache=True)
-def _supply_ok(g, t, house: int, origin: int, dest: int) -> bool:
-    """After one more unit moves from ``origin`` to ``dest``, do the house's armies still fit?"""
-    counts = np.zeros(t.n_areas, np.int64)
+def planned_army_sizes(g, t, house: int, origin: int, counts) -> None:
+    """``counts[a]``: the house's units in each area once the march planned so far is made."""
     for a in range(t.n_areas):
-        if g.owner[a] == house:
-            counts[a] = unit_count(g, a)
+        counts[a] = unit_count(g, a) if g.owner[a] == house else 0
+    for a in range(t.n_areas):
         for u in range(U):
             counts[a] += g.moving[a, u]
             counts[origin] -= g.moving[a, u]
-    counts[dest] += 1
-    counts[origin] -= 1
-    sizes = np.sort(counts)[::-1]
-    allowed = t.supply_table[g.supply[house]]
+
+
+@numba.njit(cache=True)
+def armies_fit(counts, allowed) -> bool:
+    """Whether the armies (areas with 2+ units) in ``counts`` fit the supply row ``allowed``:
+    the k-th largest army at most ``allowed[k]``."""
+    sizes = np.zeros(allowed.shape[0] + 1, np.int64)
     k = 0
-    for i in range(sizes.shape[0]):
-        if sizes[i] < 2:
-            break
-        if k >= allowed.shape[0] or allowed[k] == 0 or sizes[i] > allowed[k]:
+    for a in range(counts.shape[0]):
+        n = counts[a]
+        if n < 2:
+            continue
+        if k > allowed.shape[0] - 1 or allowed[k] == 0:
             return False
+        # insertion into the descending list of the largest armies so far
+        i = k
+        while i > 0 and sizes[i - 1] < n:
+            sizes[i] = sizes[i - 1]
+            i -= 1
+        sizes[i] = n
         k += 1
+    for i in range(k):
+        if sizes[i] > allowed[i]:
+            return False
     return True
 
 
 @numba.njit(cache=True)
-def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach) -> bool:
+def _supply_ok(g, t, house: int, origin: int, dest: int, counts) -> bool:
+    """After one more unit moves from ``origin`` to ``dest``, do the house's armies still fit?
+    (``counts`` from ``planned_army_sizes``.)"""
+    counts[dest] += 1
+    counts[origin] -= 1
+    ok = armies_fit(counts, t.supply_table[g.supply[house]])
+    counts[dest] -= 1
+    counts[origin] += 1
+    return ok
+
+
+@numba.njit(cache=True)
+def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, counts) -> bool:
     """May one ``unit`` of ``house`` march from ``origin`` to ``dest`` given the plan so far?
-    (``reach`` is ``transport_reach`` of the origin.)"""
+    (``reach`` is ``transport_reach`` of the origin, ``counts`` ``planned_army_sizes``.)"""
     if dest == origin:
         return True
     if g.blocked[dest]:
@@ -127,7 +151,7 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach) -
             return False
         if unit == SHIP_UNIT and g.neutral[dest] > 0:
             return False
-    return _supply_ok(g, t, house, origin, dest)
+    return _supply_ok(g, t, house, origin, dest, counts)
 
 
 @numba.njit(cache=True)

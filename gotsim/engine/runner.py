@@ -6,7 +6,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from gotsim.engine.machine import advance, apply, legal
+from gotsim.engine.board_state import castles_held
+from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision
 
@@ -24,7 +25,7 @@ def play_random_one(g, t, max_decisions: int) -> int:
         if legal(g, t, mask) == 0:
             return -1
         action = pick_from_mask(g.rng, 1 + g.pending_house, mask)
-        apply(g, t, action)
+        apply_legal(g, t, action)
         made += 1
     return made
 
@@ -36,4 +37,16 @@ def play_random(games, rules, max_decisions: int):
     out = np.zeros(games.shape[0], np.int64)
     for i in numba.prange(games.shape[0]):
         out[i] = play_random_one(games[i], rules[0], max_decisions)
+    return out
+
+
+@numba.njit(cache=True)
+def castle_table(games, rules):
+    """Castles and strongholds each house controls, per game: (G, H)."""
+    out = np.zeros((games.shape[0], 6), np.int64)
+    t = rules[0]
+    for i in range(games.shape[0]):
+        for house in range(6):
+            if games[i].in_play[house]:
+                out[i, house] = castles_held(games[i], t, house)
     return out

@@ -135,6 +135,7 @@ class Decision(IntEnum):
     DESTROY_UNIT_TYPE = 31  # ctx0 area; action = Unit
     CROW_KILLERS = 32  # action = area of a knight to downgrade (or upgrade a footman)
     TRACK_CHOICE = 33  # action = Track
+    CONSOLIDATE_CHOICE = 34  # ctx0 area of a star consolidate order; action 0 power, 1 muster
 
 
 N_DECISIONS = len(Decision)
@@ -152,7 +153,7 @@ def state_dtype() -> np.dtype:
     """The record type of one game. Every field: name, dtype, shape, meaning."""
     fields = [
         # --- flow --------------------------------------------------------------------------
-        ("round", np.int8, ()),  # 1 … 10
+        ("game_round", np.int8, ()),  # 1 … 10 (not "round": np.record has a round method)
         ("phase", np.int8, ()),  # Phase
         ("pc", np.int16, (PC,)),  # loop counters of the phase in progress
         ("turn", np.int8, ()),  # position on the Iron Throne track whose turn it is
@@ -197,6 +198,7 @@ def state_dtype() -> np.dtype:
         ("combat_area", np.int8, ()),
         ("combat_from", np.int8, ()),
         ("combat_step", np.int8, ()),
+        ("losses", np.int8, (2,)),  # casualties each side (attacker, defender) still has to take
         ("support_side", np.int8, (A_MAX,)),  # per supporting area: 0 none, 1 att, 2 def
         ("moving", np.int8, (A_MAX, U)),  # units of the march in progress, by destination
         # --- statistics ------------------------------------------------------------------------

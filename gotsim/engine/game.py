@@ -1,0 +1,290 @@
+"""One game driven from Python, one decision at a time: for custom policies in a notebook,
+narrated logs (``gotsim play``), replays and tests. Same compiled rules as the batch path.
+
+>>> game = Game(players=6, seed=1)
+>>> game.pending.kind.name, game.pending.house.id
+('PLACE_ORDER', 'baratheon')
+>>> game.play(RandomPolicy())
+>>> game.finished
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from gotsim.engine import combat as cb
+from gotsim.engine.init import new_games
+from gotsim.engine.machine import advance, apply, legal
+from gotsim.engine.rng import pick_from_mask
+from gotsim.engine.state import (
+    ACT_FOOTMAN,
+    ACT_KNIGHT,
+    ACT_NONE,
+    ACT_SIEGE,
+    ACT_UPGRADE_KNIGHT,
+    ACT_UPGRADE_SIEGE,
+    N_ACTIONS,
+    ORDER_NAMES,
+    Decision,
+    EndReason,
+    Phase,
+)
+from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table, variant_flags
+from gotsim.rules.board import load_board
+from gotsim.rules.cards import house_deck
+from gotsim.rules.ids import House, Unit
+
+TRACK_NAMES = ("iron_throne", "fiefdoms", "kings_court")
+
+
+class IllegalActionError(ValueError):
+    """An action that is not among the pending decision's legal options."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A decision the engine waits for: its kind, who decides, context and legal actions."""
+
+    kind: Decision
+    house: House
+    context: tuple[int, ...]
+    legal: tuple[int, ...]
+
+
+@dataclass
+class Event:
+    round: int
+    phase: str
+    kind: str
+    house: str
+    action: int
+    text: str
+
+
+Policy = Callable[["Game", Pending], int]
+
+
+class RandomPolicy:
+    """Uniform over the legal actions, drawing from the deciding house's own stream."""
+
+    def __call__(self, game: Game, pending: Pending) -> int:
+        mask = np.zeros(N_ACTIONS, np.bool_)
+        mask[list(pending.legal)] = True
+        return int(pick_from_mask(game.record.rng, 1 + int(pending.house), mask))
+
+
+@dataclass
+class Game:
+    """A single game record with its rules; ``pending`` is the decision awaited."""
+
+    players: int = 6
+    seed: int | np.random.SeedSequence = 0
+    variants: Mapping[str, bool] | None = None
+    edition: str = "2e"
+    log: list[Event] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        flags = variant_flags(self.variants)
+        seq = (
+            self.seed
+            if isinstance(self.seed, np.random.SeedSequence)
+            else (np.random.SeedSequence(self.seed, spawn_key=(0,)))
+        )
+        self.rules = rules_table(self.edition, self.players, flags["tides_of_battle"])
+        self.games = new_games(
+            [seq],
+            edition=self.edition,
+            players=self.players,
+            kings_court_swap=flags["kings_court_swap"],
+        )
+        self.board = load_board(self.edition)
+        self._advance()
+
+    @property
+    def record(self) -> Any:
+        return self.games[0]
+
+    @property
+    def t(self) -> Any:
+        return self.rules[0]
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.record.done)
+
+    @property
+    def winner(self) -> House | None:
+        w = int(self.record.winner)
+        return House(w) if w >= 0 else None
+
+    @property
+    def end_reason(self) -> str:
+        return EndReason(int(self.record.end_reason)).name.lower()
+
+    def _advance(self) -> None:
+        before = (int(self.record.game_round), int(self.record.phase))
+        advance(self.record, self.t)
+        after = (int(self.record.game_round), int(self.record.phase))
+        if before != after:
+            self._note_phase(after)
+
+    def _note_phase(self, after: tuple[int, int]) -> None:
+        g = self.record
+        if after[1] == Phase.PLANNING and after[0] > 1:
+            drawn = [WesterosCard(int(c)).name.lower() for c in g.westeros_drawn if c >= 0]
+            self._event(
+                "westeros",
+                -1,
+                f"Westeros cards: {', '.join(drawn)}; wildling threat {int(g.threat)}",
+            )
+        if after[1] == Phase.GAME_OVER:
+            winner = self.winner.id if self.winner else "nobody"
+            self._event("game_over", -1, f"{winner} wins ({self.end_reason})")
+
+    @property
+    def pending(self) -> Pending | None:
+        g = self.record
+        if g.pending == Decision.NONE:
+            return None
+        mask = np.zeros(N_ACTIONS, np.bool_)
+        legal(g, self.t, mask)
+        return Pending(
+            Decision(int(g.pending)),
+            House(int(g.pending_house)),
+            tuple(int(x) for x in g.ctx),
+            tuple(int(a) for a in np.flatnonzero(mask)),
+        )
+
+    def step(self, action: int) -> None:
+        """Apply one action to the pending decision (``IllegalActionError`` if not legal)."""
+        pending = self.pending
+        if pending is None:
+            raise IllegalActionError("no decision is pending")
+        if action not in pending.legal:
+            raise IllegalActionError(
+                f"{action} is not a legal {pending.kind.name} action for {pending.house.id}; "
+                f"legal: {list(pending.legal)}"
+            )
+        text = self.describe(pending, action)
+        in_battle = int(self.record.combat_area)
+        apply(self.record, self.t, action)
+        self._event(pending.kind.name, action, f"{pending.house.id}: {text}", pending.house)
+        if in_battle >= 0 and self.record.combat_area < 0:
+            self._event("battle", -1, self._battle_text(in_battle))
+        self._advance()
+
+    def play(self, policy: Policy | Mapping[House, Policy], max_decisions: int = 100_000) -> None:
+        """Run to the end (or to a phase not yet built) with one policy or one per house."""
+        for _ in range(max_decisions):
+            pending = self.pending
+            if pending is None:
+                return
+            chooser = policy[pending.house] if isinstance(policy, Mapping) else policy
+            self.step(chooser(self, pending))
+
+    # --- narration ------------------------------------------------------------------------
+
+    def _event(self, kind: str, action: int, text: str, house: House | None = None) -> None:
+        g = self.record
+        self.log.append(
+            Event(
+                int(g.game_round),
+                Phase(int(g.phase)).name.lower(),
+                kind,
+                house.id if house else "",
+                action,
+                text,
+            )
+        )
+
+    def _area(self, a: int) -> str:
+        return self.board.area_names[a] if 0 <= a < self.board.n_areas else str(a)
+
+    def _card(self, house: House, slot: int) -> str:
+        return house_deck(self.edition, house)[slot].name
+
+    def describe(self, pending: Pending, action: int) -> str:
+        """The action in words."""
+        kind, ctx, house = pending.kind, pending.context, pending.house
+        if kind == Decision.PLACE_ORDER:
+            return f"order {ORDER_NAMES[action]} in {self._area(ctx[0])}"
+        if kind in (Decision.RAID_FROM, Decision.MARCH_FROM):
+            return f"resolves the order in {self._area(action)}"
+        if kind == Decision.RAID_TARGET:
+            return "raids nothing" if action == ACT_NONE else f"raids {self._area(action)}"
+        if kind == Decision.MARCH_UNIT:
+            unit = Unit(ctx[1]).id
+            where = "stays" if action == ctx[0] else f"to {self._area(action)}"
+            return f"{unit} from {self._area(ctx[0])} {where}"
+        if kind == Decision.LEAVE_POWER:
+            return "leaves a power token" if action else "leaves no power token"
+        if kind == Decision.SUPPORT_SIDE:
+            return f"supports {('nobody', 'the attacker', 'the defender')[action]}"
+        if kind == Decision.HOUSE_CARD:
+            return "plays no card" if action == ACT_NONE else f"plays {self._card(house, action)}"
+        if kind == Decision.CASUALTY:
+            return f"loses a {Unit(action).id}"
+        if kind == Decision.RETREAT:
+            return f"retreats to {self._area(action)}"
+        if kind == Decision.BLADE:
+            return (
+                "keeps the Valyrian Steel Blade",
+                "uses the blade: +1",
+                "uses the blade: redraws Tides of Battle",
+            )[action]
+        if kind == Decision.BID:
+            return f"bids {action}"
+        if kind == Decision.MUSTER:
+            names = {
+                ACT_NONE: "done",
+                ACT_FOOTMAN: "footman",
+                ACT_KNIGHT: "knight",
+                ACT_UPGRADE_KNIGHT: "footman → knight",
+                ACT_SIEGE: "siege engine",
+                ACT_UPGRADE_SIEGE: "footman → siege engine",
+            }
+            what = names.get(action, f"ship into {self._area(action)}")
+            return f"musters in {self._area(ctx[0])}: {what}"
+        if kind == Decision.RAVEN_BURY:
+            return f"{'buries' if action else 'keeps'} {WildlingCard(ctx[0]).name.lower()}"
+        return f"{kind.name.lower()} {action}"
+
+    def _battle_text(self, area: int) -> str:
+        g = self.record
+        b = np.array(g.battle)
+        parts = np.zeros((2, cb.N_PARTS), np.int64)
+        t = self.t
+        cb.strength_breakdown(
+            b,
+            (t.card_strength, t.card_swords, t.card_forts, t.card_ability, t.card_ref),
+            (t.tides_count, t.tides_strength, t.tides_swords, t.tides_forts, t.tides_skulls),
+            parts,
+        )
+        att, dfn = House(int(b[cb.HOUSE])), House(int(b[cb.SIDE + cb.HOUSE]))
+        winner = att if cb.attacker_wins(b, parts) else dfn
+
+        def side(s: int, house: House) -> str:
+            names = dict(zip(cb.PART_NAMES, parts[s], strict=True))
+            shown = ", ".join(f"{k} {v}" for k, v in names.items() if v and k != "total")
+            return f"{house.id} {names['total']} ({shown})"
+
+        return f"battle for {self._area(area)}: {side(0, att)} vs {side(1, dfn)} — {winner.id} wins"
+
+    def narrative(self) -> str:
+        return "\n".join(f"R{e.round} {e.phase:<12} {e.text}" for e in self.log)
+
+
+def random_game(
+    players: int = 6, seed: int = 0, variants: Mapping[str, bool] | None = None
+) -> Game:
+    game = Game(players=players, seed=seed, variants=variants)
+    game.play(RandomPolicy())
+    return game
+
+
+__all__ = ["TRACK_NAMES", "Game", "IllegalActionError", "Pending", "RandomPolicy", "random_game"]
