@@ -1,8 +1,11 @@
 """gotsim: a Monte-Carlo simulator, combat odds calculator and analysis suite for
-*A Game of Thrones: The Board Game* (2nd edition; 1st edition as a candidate)."""
+*A Game of Thrones: The Board Game* (2nd edition; 1st edition as a candidate data set)."""
 
+from gotsim.engine.game import Game, RandomPolicy
+from gotsim.engine.simulate import simulate
+from gotsim.odds import combat_odds
 from gotsim.rules.board import Board, load_board
 
 __version__ = "0.1.0"
 
-__all__ = ["Board", "__version__", "load_board"]
+__all__ = ["Board", "Game", "RandomPolicy", "__version__", "combat_odds", "load_board", "simulate"]

@@ -179,6 +179,100 @@ def _combat_source(args: argparse.Namespace) -> tuple[str, Any]:
     return args.position, spec
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    from gotsim.engine.game import Game, RandomPolicy
+
+    if args.players not in (3, 4, 5, 6):
+        _fail(f"--players {args.players}: the 2nd edition is played by 3 to 6 players")
+    log = Path(args.log) if args.log else None
+    if log is not None and not log.parent.exists():
+        _fail(f"--log {args.log!r}: folder {str(log.parent)!r} does not exist")
+    pictures = Path(args.pictures) if args.pictures else None
+    if pictures is not None and pictures.exists() and not pictures.is_dir():
+        _fail(f"--pictures {args.pictures!r} is a file, not a folder")
+    game = Game(players=args.players, seed=args.seed, variants={"tides_of_battle": args.tides})
+    if pictures is not None:
+        _play_with_pictures(game, pictures)
+    else:
+        game.play(RandomPolicy())
+    summary = {
+        "players": args.players,
+        "seed": args.seed,
+        "winner": game.winner.id if game.winner is not None else None,
+        "end_round": int(game.record.game_round),
+        "end_reason": game.end_reason,
+        "decisions": sum(1 for e in game.log if e.house),
+        "battles": int(game.record.battles.sum()) // 2,
+    }
+    text = game.narrative()
+    if log is not None:
+        tmp = log.with_name(log.name + ".part")
+        tmp.write_text(text + "\n", encoding="utf-8")
+        tmp.replace(log)
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    elif log is None:
+        print(text)
+    else:
+        print(f"wrote {log}; {summary['winner']} wins ({summary['end_reason']})")
+    return 0
+
+
+def _play_with_pictures(game: Any, folder: Path) -> None:
+    """Play on, saving a board picture at the start of every round's planning phase."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from gotsim.analysis.board_plot import save_record_picture
+    from gotsim.engine.game import RandomPolicy
+
+    folder.mkdir(parents=True, exist_ok=True)
+    policy = RandomPolicy()
+    seen = 0
+    while True:
+        g = game.record
+        if int(g.game_round) != seen and int(g.phase) == 2:
+            seen = int(g.game_round)
+            save_record_picture(folder / f"round_{seen:02d}.png", game)
+        pending = game.pending
+        if pending is None:
+            break
+        game.step(policy(game, pending))
+    save_record_picture(folder / "final.png", game)
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    import time
+
+    from gotsim.engine.simulate import play_games
+
+    if args.players not in (3, 4, 5, 6):
+        _fail(f"--players {args.players}: the 2nd edition is played by 3 to 6 players")
+    if args.games <= 0:
+        _fail(f"--games must be positive, got {args.games}")
+    if args.policy != "random":
+        _fail(f"--policy {args.policy}: only the random policy exists so far")
+    play_games(min(args.games, 64), players=args.players, n_jobs=args.jobs)  # compile / warm up
+    start = time.perf_counter()
+    play_games(args.games, players=args.players, n_jobs=args.jobs, seed=12345)
+    elapsed = time.perf_counter() - start
+    result = {
+        "games_per_s": round(args.games / elapsed, 1),
+        "games": args.games,
+        "players": args.players,
+        "policy": args.policy,
+        "jobs": args.jobs,
+        "seconds": round(elapsed, 3),
+    }
+    print(
+        json.dumps(result)
+        if args.json
+        else f"{result['games_per_s']:,} games/s ({args.games} games, {args.players} players, "
+        f"{args.policy} policy, {args.jobs} jobs)"
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="gotsim", description="A Game of Thrones: The Board Game simulator.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -206,6 +300,24 @@ def build_parser() -> argparse.ArgumentParser:
     combat.add_argument("--samples", type=int, default=None, help="sample instead of enumerating")
     combat.add_argument("--seed", type=int, default=0)
     combat.set_defaults(run=_cmd_combat)
+
+    play = sub.add_parser("play", help="play one game and narrate it")
+    play.add_argument("--players", type=_players, default=6)
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--policy", choices=("random",), default="random")
+    play.add_argument("--tides", action="store_true", help="Tides of Battle variant")
+    play.add_argument("--log", help="write the narrated log to this file")
+    play.add_argument("--json", action="store_true", help="print a JSON summary")
+    play.add_argument("--pictures", help="folder for a board picture per round")
+    play.set_defaults(run=_cmd_play)
+
+    bench = sub.add_parser("bench", help="measure complete games per second")
+    bench.add_argument("--players", type=_players, default=6)
+    bench.add_argument("--games", type=int, default=4000)
+    bench.add_argument("--policy", default="random")
+    bench.add_argument("--jobs", type=int, default=2, help="threads (cores) to use")
+    bench.add_argument("--json", action="store_true")
+    bench.set_defaults(run=_cmd_bench)
     return parser
 
 

@@ -452,9 +452,13 @@ def save_board_picture(
 ) -> Path:
     """Write the starting position of ``setup`` as a PNG at ``path`` (atomically: a temporary
     file in the same folder, then ``os.replace``) and return the path."""
+    return save_figure(draw_setup(setup, board), path, dpi)
+
+
+def save_figure(fig: Figure, path: str | os.PathLike[str], dpi: int = 150) -> Path:
+    """Write ``fig`` as a PNG at ``path`` atomically (a temporary file, then ``os.replace``)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fig = draw_setup(setup, board)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -465,3 +469,49 @@ def save_board_picture(
         Path(tmp_name).unlink(missing_ok=True)
         raise
     return target
+
+
+def draw_record(game: Any, **kwargs: Any) -> Figure:
+    """Draw the current board of an engine game (``gotsim.engine.game.Game``): units, routed
+    units, control, power tokens, garrisons, neutral forces, impassable areas and orders."""
+    from gotsim.engine.board_state import controller
+    from gotsim.engine.state import ORDER_NAMES
+
+    g, t, board = game.record, game.t, game.board
+    units: dict[str, tuple[House, Mapping[Unit, int]]] = {}
+    control: dict[str, House] = {}
+    tokens: dict[str, House] = {}
+    garrisons: dict[str, tuple[House, int]] = {}
+    neutral: dict[str, int] = {}
+    orders: dict[str, str] = {}
+    for a, area in enumerate(board.area_ids):
+        if g.owner[a] >= 0:
+            units[area] = (House(int(g.owner[a])), {u: int(g.units[a, u]) for u in Unit})
+            if g.order[a] >= 0:
+                orders[area] = ORDER_NAMES[int(g.order[a])]
+        holder = int(controller(g, t, a))
+        if holder >= 0:
+            control[area] = House(holder)
+        if g.power_token[a] >= 0:
+            tokens[area] = House(int(g.power_token[a]))
+        if g.garrison[a] > 0 and board.home[a] >= 0:
+            garrisons[area] = (House(int(board.home[a])), int(g.garrison[a]))
+        if g.neutral[a] > 0:
+            neutral[area] = int(g.neutral[a])
+    defaults: dict[str, Any] = {
+        "units": units,
+        "control": control,
+        "power_tokens": tokens,
+        "garrisons": garrisons,
+        "neutral_forces": neutral,
+        "impassable": [board.area_ids[a] for a in range(board.n_areas) if g.blocked[a]],
+        "orders": orders,
+        "title": f"Round {int(g.game_round)}",
+    }
+    defaults.update(kwargs)
+    return draw_board(board, **defaults)
+
+
+def save_record_picture(path: str | os.PathLike[str], game: Any, dpi: int = 100) -> Path:
+    """Write the current board of an engine game as a PNG (atomically)."""
+    return save_figure(draw_record(game), path, dpi)

@@ -12,7 +12,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from gotsim.rules.ids import EDITIONS
+EDITIONS: tuple[str, ...] = ("1e", "2e")
 
 
 class DataFileError(ValueError):

@@ -126,12 +126,18 @@ class Game:
     def end_reason(self) -> str:
         return EndReason(int(self.record.end_reason)).name.lower()
 
-    def _advance(self) -> None:
-        before = (int(self.record.game_round), int(self.record.phase))
+    def _advance(self, quiet: bool = False) -> None:
+        if not quiet:
+            self._seen = (int(self.record.game_round), int(self.record.phase))
         advance(self.record, self.t)
-        after = (int(self.record.game_round), int(self.record.phase))
-        if before != after:
-            self._note_phase(after)
+        if not quiet:
+            self._note_phase_change()
+
+    def _note_phase_change(self) -> None:
+        now = (int(self.record.game_round), int(self.record.phase))
+        if getattr(self, "_seen", None) != now:
+            self._note_phase(now)
+        self._seen = now
 
     def _note_phase(self, after: tuple[int, int]) -> None:
         g = self.record
@@ -143,7 +149,7 @@ class Game:
                 f"Westeros cards: {', '.join(drawn)}; wildling threat {int(g.threat)}",
             )
         if after[1] == Phase.GAME_OVER:
-            winner = self.winner.id if self.winner else "nobody"
+            winner = self.winner.id if self.winner is not None else "nobody"
             self._event("game_over", -1, f"{winner} wins ({self.end_reason})")
 
     @property
@@ -174,9 +180,16 @@ class Game:
         in_battle = int(self.record.combat_area)
         apply(self.record, self.t, action)
         self._event(pending.kind.name, action, f"{pending.house.id}: {text}", pending.house)
-        if in_battle >= 0 and self.record.combat_area < 0:
+        if in_battle < 0:
+            self._advance()
+            return
+        finished = self.record.combat_area < 0
+        if not finished:
+            self._advance(quiet=True)
+            finished = self.record.combat_area < 0
+        if finished:
             self._event("battle", -1, self._battle_text(in_battle))
-        self._advance()
+        self._note_phase_change()
 
     def play(self, policy: Policy | Mapping[House, Policy], max_decisions: int = 100_000) -> None:
         """Run to the end (or to a phase not yet built) with one policy or one per house."""
@@ -250,6 +263,14 @@ class Game:
             }
             what = names.get(action, f"ship into {self._area(action)}")
             return f"musters in {self._area(ctx[0])}: {what}"
+        if kind == Decision.CONSOLIDATE_CHOICE:
+            return ("takes power", "musters instead")[action] + f" in {self._area(ctx[0])}"
+        if kind == Decision.TYRION:
+            return ("keeps the opponent's card", "cancels the opponent's card")[action]
+        if kind == Decision.DORAN:
+            return f"sends the opponent to the bottom of {TRACK_NAMES[action]}"
+        if kind == Decision.RAVEN:
+            return ("keeps its orders", "replaces an order", "looks at the wildling deck")[action]
         if kind == Decision.RAVEN_BURY:
             return f"{'buries' if action else 'keeps'} {WildlingCard(ctx[0]).name.lower()}"
         return f"{kind.name.lower()} {action}"

@@ -9,6 +9,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Self
 
+from gotsim.data import EDITIONS  # the data layer owns the edition list
+
 
 class _Named(IntEnum):
     @property
@@ -57,4 +59,5 @@ class OrderType(_Named):
 
 HOUSE_IDS: tuple[str, ...] = tuple(h.id for h in House)
 UNIT_IDS: tuple[str, ...] = tuple(u.id for u in Unit)
-EDITIONS: tuple[str, ...] = ("1e", "2e")
+
+__all__ = ["EDITIONS", "HOUSE_IDS", "UNIT_IDS", "AreaKind", "House", "OrderType", "Unit"]

@@ -1,0 +1,113 @@
+"""gotsim.simulate, gotsim play and gotsim bench: the public contract of complete games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import gotsim
+from gotsim.cli import main
+from gotsim.engine.game import Game, IllegalActionError, RandomPolicy
+
+
+def test_simulate_columns_and_values() -> None:
+    df = gotsim.simulate(40, players=5, seed=3)
+    for column in ("game", "seed_key", "players", "edition", "winner", "end_round", "end_reason"):
+        assert column in df.columns
+    for house in ("baratheon", "lannister", "stark", "greyjoy", "tyrell"):
+        for what in ("castles", "power", "supply", "battles"):
+            assert f"{what}_{house}" in df.columns
+    assert "castles_martell" not in df.columns
+    assert len(df) == 40 and (df.players == 5).all() and (df.edition == "2e").all()
+    assert set(df.end_reason) <= {"castles", "round10"}
+    assert df.winner.isin(["baratheon", "lannister", "stark", "greyjoy", "tyrell"]).all()
+    assert (df.end_round.between(1, 10)).all()
+    castles = df[[f"castles_{h}" for h in ("baratheon", "lannister", "stark", "greyjoy", "tyrell")]]
+    assert (castles.max(axis=1) <= 7).all()
+
+
+def test_same_seed_same_frame_whatever_n_jobs() -> None:
+    """A game depends only on (seed, its index): n_jobs and batch boundaries change nothing."""
+    a = gotsim.simulate(60, players=6, seed=9, n_jobs=1)
+    b = gotsim.simulate(60, players=6, seed=9, n_jobs=2)
+    pd.testing.assert_frame_equal(a, b)
+    c = gotsim.simulate(60, players=6, seed=10)
+    assert not a.equals(c)
+
+
+def test_tides_of_battle_variant() -> None:
+    df = gotsim.simulate(20, players=4, seed=1, variants={"tides_of_battle": True})
+    assert len(df) == 20
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"variants": {"dragons": True}}, "unknown variant"),
+        ({"variants": {"tides_of_battle": "yes"}}, "true or false"),
+        ({"policies": "heuristic"}, "not available yet"),
+        ({"policies": {"stark": {"kind": "genius"}}}, "not available yet"),
+        ({"players": 7}, "7 players"),
+    ],
+)
+def test_simulate_bad_input(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        gotsim.simulate(2, **kwargs)
+
+
+def test_python_game_matches_the_batch_path() -> None:
+    """The Python driver with the random policy plays the very game the compiled batch plays."""
+    from gotsim.engine.simulate import play_games
+
+    game = Game(players=6, seed=5)
+    game.play(RandomPolicy())
+    batch = play_games(1, players=6, seed=5)
+    assert game.record.tobytes() == batch[0].tobytes()
+
+
+def test_python_game_refuses_illegal_actions() -> None:
+    game = Game(players=3, seed=0)
+    with pytest.raises(IllegalActionError, match="PLACE_ORDER"):
+        game.step(62)
+
+
+def test_play_json_and_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "game.log"
+    assert main(["play", "--players", "3", "--seed", "4", "--log", str(log), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["players"] == 3 and summary["winner"] in ("baratheon", "lannister", "stark")
+    text = log.read_text()
+    assert "Westeros cards:" in text and "battle for" in text and "wins (" in text
+
+
+def test_play_pictures(tmp_path: Path) -> None:
+    pictures = tmp_path / "pictures"
+    assert main(["play", "--players", "3", "--seed", "1", "--pictures", str(pictures)]) == 0
+    names = sorted(p.name for p in pictures.iterdir())
+    assert "round_01.png" in names and "final.png" in names
+
+
+def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--players", "4", "--games", "50", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result) >= {"games_per_s", "games", "players", "policy", "jobs"}
+    assert result["games"] == 50 and result["games_per_s"] > 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--players", "7"],
+        ["play", "--log", "no/such/dir/game.log"],
+        ["bench", "--games", "0"],
+        ["bench", "--policy", "heuristic"],
+    ],
+)
+def test_play_and_bench_bad_arguments(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
