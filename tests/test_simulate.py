@@ -111,3 +111,28 @@ def test_play_and_bench_bad_arguments(argv: list[str], capsys: pytest.CaptureFix
         main(argv)
     assert info.value.code == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_a_game_replays_exactly_from_its_actions() -> None:
+    from gotsim.engine.game import replay
+
+    game = Game(players=4, seed=8, variants={"tides_of_battle": True})
+    game.play(RandomPolicy())
+    again = replay(game.actions, players=4, seed=8, variants={"tides_of_battle": True})
+    assert again.narrative() == game.narrative()
+    a, b = game.games.copy(), again.games.copy()
+    a.rng[:, 1:] = 0  # the houses' own streams were used by the policy, not by the replay
+    b.rng[:, 1:] = 0
+    assert a.tobytes() == b.tobytes()
+
+
+def test_observation_hides_other_houses_orders_during_planning() -> None:
+    from gotsim.rules.ids import House
+
+    game = Game(players=6, seed=2)
+    while game.pending is not None and game.pending.house == House.BARATHEON:
+        game.step(game.pending.legal[0])
+    seen = game.observation(House.STARK)
+    assert (seen["orders"] == -1).all()
+    mine = game.observation(House.BARATHEON)
+    assert (mine["orders"] >= 0).sum() == 3

@@ -200,6 +200,41 @@ class Game:
             chooser = policy[pending.house] if isinstance(policy, Mapping) else policy
             self.step(chooser(self, pending))
 
+    @property
+    def actions(self) -> list[int]:
+        """Every decision's action so far, in order: with the seed, the whole game."""
+        return [e.action for e in self.log if e.house]
+
+    def observation(self, house: House) -> dict[str, Any]:
+        """What ``house`` may see: the public board (units, routed units, power tokens,
+        garrisons, neutral forces, tracks, power, supply, discards, wildling threat), orders
+        once revealed (its own always), its own hand. Never deck order or others' hidden
+        choices (face-down orders during planning, bids)."""
+        g = self.record
+        n = self.board.n_areas
+        planning = int(g.phase) == Phase.PLANNING
+        orders = np.array(g.order[:n])
+        if planning:
+            orders[np.array(g.owner[:n]) != int(house)] = -1
+        return {
+            "round": int(g.game_round),
+            "phase": Phase(int(g.phase)).name.lower(),
+            "owner": np.array(g.owner[:n]),
+            "units": np.array(g.units[:n]),
+            "routed": np.array(g.routed[:n]),
+            "orders": orders,
+            "power_tokens": np.array(g.power_token[:n]),
+            "garrisons": np.array(g.garrison[:n]),
+            "neutral_forces": np.array(g.neutral[:n]),
+            "tracks": np.array(g.track),
+            "power": np.array(g.power),
+            "supply": np.array(g.supply),
+            "discards": np.array(g.discard),
+            "hand": int(g.hand[int(house)]),
+            "wildling_threat": int(g.threat),
+            "blade_used": bool(g.blade_used),
+        }
+
     # --- narration ------------------------------------------------------------------------
 
     def _event(self, kind: str, action: int, text: str, house: House | None = None) -> None:
@@ -209,7 +244,7 @@ class Game:
                 int(g.game_round),
                 Phase(int(g.phase)).name.lower(),
                 kind,
-                house.id if house else "",
+                house.id if house is not None else "",
                 action,
                 text,
             )
@@ -300,6 +335,21 @@ class Game:
         return "\n".join(f"R{e.round} {e.phase:<12} {e.text}" for e in self.log)
 
 
+def replay(
+    actions: list[int],
+    *,
+    players: int = 6,
+    seed: int = 0,
+    variants: Mapping[str, bool] | None = None,
+) -> Game:
+    """The game that ``actions`` (``Game.actions``) make from ``seed``: the same record, move
+    for move."""
+    game = Game(players=players, seed=seed, variants=variants)
+    for action in actions:
+        game.step(action)
+    return game
+
+
 def random_game(
     players: int = 6, seed: int = 0, variants: Mapping[str, bool] | None = None
 ) -> Game:
@@ -308,4 +358,12 @@ def random_game(
     return game
 
 
-__all__ = ["TRACK_NAMES", "Game", "IllegalActionError", "Pending", "RandomPolicy", "random_game"]
+__all__ = [
+    "TRACK_NAMES",
+    "Game",
+    "IllegalActionError",
+    "Pending",
+    "RandomPolicy",
+    "random_game",
+    "replay",
+]
