@@ -35,6 +35,9 @@ from gotsim.engine.board_state import (
 )
 from gotsim.engine.state import (
     ACT_NONE,
+    H_LEADERS,
+    H_THREAT,
+    H_WESTEROS,
     N_ORDER_KINDS,
     ORDER_COUNT,
     ORDER_STAR,
@@ -339,6 +342,7 @@ def check_castle_victory(g, t) -> None:
     """A house holding ``castles_to_win`` castles and strongholds wins at once."""
     for house in range(H):
         if g.in_play[house] and castles_held(g, t, house) >= t.castles_to_win:
+            record_round(g, t)
             g.done = 1
             g.winner = house
             g.end_reason = EndReason.CASTLES
@@ -384,7 +388,21 @@ def _consolidate(g, t) -> None:
 
 
 @numba.njit(cache=True)
+def record_round(g, t) -> None:
+    """Write the round's line of ``g.history``: Westeros cards, threat, track leaders, castles."""
+    row = g.game_round - 1
+    for d in range(3):
+        g.history[row, H_WESTEROS + d] = g.westeros_drawn[d] if g.game_round > 1 else -1
+    g.history[row, H_THREAT] = g.threat
+    for track in range(3):
+        g.history[row, H_LEADERS + track] = g.track[track, 0]
+    for house in range(H):
+        g.history_castles[row, house] = castles_held(g, t, house) if g.in_play[house] else 0
+
+
+@numba.njit(cache=True)
 def _cleanup(g, t) -> None:
+    record_round(g, t)
     for a in range(t.n_areas):
         remove_order(g, a)
         g.routed[a, :] = 0

@@ -15,8 +15,16 @@ import pandas as pd
 
 from gotsim.engine.init import new_games
 from gotsim.engine.runner import castle_table, play_random
-from gotsim.engine.state import EndReason, Phase
-from gotsim.engine.tables import rules_table, variant_flags
+from gotsim.engine.state import (
+    H_ATTACK_RESULT,
+    H_ATTACKS,
+    H_LEADERS,
+    H_THREAT,
+    H_WESTEROS,
+    EndReason,
+    Phase,
+)
+from gotsim.engine.tables import WesterosCard, rules_table, variant_flags
 from gotsim.rules.ids import House
 
 MAX_DECISIONS = 1_000_000
@@ -83,6 +91,79 @@ def play_games(
     return np.concatenate(out).view(np.recarray) if out else new_games([])
 
 
+def games_frame(
+    games: np.recarray, *, players: int, edition: str = "2e", seed: int = 0, first_game: int = 0
+) -> pd.DataFrame:
+    """One row per finished game record (the ``simulate`` columns)."""
+    n_games = len(games)
+    rules = rules_table(edition, players)
+    in_play = [h for h in House if n_games == 0 or games.in_play[0, h]]
+    reasons = {EndReason.CASTLES: "castles", EndReason.ROUND10: "round10"}
+    index = np.arange(first_game, first_game + n_games)
+    frame: dict[str, Any] = {
+        "game": index,
+        "seed_key": [f"{seed}:{i}" for i in index],
+        "players": players,
+        "edition": edition,
+        "winner": [House(int(w)).id if w >= 0 else None for w in games.winner],
+        "end_round": games.game_round.astype(int),
+        "end_reason": [reasons.get(EndReason(int(r)), "none") for r in games.end_reason],
+    }
+    castles = castle_table(games, rules) if n_games else np.zeros((0, 6), int)
+    for house in in_play:
+        frame[f"castles_{house.id}"] = castles[:, house]
+        frame[f"power_{house.id}"] = games.power[:, house].astype(int)
+        frame[f"supply_{house.id}"] = games.supply[:, house].astype(int)
+        frame[f"battles_{house.id}"] = games.battles[:, house].astype(int)
+    frame["battles"] = games.battles.sum(axis=1) // 2
+    return pd.DataFrame(frame)
+
+
+WESTEROS_IDS = tuple(card.name.lower() for card in WesterosCard)
+ATTACK_RESULTS = (None, "nights_watch", "wildlings")
+
+
+def rounds_frame(games: np.recarray, *, first_game: int = 0) -> pd.DataFrame:
+    """One row per game and round played: Westeros cards drawn (I, II, III), wildling threat at
+    the round's end, wildling attacks and the last one's result, track leaders, castles per
+    house in play at the round's end."""
+    rows: dict[str, list[Any]] = {
+        key: []
+        for key in (
+            "game",
+            "round",
+            "westeros_1",
+            "westeros_2",
+            "westeros_3",
+            "wildling_threat",
+            "wildling_attacks",
+            "wildling_result",
+            "iron_throne",
+            "fiefdoms",
+            "kings_court",
+        )
+    }
+    in_play = [h for h in House if len(games) and games.in_play[0, h]]
+    for house in in_play:
+        rows[f"castles_{house.id}"] = []
+    for i, g in enumerate(games):
+        for r in range(int(g.game_round)):
+            line = g.history[r]
+            rows["game"].append(first_game + i)
+            rows["round"].append(r + 1)
+            for d in range(3):
+                card = int(line[H_WESTEROS + d])
+                rows[f"westeros_{d + 1}"].append(WESTEROS_IDS[card] if card >= 0 else None)
+            rows["wildling_threat"].append(int(line[H_THREAT]))
+            rows["wildling_attacks"].append(int(line[H_ATTACKS]))
+            rows["wildling_result"].append(ATTACK_RESULTS[int(line[H_ATTACK_RESULT])])
+            for k, track in enumerate(("iron_throne", "fiefdoms", "kings_court")):
+                rows[track].append(House(int(line[H_LEADERS + k])).id)
+            for house in in_play:
+                rows[f"castles_{house.id}"].append(int(g.history_castles[r, house]))
+    return pd.DataFrame(rows)
+
+
 def simulate(
     n_games: int,
     *,
@@ -105,23 +186,4 @@ def simulate(
     games = play_games(
         n_games, players=players, edition=edition, variants=variants, seed=seed, n_jobs=n_jobs
     )
-    rules = rules_table(edition, players)
-    in_play = [h for h in House if games.size == 0 or games.in_play[0, h]]
-    reasons = {EndReason.CASTLES: "castles", EndReason.ROUND10: "round10"}
-    frame: dict[str, Any] = {
-        "game": np.arange(n_games),
-        "seed_key": [f"{seed}:{i}" for i in range(n_games)],
-        "players": players,
-        "edition": edition,
-        "winner": [House(int(w)).id if w >= 0 else None for w in games.winner],
-        "end_round": games.game_round.astype(int),
-        "end_reason": [reasons.get(EndReason(int(r)), "none") for r in games.end_reason],
-    }
-    castles = castle_table(games, rules) if n_games else np.zeros((0, 6), int)
-    for house in in_play:
-        frame[f"castles_{house.id}"] = castles[:, house]
-        frame[f"power_{house.id}"] = games.power[:, house].astype(int)
-        frame[f"supply_{house.id}"] = games.supply[:, house].astype(int)
-        frame[f"battles_{house.id}"] = games.battles[:, house].astype(int)
-    frame["battles"] = games.battles.sum(axis=1) // 2
-    return pd.DataFrame(frame)
+    return games_frame(games, players=players, edition=edition, seed=seed)

@@ -125,6 +125,8 @@ from gotsim.engine.state import (
     ACT_SIEGE,
     ACT_UPGRADE_KNIGHT,
     ACT_UPGRADE_SIEGE,
+    H_ATTACK_RESULT,
+    H_ATTACKS,
     NATURE,
     Decision,
     Phase,
@@ -1074,6 +1076,9 @@ def _end_attack(g, t) -> bool:
     Preemptive Raid won by the Night's Watch then attacks again at strength 6 without the highest
     bidder. True when the attack is over."""
     card = g.wscratch[S_WCARD]
+    row = min(max(g.game_round, 1), 10) - 1
+    g.history[row, H_ATTACKS] += 1
+    g.history[row, H_ATTACK_RESULT] = 1 if _nw_won(g) else 2
     if _nw_won(g):
         g.threat = 0
     else:

@@ -1,0 +1,534 @@
+"""Between board positions and engine records: resume play from a position, read a position back
+from a record at a phase boundary, and simulate "from this board, who wins?".
+
+``record_from_position(p, seed)`` builds a one-game record (``STATE_DTYPE``) that ``advance``
+picks up at the start of the position's phase (or action step); the Westeros and wildling decks,
+which a position does not fix, are shuffled from the seed's nature stream as in ``new_games``.
+``position_from_record(g, rules)`` reads a record back as a ``Position``; the record must stand at
+a phase boundary: no decision pending at the start of a phase, or the first decision of a phase
+whose answer nothing before it depends on. ``simulate_from_position(p, n)`` plays ``n`` random
+games from a position with the compiled runner and returns ``gotsim.simulate``'s columns.
+
+What the record cannot hold is refused with a ``PositionError``: a 1st-edition position, the
+action phase without its step, a raven used before the action phase, a restriction at the start
+of the Westeros phase. Read back, ``raven_used`` is always false (the record keeps no trace of the
+raven once its moment has passed) and ``kings_court_swap`` is whatever the caller says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from gotsim.engine import marches as mv
+from gotsim.engine.init import new_games
+from gotsim.engine.position import (
+    RESTRICTIONS,
+    ActionStep,
+    Position,
+    PositionError,
+    dump_position,
+    load_position,
+    order_tokens,
+)
+from gotsim.engine.position import Phase as PositionPhase
+from gotsim.engine.runner import castle_table, play_random
+from gotsim.engine.simulate import BATCH, MAX_DECISIONS, EngineIncompleteError
+from gotsim.engine.state import (
+    ORDER_COUNT,
+    ORDER_NAMES,
+    ORDER_STAR,
+    ORDER_TYPE,
+    STATE_DTYPE,
+    Decision,
+    EndReason,
+    Phase,
+    Restriction,
+)
+from gotsim.engine.tables import rules_table
+from gotsim.rules.board import load_board
+from gotsim.rules.cards import house_deck
+from gotsim.rules.ids import House, OrderType, Unit
+
+EDITION = "2e"  # the only edition the engine plays
+
+# position vocabulary ↔ engine vocabulary
+ORDER_KIND: Mapping[str, int] = {name: kind for kind, name in enumerate(ORDER_NAMES)}
+RESTRICTION_BIT: Mapping[str, int] = {
+    "no_defense": Restriction.NO_DEFENSE,
+    "no_march_plus_one": Restriction.NO_MARCH_PLUS,
+    "no_raid": Restriction.NO_RAID,
+    "no_support": Restriction.NO_SUPPORT,
+    "no_consolidate_power": Restriction.NO_CONSOLIDATE,
+}
+STEP_PHASE: Mapping[ActionStep, Phase] = {
+    ActionStep.RAID: Phase.RAIDS,
+    ActionStep.MARCH: Phase.MARCHES,
+    ActionStep.CONSOLIDATE_POWER: Phase.CONSOLIDATE,
+}
+# the record fields a position sets; every other field keeps its ``new_games`` value
+POSITION_FIELDS: tuple[str, ...] = (
+    "game_round",
+    "phase",
+    "power",
+    "supply",
+    "track",
+    "hand",
+    "discard",
+    "orders_used",
+    "blade_used",
+    "restrict",
+    "owner",
+    "units",
+    "routed",
+    "order",
+    "power_token",
+    "garrison",
+    "neutral",
+    "threat",
+)
+
+
+def _check_vocabulary() -> None:
+    """The engine's order kinds and restriction bits name exactly the position's tokens."""
+    tokens = order_tokens(EDITION)
+    assert set(ORDER_KIND) == set(tokens), "order names differ between engine and positions"
+    for name, kind in ORDER_KIND.items():
+        token = tokens[name]
+        assert ORDER_COUNT[kind] == token.count and bool(ORDER_STAR[kind]) == token.special
+        assert ORDER_TYPE[kind] == token.kind
+    assert set(RESTRICTION_BIT) == set(RESTRICTIONS)
+
+
+_check_vocabulary()
+
+
+class NotAtBoundaryError(ValueError):
+    """A record in the middle of a phase (or of a battle): no position describes it."""
+
+
+Record = Any  # one game record (``np.record`` of ``STATE_DTYPE``); numba sees its fields
+PositionSource = Position | Mapping[str, Any] | str | Path
+
+
+def _one(value: Any) -> Any:
+    """The record itself, from a record or a one-element record array."""
+    if isinstance(value, np.ndarray) and value.shape == (1,):
+        return value[0]
+    return value
+
+
+def _seed_sequence(seed: int | np.random.SeedSequence) -> np.random.SeedSequence:
+    """An int seed means game 0 of that seed, as in ``Game`` and ``gotsim.simulate``."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    return np.random.SeedSequence(seed, spawn_key=(0,))
+
+
+# --- position → record -------------------------------------------------------------------------
+
+
+def _resumable(source: PositionSource) -> Position:
+    """The position, validated again by the loader, and checked for what a record can hold."""
+    p = load_position(dump_position(source) if isinstance(source, Position) else source)
+    if p.edition != EDITION:
+        raise PositionError(
+            f"edition: the engine plays the 2nd edition only; cannot resume a {p.edition!r} "
+            "position"
+        )
+    if p.phase == PositionPhase.ACTION and p.step is None:
+        raise PositionError(
+            "step: resuming the action phase needs its step (raid, march or consolidate_power)"
+        )
+    if p.phase == PositionPhase.PLANNING and p.raven_used:
+        raise PositionError(
+            "raven_used: the raven is used after the planning phase; a planning position "
+            "cannot have used it"
+        )
+    if p.phase == PositionPhase.WESTEROS and p.restriction is not None:
+        raise PositionError(
+            "restriction: at the start of the westeros phase no restriction is in force yet "
+            "(deck III is drawn during the phase)"
+        )
+    return p
+
+
+def _engine_phase(p: Position) -> Phase:
+    if p.phase == PositionPhase.WESTEROS:
+        return Phase.WESTEROS
+    if p.phase == PositionPhase.PLANNING:
+        return Phase.PLANNING
+    assert p.step is not None
+    return STEP_PHASE[p.step]
+
+
+def _position_fields(p: Position) -> NDArray[np.void]:
+    """A zero-dimensional record holding the ``POSITION_FIELDS`` of the position."""
+    board = load_board(p.edition)
+    g = np.zeros((), STATE_DTYPE)
+    g["game_round"] = p.round
+    g["phase"] = _engine_phase(p)
+    g["track"][:] = -1
+    for t, track in enumerate(("iron_throne", "fiefdoms", "kings_court")):
+        for pos, house in enumerate(p.tracks[track]):
+            g["track"][t, pos] = house
+    for house in p.houses:
+        g["power"][house] = p.power[house]
+        g["supply"][house] = p.supply[house]
+        slots = {card.id: slot for slot, card in enumerate(house_deck(p.edition, house))}
+        g["hand"][house] = sum(1 << slots[c] for c in p.hands[house])
+        g["discard"][house] = sum(1 << slots[c] for c in p.discards[house])
+    g["owner"][:] = -1
+    g["order"][:] = -1
+    g["power_token"][:] = -1
+    for area, house in p.occupants.items():
+        a = board.index(area)
+        g["owner"][a] = house
+        for unit, n in p.units.get(area, {}).items():
+            g["units"][a, unit] += n
+        for unit, n in p.routed.get(area, {}).items():
+            g["units"][a, unit] += n  # the record's units include the routed ones
+            g["routed"][a, unit] = n
+    for area, name in p.orders.items():
+        a = board.index(area)
+        kind = ORDER_KIND[name]
+        g["order"][a] = kind
+        g["orders_used"][g["owner"][a], kind] += 1
+    for area, house in p.power_tokens.items():
+        g["power_token"][board.index(area)] = house
+    for area, strength in p.garrisons.items():
+        g["garrison"][board.index(area)] = strength
+    for area, strength in p.neutral_forces.items():
+        g["neutral"][board.index(area)] = strength
+    g["blade_used"] = p.blade_used
+    g["restrict"] = RESTRICTION_BIT[p.restriction] if p.restriction else 0
+    g["threat"] = p.wildling_threat
+    return g
+
+
+def _records(p: Position, seeds: Sequence[np.random.SeedSequence]) -> np.recarray:
+    """One record per seed: ``new_games``' decks and random streams, the position's board."""
+    games = new_games(seeds, edition=p.edition, players=p.players)
+    fields = _position_fields(p)
+    for name in POSITION_FIELDS:
+        games[name][:] = fields[name]
+    return games
+
+
+def record_from_position(
+    position: PositionSource, seed: int | np.random.SeedSequence = 0
+) -> np.recarray:
+    """A one-game record (``STATE_DTYPE``, shape (1,)) in the position's state, ready for
+    ``advance`` at the start of its phase.
+
+    Planning: the orders of the position stay placed and planning goes on with the areas still
+    without an order. Action: the step (``raid``, ``march``, ``consolidate_power``) begins with
+    the first house in turn order. Westeros: the phase begins (round ``position.round``). The
+    Westeros and wildling decks are shuffled from the seed's nature stream exactly as
+    ``new_games`` does; an int ``seed`` means ``SeedSequence(seed, spawn_key=(0,))`` like
+    ``Game``. Pair it with ``rules_for(position)``.
+
+    >>> from gotsim.engine.position import starting_position
+    >>> g = record_from_position(starting_position("2e", 6), seed=1)
+    >>> int(g[0].game_round), Phase(int(g[0].phase)).name, int(g[0].power[House.STARK])
+    (1, 'PLANNING', 5)
+    """
+    p = _resumable(position)
+    return _records(p, [_seed_sequence(seed)])
+
+
+def rules_for(position: Position) -> np.recarray:
+    """The rule table a record of this position plays under (player count, Tides of Battle)."""
+    if position.edition != EDITION:
+        raise PositionError(
+            f"edition: the engine plays the 2nd edition only, not {position.edition!r}"
+        )
+    return rules_table(EDITION, position.players, position.variants["tides_of_battle"])
+
+
+# --- record → position -------------------------------------------------------------------------
+
+
+def _house_at(g: Record, pos: int) -> int:
+    return int(g.track[0, pos])
+
+
+def _has_orders(g: Record, n_areas: int, house: int, order_type: int) -> bool:
+    return any(
+        g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == order_type
+        for a in range(n_areas)
+    )
+
+
+def _turn_restartable(g: Record, t: Record, order_type: int) -> bool:
+    """Raids and marches go one order per house in turn; restarting the step at turn 0 changes
+    nothing if no house before ``g.turn`` still has an order of the step's type."""
+    return not any(
+        _has_orders(g, int(t.n_areas), _house_at(g, pos), order_type) for pos in range(g.turn)
+    )
+
+
+def _consolidate_restartable(g: Record, t: Record) -> bool:
+    """No consolidate power order left in an area the loop has passed (the one a pending
+    ``CONSOLIDATE_CHOICE`` asks about is still to be answered)."""
+    asked = int(g.ctx[0]) if g.pending == Decision.CONSOLIDATE_CHOICE else -1
+    for pos in range(int(t.players)):
+        house = _house_at(g, pos)
+        for a in range(int(t.n_areas)):
+            passed = pos < g.pc[0] or (pos == g.pc[0] and a < g.pc[1])
+            if (
+                passed
+                and a != asked
+                and g.owner[a] == house
+                and g.order[a] >= 0
+                and ORDER_TYPE[g.order[a]] == OrderType.CONSOLIDATE_POWER
+            ):
+                return False
+    return True
+
+
+def boundary(g: Record, t: Record) -> tuple[PositionPhase, ActionStep | None]:
+    """The position phase (and action step) the record stands at the start of.
+
+    A record at the start of a phase with nothing pending is at a boundary; so is one whose
+    pending decision is the first of its phase (or of its action step), such as the record
+    ``Game`` holds right after a phase change. The raven (the record's ``RAVEN`` phase) counts
+    as the end of planning until its holder has chosen. A finished game gives where it ended:
+    the march step (castle victory) or the end of the action phase (after round 10).
+    Anything else raises ``NotAtBoundaryError``.
+    """
+    g, t = _one(g), _one(t)
+    phase, pending = int(g.phase), int(g.pending)
+    action = PositionPhase.ACTION
+    if g.done:
+        if g.end_reason == EndReason.CASTLES:
+            return action, ActionStep.MARCH
+        return action, ActionStep.CONSOLIDATE_POWER
+    if g.combat_area >= 0:
+        raise NotAtBoundaryError("a battle is in progress")
+    if phase == Phase.WESTEROS and pending == Decision.NONE and not g.wpc.any():
+        return PositionPhase.WESTEROS, None
+    if phase == Phase.PLANNING and pending in (Decision.NONE, Decision.PLACE_ORDER):
+        return PositionPhase.PLANNING, None
+    if phase == Phase.RAVEN:
+        if (pending == Decision.NONE and g.pc[0] == 0) or pending == Decision.RAVEN:
+            return PositionPhase.PLANNING, None  # every order placed, the raven still to come
+        if pending == Decision.NONE:
+            return action, ActionStep.RAID
+    if (
+        phase == Phase.RAIDS
+        and pending in (Decision.NONE, Decision.RAID_FROM)
+        and _turn_restartable(g, t, OrderType.RAID)
+    ):
+        return action, ActionStep.RAID
+    if (
+        phase == Phase.MARCHES
+        and g.pc[mv.STAGE] == mv.PICK
+        and pending in (Decision.NONE, Decision.MARCH_FROM)
+        and _turn_restartable(g, t, OrderType.MARCH)
+    ):
+        return action, ActionStep.MARCH
+    if (
+        phase == Phase.CONSOLIDATE
+        and pending in (Decision.NONE, Decision.CONSOLIDATE_CHOICE)
+        and _consolidate_restartable(g, t)
+    ):
+        return action, ActionStep.CONSOLIDATE_POWER
+    if phase == Phase.CLEANUP and pending == Decision.NONE:
+        return action, ActionStep.CONSOLIDATE_POWER  # the step is over, its orders all gone
+    where = Phase(phase).name.lower()
+    waiting = f", {Decision(pending).name} pending" if pending != Decision.NONE else ""
+    raise NotAtBoundaryError(f"the record is in the middle of the {where} phase{waiting}")
+
+
+def _counts(row: NDArray[np.int8]) -> dict[str, int]:
+    return {Unit(u).id: int(n) for u, n in enumerate(row) if n}
+
+
+def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> dict[str, Any]:
+    """The position JSON dict of a record at a phase boundary (``position_from_record``
+    before validation)."""
+    g, t = _one(g), _one(rules)
+    phase, step = boundary(g, t)
+    if t.edition != 2:
+        raise PositionError("edition: the engine plays the 2nd edition only")
+    board = load_board(EDITION)
+    players = int(t.players)
+    houses = [House(h) for h in range(len(House)) if g.in_play[h]]
+    areas: dict[str, dict[str, Any]] = {}
+    for a in range(int(t.n_areas)):
+        record: dict[str, Any] = {}
+        if g.owner[a] >= 0:
+            record["house"] = House(int(g.owner[a])).id
+            standing = _counts(g.units[a] - g.routed[a])
+            routed = _counts(g.routed[a])
+            if standing:
+                record["units"] = standing
+            if routed:
+                record["routed"] = routed
+            if g.order[a] >= 0:
+                record["order"] = ORDER_NAMES[int(g.order[a])]
+        if g.power_token[a] >= 0:
+            record["power_token"] = House(int(g.power_token[a])).id
+        if g.garrison[a] > 0:
+            record["garrison"] = int(g.garrison[a])
+        if g.neutral[a] > 0:
+            record["neutral_force"] = int(g.neutral[a])
+        if record:
+            areas[board.area_ids[a]] = record
+    restrict = int(g.restrict)
+    names = [name for name, bit in RESTRICTION_BIT.items() if restrict & bit]
+    if len(names) > 1 or restrict & ~sum(RESTRICTION_BIT.values()):
+        raise PositionError(f"restriction: the record holds restriction bits {restrict:#x}")
+    hands: dict[str, list[str]] = {}
+    discards: dict[str, list[str]] = {}
+    for house in houses:
+        deck = [card.id for card in house_deck(EDITION, house)]
+        hands[house.id] = [c for i, c in enumerate(deck) if (int(g.hand[house]) >> i) & 1]
+        discards[house.id] = [c for i, c in enumerate(deck) if (int(g.discard[house]) >> i) & 1]
+    spec: dict[str, Any] = {
+        "edition": EDITION,
+        "players": players,
+        "variants": {
+            "tides_of_battle": bool(t.tides_of_battle),
+            "kings_court_swap": kings_court_swap,
+        },
+        "round": int(g.game_round),
+        "phase": phase.id,
+    }
+    if step is not None:
+        spec["step"] = step.id
+    spec.update(
+        {
+            "areas": areas,
+            "tracks": {
+                track: [House(int(h)).id for h in g.track[i, :players]]
+                for i, track in enumerate(("iron_throne", "fiefdoms", "kings_court"))
+            },
+            "blade_used": bool(g.blade_used),
+            "raven_used": False,
+            "power": {h.id: int(g.power[h]) for h in houses},
+            "supply": {h.id: int(g.supply[h]) for h in houses},
+            "hands": hands,
+            "discards": discards,
+            "wildling_threat": int(g.threat),
+            "restriction": names[0] if names else None,
+        }
+    )
+    return spec
+
+
+def position_from_record(g: Record, rules: Any, *, kings_court_swap: bool = False) -> Position:
+    """The position of a record at a phase boundary (see ``boundary``), validated by
+    ``load_position``: a state the loader refuses raises ``PositionError``.
+
+    ``rules`` is the record's rule table (``rules_table(...)`` or its record); it gives the
+    player count and the Tides of Battle variant. ``raven_used`` reads false; the record does
+    not remember ``kings_court_swap``, so say it if the game started swapped.
+
+    >>> from gotsim.engine.position import starting_position
+    >>> p = starting_position("2e", 4)
+    >>> position_from_record(record_from_position(p), rules_for(p)) == p
+    True
+    """
+    return load_position(position_spec(g, rules, kings_court_swap=kings_court_swap))
+
+
+# --- simulation from a position ----------------------------------------------------------------
+
+
+def _frame(
+    games: np.recarray, rules: np.recarray, *, seed: int, players: int, edition: str
+) -> pd.DataFrame:
+    """One row per finished game: the columns of ``gotsim.simulate``.
+
+    Mirrors the frame built inside ``gotsim.engine.simulate.simulate`` (to be shared once that
+    block is factored out into a function of its own)."""
+    n_games = games.shape[0]
+    in_play = [h for h in House if games.size == 0 or games.in_play[0, h]]
+    reasons = {EndReason.CASTLES: "castles", EndReason.ROUND10: "round10"}
+    frame: dict[str, Any] = {
+        "game": np.arange(n_games),
+        "seed_key": [f"{seed}:{i}" for i in range(n_games)],
+        "players": players,
+        "edition": edition,
+        "winner": [House(int(w)).id if w >= 0 else None for w in games.winner],
+        "end_round": games.game_round.astype(int),
+        "end_reason": [reasons.get(EndReason(int(r)), "none") for r in games.end_reason],
+    }
+    castles = castle_table(games, rules) if n_games else np.zeros((0, 6), int)
+    for house in in_play:
+        frame[f"castles_{house.id}"] = castles[:, house]
+        frame[f"power_{house.id}"] = games.power[:, house].astype(int)
+        frame[f"supply_{house.id}"] = games.supply[:, house].astype(int)
+        frame[f"battles_{house.id}"] = games.battles[:, house].astype(int)
+    frame["battles"] = games.battles.sum(axis=1) // 2
+    return pd.DataFrame(frame)
+
+
+def play_from_position(
+    position: PositionSource, n_games: int, seed: int = 0, *, n_jobs: int = 1
+) -> np.recarray:
+    """Finished records of ``n_games`` random games from the position; game ``i`` is seeded by
+    ``SeedSequence(seed, spawn_key=(i,))`` (decks and every house's choices), so it depends only
+    on ``seed`` and ``i``."""
+    if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 0:
+        raise ValueError(f"n_games must be a whole number ≥ 0, got {n_games!r}")
+    p = _resumable(position)
+    rules = rules_for(p)
+    out = []
+    previous = numba.get_num_threads()
+    cores = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
+    numba.set_num_threads(max(1, min(n_jobs, cores)))
+    try:
+        for start in range(0, n_games, BATCH):
+            stop = min(start + BATCH, n_games)
+            seeds = [np.random.SeedSequence(seed, spawn_key=(i,)) for i in range(start, stop)]
+            games = _records(p, seeds)
+            play_random(games, rules, MAX_DECISIONS)
+            stuck = np.flatnonzero(games.done == 0)
+            if stuck.size:
+                phase = Phase(int(games.phase[stuck[0]])).name.lower()
+                raise EngineIncompleteError(
+                    f"game {start + stuck[0]} stopped in the {phase} phase without finishing"
+                )
+            out.append(games)
+    finally:
+        numba.set_num_threads(previous)
+    if not out:
+        return np.empty(0, STATE_DTYPE).view(np.recarray)
+    return np.concatenate(out).view(np.recarray)
+
+
+def simulate_from_position(
+    position: PositionSource, n_games: int, seed: int = 0, *, n_jobs: int = 1
+) -> pd.DataFrame:
+    """From this board, who wins? Play ``n_games`` random games from the position (compiled
+    runner) and return one row per game with the columns of ``gotsim.simulate``: ``game,
+    seed_key, players, edition, winner, end_round, end_reason``, per house in play
+    ``castles_<house>, power_<house>, supply_<house>, battles_<house>`` (battles counted from
+    the position on), and ``battles``.
+
+    From the starting position this is ``gotsim.simulate`` itself: same seeds, same games.
+    """
+    p = _resumable(position)
+    games = play_from_position(p, n_games, seed, n_jobs=n_jobs)
+    return _frame(games, rules_for(p), seed=seed, players=p.players, edition=p.edition)
+
+
+__all__ = [
+    "NotAtBoundaryError",
+    "boundary",
+    "play_from_position",
+    "position_from_record",
+    "position_spec",
+    "record_from_position",
+    "rules_for",
+    "simulate_from_position",
+]
