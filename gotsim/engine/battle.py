@@ -18,12 +18,14 @@ from gotsim.engine.board_state import (
     LAND,
     PORT,
     SEA,
-    army_sizes_fit,
+    controller,
     gain_power,
     lose_power,
+    port_taken,
     remove_order,
     unit_count,
 )
+from gotsim.engine.marches import armies_fit
 from gotsim.engine.rng import below
 from gotsim.engine.state import ACT_NONE, NATURE, Decision, U
 
@@ -175,9 +177,13 @@ def destroy_in_battle(g, side: int, unit: int) -> None:
     if side == cb.ATTACKER:
         g.moving[target, unit] -= 1
         g.units[origin, unit] -= 1
+    elif g.routed[target, unit] > 0:
+        # routed defenders go first (they could not retreat again anyway)
+        g.routed[target, unit] -= 1
+        g.units[target, unit] -= 1
+        b[cb.SIDE + cb.ROUTED + unit] = max(0, b[cb.SIDE + cb.ROUTED + unit] - 1)
+        return
     else:
-        if g.routed[target, unit] > 0 and b[cb.SIDE + cb.UNITS + unit] == 0:
-            g.routed[target, unit] -= 1
         g.units[target, unit] -= 1
     if b[side * cb.SIDE + cb.UNITS + unit] > 0:
         b[side * cb.SIDE + cb.UNITS + unit] -= 1
@@ -204,39 +210,16 @@ def discard_card(g, t, house: int, card: int) -> None:
 @numba.njit(cache=True)
 def retreat_ok(g, t, house: int, target: int, dest: int, origin: int, naval: bool) -> bool:
     """A defender's units in ``target`` may retreat into ``dest``: adjacent (land units also by
-    their own ships), not where the attack came from, not blocked, no neutral force, no other
-    house's units or power token."""
+    their own ships), not where the attack came from, not blocked, no neutral force, not
+    controlled by another house (units, power token or home area)."""
     if dest == target or dest == origin or g.blocked[dest] or g.neutral[dest] > 0:
         return False
-    if g.owner[dest] >= 0 and g.owner[dest] != house:
-        return False
-    if g.power_token[dest] >= 0 and g.power_token[dest] != house:
-        return False
+    holder = controller(g, t, dest)
+    if holder >= 0 and holder != house:
+        return False  # another house's units, power token or home area
     if naval:
         return t.adjacent[target, dest] and t.kind[dest] == SEA
     return t.kind[dest] == LAND
-
-
-@numba.njit(cache=True)
-def port_taken(g, t, land: int, conqueror: int) -> None:
-    """Ships of another house in the port of a conquered area are replaced by the conqueror's
-    (as many as it has available) or destroyed."""
-    port = t.port_of_area[land]
-    if port < 0 or g.owner[port] < 0 or g.owner[port] == conqueror:
-        return
-    ships = g.units[port, 2]
-    g.units[port, :] = 0
-    g.routed[port, :] = 0
-    remove_order(g, port)
-    g.owner[port] = -1
-    on_board = 0
-    for a in range(t.n_areas):
-        if g.owner[a] == conqueror:
-            on_board += g.units[a, 2]
-    take = min(ships, t.unit_limits[conqueror, 2] - on_board)
-    if take > 0:
-        g.units[port, 2] = take
-        g.owner[port] = conqueror
 
 
 @numba.njit(cache=True)
@@ -399,11 +382,11 @@ def battle_step(g, t) -> bool:
             g.combat_step = RETREAT
         elif step == RETREAT:
             g.combat_step = FINISH
-            if g.pc[WINNER] == cb.ATTACKER and can_retreat_units(g) > 0:
+            if g.pc[WINNER] == cb.ATTACKER and fighting_units(g, cb.DEFENDER) > 0:
                 chooser = cb.DEFENDER
                 if cb.active_ability(b, cb.ATTACKER, ability) == cb.Ability.ROBB:
                     chooser = cb.ATTACKER
-                if any_retreat(g, t):
+                if can_retreat_units(g) > 0 and any_retreat(g, t):
                     _ask(g, Decision.RETREAT, side_house(g, chooser), chooser, 0)
                     return True
                 destroy_all_defenders(g)
@@ -460,19 +443,30 @@ def retreat_options(g, t, mask) -> int:
         if u != cb.SIEGE:
             survivors += g.units[target, u] - g.routed[target, u]
     fits = np.zeros(t.n_areas, np.bool_)
+    counts = house_counts_without(g, t, house, target)
+    allowed = t.supply_table[g.supply[house]]
     for dest in range(t.n_areas):
         if retreat_ok(g, t, house, target, dest, origin, naval) and (naval or reach[dest]):
             n_any += 1
-            own = unit_count(g, dest) if g.owner[dest] == house else 0
-            fits[dest] = army_sizes_fit(g, t, house, g.supply[house], dest, survivors) or (
-                own + survivors < 2
-            )
+            counts[dest] += survivors
+            fits[dest] = armies_fit(counts, allowed)
+            counts[dest] -= survivors
             if fits[dest]:
                 n_fit += 1
     for dest in range(t.n_areas):
         ok = retreat_ok(g, t, house, target, dest, origin, naval) and (naval or reach[dest])
         mask[dest] = ok and (fits[dest] or n_fit == 0)
     return n_fit if n_fit > 0 else n_any
+
+
+@numba.njit(cache=True)
+def house_counts_without(g, t, house: int, skip: int):
+    """Units of ``house`` per area, leaving out area ``skip`` (the units about to retreat)."""
+    counts = np.zeros(t.n_areas, np.int64)
+    for a in range(t.n_areas):
+        if g.owner[a] == house and a != skip:
+            counts[a] = unit_count(g, a)
+    return counts
 
 
 @numba.njit(cache=True)
@@ -529,17 +523,15 @@ def retreat_defenders(g, t, dest: int) -> None:
         arriving += g.units[target, u]
     if arriving > 0:
         g.owner[dest] = house
-        if g.power_token[dest] == house:
-            g.power_token[dest] = -1
+    counts = house_counts_without(g, t, house, target)
+    allowed = t.supply_table[g.supply[house]]
     for u in (cb.FOOTMAN, cb.SHIP, cb.KNIGHT):
         while g.units[target, u] > 0:
-            if (
-                not army_sizes_fit(g, t, house, g.supply[house], dest, 1)
-                and unit_count(g, dest) + 1 >= 2
-            ):
-                g.units[target, u] -= 1  # no room within supply: destroyed
-                continue
             g.units[target, u] -= 1
+            counts[dest] += 1
+            if not armies_fit(counts, allowed):
+                counts[dest] -= 1  # no room within supply: destroyed
+                continue
             g.units[dest, u] += 1
             g.routed[dest, u] += 1
     g.units[target, :] = 0
@@ -650,9 +642,17 @@ def battle_legal(g, t, mask) -> bool:
         mask[2] = t.tides_of_battle != 0
     elif kind == Decision.CASUALTY:
         target = g.combat_area
+        routed = 0
+        if side == cb.DEFENDER:
+            for u in range(U):
+                routed += g.routed[target, u]
         for u in range(U):
-            have = g.moving[target, u] if side == cb.ATTACKER else g.units[target, u]
-            mask[u] = have > 0
+            if side == cb.ATTACKER:
+                mask[u] = g.moving[target, u] > 0
+            elif routed > 0:
+                mask[u] = g.routed[target, u] > 0  # routed units are lost first (C10)
+            else:
+                mask[u] = g.units[target, u] > 0
     elif kind == Decision.RETREAT:
         retreat_options(g, t, mask)
     elif kind == Decision.RENLY:
@@ -670,6 +670,14 @@ def battle_legal(g, t, mask) -> bool:
                 and g.units[target, cb.FOOTMAN] - g.routed[target, cb.FOOTMAN] > 0
             ):
                 mask[target] = True
+            # a footman that supported this side in the battle may be upgraded too
+            for a in range(t.n_areas):
+                if (
+                    g.owner[a] == house
+                    and g.support_side[a] == side + 1
+                    and g.units[a, cb.FOOTMAN] - g.routed[a, cb.FOOTMAN] > 0
+                ):
+                    mask[a] = True
         mask[ACT_NONE] = True
     elif kind == Decision.CERSEI:
         loser = side_house(g, 1 - side)
@@ -700,7 +708,9 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
             b[o + cb.CARD] = -1
         else:
             cb.play_card(b, side, t.deck_card[house, action])
-        g.pc[CURSOR] = side + 1
+        # in the card step the cursor moves to the next side; a replacement after Tyrion's
+        # cancel closes the cancel step (C14: it cannot be cancelled again)
+        g.pc[CURSOR] = side + 1 if g.combat_step == CARDS else 2
     elif kind == Decision.TYRION:
         if action == 1:
             cancelled = b[(1 - side) * cb.SIDE + cb.CARD]
@@ -763,10 +773,11 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
     elif kind == Decision.RENLY:
         if action != ACT_NONE:
             # the attacker's units still stand in the march's origin until they move in
-            where = int(g.combat_from) if side == cb.ATTACKER else int(action)
+            fighting = action == g.combat_area
+            where = int(g.combat_from) if side == cb.ATTACKER and fighting else int(action)
             g.units[where, cb.FOOTMAN] -= 1
             g.units[where, cb.KNIGHT] += 1
-            if side == cb.ATTACKER:
+            if side == cb.ATTACKER and fighting:
                 g.moving[action, cb.FOOTMAN] -= 1
                 g.moving[action, cb.KNIGHT] += 1
     elif kind == Decision.CERSEI:

@@ -142,3 +142,25 @@ def remove_order(g, area: int) -> None:
         if house >= 0:
             g.orders_used[house, kind] -= 1
         g.order[area] = -1
+
+
+@numba.njit(cache=True)
+def port_taken(g, t, land: int, conqueror: int) -> None:
+    """Ships of another house in the port of a conquered area are replaced by the conqueror's
+    (as many as it has available) or destroyed."""
+    port = t.port_of_area[land]
+    if port < 0 or g.owner[port] < 0 or g.owner[port] == conqueror:
+        return
+    ships = g.units[port, 2]
+    g.units[port, :] = 0
+    g.routed[port, :] = 0
+    remove_order(g, port)
+    g.owner[port] = -1
+    on_board = 0
+    for a in range(t.n_areas):
+        if g.owner[a] == conqueror:
+            on_board += g.units[a, 2]
+    take = min(ships, t.unit_limits[conqueror, 2] - on_board)
+    if take > 0:
+        g.units[port, 2] = take
+        g.owner[port] = conqueror

@@ -279,7 +279,7 @@ def _resolve_march(g, t, house: int) -> None:
     target = g.pc[mv.TARGET]
     for dest in range(t.n_areas):
         if dest != target and dest != origin:
-            mv.move_units(g, house, origin, dest)
+            mv.move_units(g, t, house, origin, dest)
     if target >= 0 and g.neutral[target] > 0:
         _attack_neutral(g, t, house, origin, target)
         target = -1
@@ -314,7 +314,7 @@ def _attack_neutral(g, t, house: int, origin: int, target: int) -> None:
     cb.strength_breakdown(b, bt.card_arrays(t), bt.tides_arrays(t), parts)
     if cb.attacker_wins(b, parts):
         g.neutral[target] = 0
-        mv.move_units(g, house, origin, target)
+        mv.move_units(g, t, house, origin, target)
     else:
         g.moving[target, :] = 0
 
@@ -322,19 +322,17 @@ def _attack_neutral(g, t, house: int, origin: int, target: int) -> None:
 @numba.njit(cache=True)
 def _end_march(g, t) -> None:
     origin = g.pc[mv.ORIGIN]
-    house = g.owner[origin] if g.owner[origin] >= 0 else -1
-    if g.order[origin] >= 0 and g.order[origin] <= 2:
+    house = house_at(g, g.turn)  # the marching house (its units may all have left)
+    if g.order[origin] >= 0 and g.order[origin] <= 2 and g.owner[origin] == house:
         remove_order(g, origin)
-    if g.pc[mv.LEAVE] and g.owner[origin] >= 0 and unit_count(g, origin) == 0:
-        leaver = g.owner[origin]
-        g.power_token[origin] = leaver
-        g.power[leaver] -= 1
     mv.vacate_if_empty(g, origin)
+    if g.pc[mv.LEAVE] and g.owner[origin] < 0 and g.power[house] >= 1 and g.power_token[origin] < 0:
+        g.power_token[origin] = house
+        g.power[house] -= 1
     g.moving[:, :] = 0
     g.pc[:] = 0
     g.turn = (g.turn + 1) % t.players
-    if house >= -1:
-        check_castle_victory(g, t)
+    check_castle_victory(g, t)
 
 
 @numba.njit(cache=True)

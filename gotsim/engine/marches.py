@@ -18,6 +18,7 @@ from gotsim.engine.board_state import (
     SEA,
     SHIP_UNIT,
     controller,
+    port_taken,
     remove_order,
     unit_count,
 )
@@ -184,7 +185,7 @@ def leave_power_possible(g, t, house: int) -> bool:
 
 
 @numba.njit(cache=True)
-def move_units(g, house: int, origin: int, dest: int) -> None:
+def move_units(g, t, house: int, origin: int, dest: int) -> None:
     """Carry the units planned for ``dest`` from ``origin`` into it (no battle there)."""
     n = 0
     for u in range(U):
@@ -194,8 +195,11 @@ def move_units(g, house: int, origin: int, dest: int) -> None:
         g.moving[dest, u] = 0
         n += k
     if n > 0:
+        taken = g.owner[dest] != house and controller(g, t, dest) != house
         g.owner[dest] = house
         g.marched[dest] = 1
+        if taken and t.kind[dest] == LAND:
+            port_taken(g, t, dest, house)
         if g.power_token[dest] >= 0 and g.power_token[dest] != house:
             g.power_token[dest] = -1  # an enemy power token goes back to its pool
         if g.neutral[dest] > 0:
