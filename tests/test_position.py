@@ -246,7 +246,17 @@ BAD: list[tuple[str, Edit, str, str]] = [
         "areas.white_harbor.order",
         "only 2",
     ),
-    ("too many stars", put("areas.pyke.order", "defense+2"), "areas.pyke.order", "special"),
+    (
+        "too many stars while planning",
+        both(
+            put("areas.pyke.order", "defense+2"),
+            put("phase", "planning"),
+            drop("step"),
+            drop("areas.riverrun.routed"),
+        ),
+        "areas.pyke.order",
+        "special",
+    ),
     (
         "restricted order",
         put("restriction", "no_defense"),

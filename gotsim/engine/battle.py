@@ -18,6 +18,7 @@ from gotsim.engine.board_state import (
     LAND,
     PORT,
     SEA,
+    armies_fit,
     controller,
     gain_power,
     lose_power,
@@ -25,7 +26,6 @@ from gotsim.engine.board_state import (
     remove_order,
     unit_count,
 )
-from gotsim.engine.marches import armies_fit
 from gotsim.engine.rng import below
 from gotsim.engine.state import ACT_NONE, NATURE, Decision, U
 
@@ -576,6 +576,14 @@ def finish_battle(g, t) -> None:
         for u in range(U):
             if u != cb.SIEGE:
                 g.routed[origin, u] += g.moving[target, u]
+        # a retreat may not break supply: units beyond it are destroyed (footmen first)
+        counts = house_counts_without(g, t, attacker, -1)
+        allowed = t.supply_table[g.supply[attacker]]
+        for u in (cb.FOOTMAN, cb.SHIP, cb.KNIGHT):
+            while g.routed[origin, u] > 0 and not armies_fit(counts, allowed):
+                g.routed[origin, u] -= 1
+                g.units[origin, u] -= 1
+                counts[origin] -= 1
     g.moving[target, :] = 0
     if g.order[origin] >= 0 and g.order[origin] <= 2:
         remove_order(g, origin)

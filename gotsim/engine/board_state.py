@@ -161,6 +161,51 @@ def port_taken(g, t, land: int, conqueror: int) -> None:
         if g.owner[a] == conqueror:
             on_board += g.units[a, 2]
     take = min(ships, t.unit_limits[conqueror, 2] - on_board)
+    counts = np.zeros(t.n_areas, np.int64)
+    for a in range(t.n_areas):
+        if g.owner[a] == conqueror:
+            counts[a] = unit_count(g, a)
+    while take > 0:  # captured ships must fit the conqueror's supply too
+        counts[port] = take
+        if armies_fit(counts, t.supply_table[g.supply[conqueror]]):
+            break
+        take -= 1
     if take > 0:
         g.units[port, 2] = take
         g.owner[port] = conqueror
+
+
+@numba.njit(cache=True)
+def armies_fit(counts, allowed) -> bool:
+    """Whether the armies (areas with 2+ units) in ``counts`` fit the supply row ``allowed``:
+    the k-th largest army at most ``allowed[k]``."""
+    sizes = np.zeros(allowed.shape[0] + 1, np.int64)
+    k = 0
+    for a in range(counts.shape[0]):
+        n = counts[a]
+        if n < 2:
+            continue
+        if k > allowed.shape[0] - 1 or allowed[k] == 0:
+            return False
+        # insertion into the descending list of the largest armies so far
+        i = k
+        while i > 0 and sizes[i - 1] < n:
+            sizes[i] = sizes[i - 1]
+            i -= 1
+        sizes[i] = n
+        k += 1
+    for i in range(k):
+        if sizes[i] > allowed[i]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def settle_ports(g, t) -> None:
+    """Ships in a port belong to the house controlling its land area: another house's ships
+    there are taken over (``port_taken``) whenever control has changed hands."""
+    for port in range(t.n_areas):
+        if t.port_land[port] >= 0 and g.owner[port] >= 0:
+            holder = controller(g, t, t.port_land[port])
+            if holder >= 0 and holder != g.owner[port]:
+                port_taken(g, t, t.port_land[port], holder)

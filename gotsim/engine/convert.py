@@ -125,9 +125,13 @@ def _one(value: Any) -> Any:
 
 
 def _seed_sequence(seed: int | np.random.SeedSequence) -> np.random.SeedSequence:
-    """An int seed means game 0 of that seed, as in ``Game`` and ``gotsim.simulate``."""
+    """An int seed means game 0 of that seed, as in ``Game`` and ``gotsim.simulate``. A
+    ``SeedSequence`` is copied unspawned: ``new_games`` spawns the streams from it, which would
+    otherwise change the caller's sequence (and the next record made from it)."""
     if isinstance(seed, np.random.SeedSequence):
-        return seed
+        return np.random.SeedSequence(
+            seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size
+        )
     return np.random.SeedSequence(seed, spawn_key=(0,))
 
 

@@ -30,6 +30,7 @@ from gotsim.engine.board_state import (
     land_areas_held,
     lose_power,
     remove_order,
+    settle_ports,
     track_position,
     unit_count,
 )
@@ -329,6 +330,7 @@ def _end_march(g, t) -> None:
     if g.pc[mv.LEAVE] and g.owner[origin] < 0 and g.power[house] >= 1 and g.power_token[origin] < 0:
         g.power_token[origin] = house
         g.power[house] -= 1
+    settle_ports(g, t)
     g.moving[:, :] = 0
     g.pc[:] = 0
     g.turn = (g.turn + 1) % t.players

@@ -17,6 +17,7 @@ from gotsim.engine.board_state import (
     PORT,
     SEA,
     SHIP_UNIT,
+    armies_fit,
     controller,
     port_taken,
     remove_order,
@@ -87,31 +88,6 @@ def planned_army_sizes(g, t, house: int, origin: int, counts) -> None:
         for u in range(U):
             counts[a] += g.moving[a, u]
             counts[origin] -= g.moving[a, u]
-
-
-@numba.njit(cache=True)
-def armies_fit(counts, allowed) -> bool:
-    """Whether the armies (areas with 2+ units) in ``counts`` fit the supply row ``allowed``:
-    the k-th largest army at most ``allowed[k]``."""
-    sizes = np.zeros(allowed.shape[0] + 1, np.int64)
-    k = 0
-    for a in range(counts.shape[0]):
-        n = counts[a]
-        if n < 2:
-            continue
-        if k > allowed.shape[0] - 1 or allowed[k] == 0:
-            return False
-        # insertion into the descending list of the largest armies so far
-        i = k
-        while i > 0 and sizes[i - 1] < n:
-            sizes[i] = sizes[i - 1]
-            i -= 1
-        sizes[i] = n
-        k += 1
-    for i in range(k):
-        if sizes[i] > allowed[i]:
-            return False
-    return True
 
 
 @numba.njit(cache=True)

@@ -782,7 +782,9 @@ def _check_board(p: Position, setup: Setup) -> None:
                 )
         stars = [a for a in placed if tokens[p.orders[a]].special]
         rank = p.tracks["kings_court"].index(house)
-        if len(stars) > setup.stars[rank]:
+        # checked while orders are placed; in the action phase Doran Martell may since have
+        # moved the house down King's Court
+        if p.phase.id == "planning" and len(stars) > setup.stars[rank]:
             raise _fail(
                 f"areas.{stars[-1]}.order",
                 f"{house.id} has {len(stars)} special orders but King's Court position "

@@ -20,7 +20,9 @@ def seed_streams(seed: np.random.SeedSequence) -> NDArray[np.uint64]:
     are independent of one another.
     """
     states = np.zeros((N_STREAMS, 4), np.uint64)
-    for k, child in enumerate(seed.spawn(N_STREAMS)):
+    # spawn from a copy: the caller's sequence is left as it was (same seed, same game)
+    fresh = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size)
+    for k, child in enumerate(fresh.spawn(N_STREAMS)):
         words = child.generate_state(4, np.uint64)
         if not words.any():  # the all-zero state is the one xoshiro cannot leave
             words[0] = 1
