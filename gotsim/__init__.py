@@ -1,11 +1,23 @@
 """gotsim: a Monte-Carlo simulator, combat odds calculator and analysis suite for
 *A Game of Thrones: The Board Game* (2nd edition; 1st edition as a candidate data set)."""
 
+from gotsim.analysis.stats import compare
 from gotsim.engine.game import Game, RandomPolicy
 from gotsim.engine.simulate import simulate
 from gotsim.odds import combat_odds
 from gotsim.rules.board import Board, load_board
+from gotsim.study import run_study
 
 __version__ = "0.1.0"
 
-__all__ = ["Board", "Game", "RandomPolicy", "__version__", "combat_odds", "load_board", "simulate"]
+__all__ = [
+    "Board",
+    "Game",
+    "RandomPolicy",
+    "__version__",
+    "combat_odds",
+    "compare",
+    "load_board",
+    "run_study",
+    "simulate",
+]

@@ -1,4 +1,5 @@
-"""The ``gotsim`` command: board pictures, house-card lists and combat odds.
+"""The ``gotsim`` command: studies, single games, benchmarks, combat odds, board pictures and
+house-card lists.
 
 Bad input anywhere gives one line naming what is wrong and exit status 2; nothing is written.
 """
@@ -273,6 +274,51 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_run(args: argparse.Namespace) -> int:
+    import time
+
+    from gotsim.study import (
+        ScenarioError,
+        StudyBackendError,
+        StudyOutputError,
+        load_scenario,
+        run_study,
+    )
+    from gotsim.study.report import format_report
+
+    if args.jobs < 1:
+        _fail(f"--jobs must be at least 1, got {args.jobs}")
+    if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://")):
+        _fail(f"--scheduler {args.scheduler!r}: expected an address such as tcp://HOST:8786")
+    start = time.perf_counter()
+    try:
+        scenario = load_scenario(args.scenario)
+        result = run_study(
+            scenario,
+            jobs=args.jobs,
+            out=args.out,
+            scheduler=args.scheduler,
+            dask_local=args.dask_local,
+            quick=args.quick,
+            force=args.force,
+            progress=True,
+        )
+    except (ScenarioError, StudyOutputError, StudyBackendError) as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        print("\ninterrupted: finished blocks are kept; run the same command to resume")
+        return 130
+    report = format_report(
+        result.scenario,
+        result.summary,
+        result.comparisons,
+        out=str(result.out),
+        seconds=time.perf_counter() - start,
+    )
+    print(report)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="gotsim", description="A Game of Thrones: The Board Game simulator.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -318,6 +364,21 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--jobs", type=int, default=2, help="threads (cores) to use")
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(run=_cmd_bench)
+
+    run = sub.add_parser("run", help="run a study scenario (TOML) into results/<name>/")
+    run.add_argument("scenario", help="scenario file (TOML, see docs/scenarios.md)")
+    run.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    where = run.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", help="dask.distributed scheduler, tcp://HOST:PORT")
+    where.add_argument(
+        "--dask-local", action="store_true", help="a local dask cluster (2 workers, loopback)"
+    )
+    run.add_argument("--out", help="results folder (default results/<name>/)")
+    run.add_argument(
+        "--quick", action="store_true", help="1/20 of the games, results/<name>-quick/"
+    )
+    run.add_argument("--force", action="store_true", help="replace another scenario's results")
+    run.set_defaults(run=_cmd_run)
     return parser
 
 

@@ -1,0 +1,409 @@
+"""Running a study: every (cell, block) of a scenario played as one compiled batch, in this
+process, on local worker processes (joblib/loky) or on a dask cluster, then assembled into tidy
+tables with a summary, comparisons, provenance and figures.
+
+Game ``i`` of every cell is seeded by ``SeedSequence(seed, spawn_key=(i,))`` and block ``b`` holds
+games ``b * block_size …``: a block's seeds depend on the scenario seed and the block index only,
+never on the cell, so cells that differ by a toggle see the same draws (common random numbers),
+and the results do not depend on ``jobs``, the backend or the order blocks finish in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from gotsim.study.scenario import Block, Scenario, load_scenario
+from gotsim.study.store import StudyStore
+
+__all__ = [
+    "BlockResult",
+    "BlockTask",
+    "StudyBackendError",
+    "StudyResult",
+    "play_block",
+    "run_study",
+]
+
+LOCAL_DASK_WORKERS = 2
+
+
+class StudyBackendError(RuntimeError):
+    """The parallel backend cannot be used (dask missing, scheduler unreachable)."""
+
+
+@dataclass(frozen=True)
+class BlockTask:
+    """Everything a worker needs to play one block; small and picklable."""
+
+    cell: int
+    block: int
+    first_game: int
+    n_games: int
+    edition: str
+    players: int
+    tides_of_battle: bool
+    kings_court_swap: bool
+    policies: str  # the cell's policy spec as JSON
+    seed: int
+    position: str | None = None  # the start position as JSON
+
+
+@dataclass(frozen=True)
+class BlockResult:
+    """One finished block: its games and rounds, as the engine's frames."""
+
+    cell: int
+    block: int
+    games: pd.DataFrame
+    rounds: pd.DataFrame
+
+
+@dataclass
+class StudyResult:
+    """A finished study: the tables written to ``out`` (also when they were already there)."""
+
+    scenario: Scenario
+    out: Path
+    games: pd.DataFrame
+    rounds: pd.DataFrame
+    summary: pd.DataFrame
+    comparisons: pd.DataFrame | None
+    meta: dict[str, Any]
+
+
+# --- playing a block (runs in workers) ---------------------------------------------------------
+
+
+def _random_only(policies: Mapping[str, Mapping[str, Any]]) -> None:
+    """The runner plays the random policy only; a new kind is wired in here."""
+    kinds = {spec["kind"] for spec in policies.values()}
+    if kinds != {"random"}:
+        raise NotImplementedError(f"the study runner cannot play policies {sorted(kinds)} yet")
+
+
+@lru_cache(maxsize=4)
+def _position_start(text: str) -> tuple[Any, np.recarray]:
+    """The position and a one-game record standing in it (its board fields are copied into
+    every game of a block; the decks come from each game's own seed)."""
+    from gotsim.engine.convert import record_from_position
+    from gotsim.engine.position import load_position
+
+    position = load_position(json.loads(text))
+    return position, record_from_position(position)
+
+
+def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
+    """Games ``first_game …`` from the start position, seeded as ``play_from_position`` seeds
+    them (that function has no ``first_game`` yet, so a block builds its own records)."""
+    import numba
+
+    from gotsim.engine.convert import POSITION_FIELDS
+    from gotsim.engine.init import new_games
+    from gotsim.engine.runner import play_random
+    from gotsim.engine.simulate import MAX_DECISIONS, EngineIncompleteError
+    from gotsim.engine.tables import rules_table
+
+    assert task.position is not None
+    position, start = _position_start(task.position)
+    seeds = [
+        np.random.SeedSequence(task.seed, spawn_key=(i,))
+        for i in range(task.first_game, task.first_game + task.n_games)
+    ]
+    games = new_games(seeds, edition=position.edition, players=position.players)
+    for name in POSITION_FIELDS:
+        games[name][:] = start[name][0]
+    rules = rules_table(position.edition, position.players, task.tides_of_battle)
+    previous = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        play_random(games, rules, MAX_DECISIONS)
+    finally:
+        numba.set_num_threads(previous)
+    stuck = np.flatnonzero(games.done == 0)
+    if stuck.size:
+        raise EngineIncompleteError(
+            f"game {task.first_game + int(stuck[0])} from the position did not finish"
+        )
+    return games, int(position.round)
+
+
+def play_block(task: BlockTask) -> BlockResult:
+    """Play one block of one cell (one thread) and return its games and rounds frames."""
+    from gotsim.engine.simulate import games_frame, play_games, rounds_frame
+
+    _random_only(json.loads(task.policies))
+    if task.position is None:
+        records = play_games(
+            task.n_games,
+            players=task.players,
+            edition=task.edition,
+            variants={
+                "tides_of_battle": task.tides_of_battle,
+                "kings_court_swap": task.kings_court_swap,
+            },
+            seed=task.seed,
+            first_game=task.first_game,
+            n_jobs=1,
+        )
+        first_round = 1
+    else:
+        records, first_round = _play_from_position(task)
+    games = games_frame(
+        records,
+        players=task.players,
+        edition=task.edition,
+        seed=task.seed,
+        first_game=task.first_game,
+    )
+    rounds = rounds_frame(records, first_game=task.first_game)
+    if first_round > 1:  # rounds before the position's have no history
+        rounds = rounds[rounds["round"] >= first_round].reset_index(drop=True)
+    return BlockResult(task.cell, task.block, games, rounds)
+
+
+# --- backends ----------------------------------------------------------------------------------
+
+
+def _tasks(scenario: Scenario, blocks: Iterable[Block]) -> list[BlockTask]:
+    position = None
+    if scenario.position is not None:
+        position = json.dumps(scenario.position, sort_keys=True)
+    out = []
+    for b in blocks:
+        cell = scenario.cells[b.cell]
+        out.append(
+            BlockTask(
+                cell=b.cell,
+                block=b.block,
+                first_game=b.first_game,
+                n_games=b.n_games,
+                edition=cell.edition,
+                players=cell.players,
+                tides_of_battle=cell.tides_of_battle,
+                kings_court_swap=cell.kings_court_swap,
+                policies=json.dumps(cell.policies, sort_keys=True),
+                seed=scenario.seed,
+                position=position,
+            )
+        )
+    return out
+
+
+@contextlib.contextmanager
+def _dask(scheduler: str | None, local: bool) -> Iterator[str]:
+    """A ``distributed.Client`` (a loopback ``LocalCluster`` when ``local``) as joblib's
+    backend for the duration; yields a description for ``meta.json``."""
+    import joblib
+
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise StudyBackendError(
+            "dask.distributed is not installed: pip install 'gotsim[dask]'"
+        ) from None
+    with contextlib.ExitStack() as stack:
+        if local:
+            cluster = stack.enter_context(
+                LocalCluster(
+                    n_workers=LOCAL_DASK_WORKERS,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                )
+            )
+            stack.enter_context(Client(cluster))
+            where = f"dask LocalCluster ({LOCAL_DASK_WORKERS} workers, loopback)"
+        else:
+            try:
+                stack.enter_context(Client(scheduler, timeout="10s"))
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise StudyBackendError(
+                    f"--scheduler {scheduler}: cannot reach the dask scheduler ({exc})"
+                ) from None
+            where = f"dask scheduler {scheduler}"
+        stack.enter_context(joblib.parallel_config(backend="dask"))
+        yield where
+
+
+def _execute(tasks: list[BlockTask], *, jobs: int, dask: bool = False) -> Iterator[BlockResult]:
+    """Play the blocks, yielding each as it finishes (in any order): in this process when
+    ``jobs == 1``, else through joblib (loky processes, or dask when ``dask``)."""
+    if jobs == 1 and not dask:
+        for task in tasks:
+            yield play_block(task)
+        return
+    import joblib
+
+    if tasks:
+        # one game here first: if the engine's compiled cache is stale, this process compiles
+        # and saves it once, instead of every worker compiling the same code at the same time
+        play_block(replace(tasks[0], n_games=1))
+
+    # on dask the cluster's size sets the parallelism (n_jobs=-1: all its worker threads)
+    runner = joblib.Parallel(
+        n_jobs=-1 if dask else jobs, return_as="generator_unordered", batch_size=1
+    )
+    yield from runner(joblib.delayed(play_block)(task) for task in tasks)
+
+
+# --- assembling --------------------------------------------------------------------------------
+
+
+def _cell_columns(scenario: Scenario, cell: int, block: int) -> dict[str, Any]:
+    columns: dict[str, Any] = {"study": scenario.name, "cell": cell, "block": block}
+    columns |= scenario.cells[cell].params()
+    if scenario.start_position is not None:
+        columns["start_position"] = scenario.start_position
+    return columns
+
+
+def _with_cell(frame: pd.DataFrame, columns: Mapping[str, Any]) -> pd.DataFrame:
+    """The frame with the cell's parameters in front (the engine's own ``players`` and
+    ``edition`` columns replaced by the same values)."""
+    rest = frame.drop(columns=[c for c in columns if c in frame.columns])
+    head = pd.DataFrame({k: [v] * len(frame) for k, v in columns.items()}, index=frame.index)
+    return pd.concat([head, rest], axis=1)
+
+
+def _summary(scenario: Scenario, games: pd.DataFrame) -> pd.DataFrame:
+    from gotsim.analysis.stats import win_rates
+
+    by = ["cell", *[c for c in _cell_columns(scenario, 0, 0) if c not in ("study", "block")]]
+    return win_rates(games, by=by)
+
+
+def _comparisons(scenario: Scenario, games: pd.DataFrame) -> pd.DataFrame | None:
+    from gotsim.analysis.stats import compare
+
+    spec = scenario.compare
+    if spec is None:
+        return None
+    within = [a for a in scenario.axes if a != spec.by]
+    frames = [
+        compare(games, house=house, by=spec.by, baseline=spec.baseline, within=within)
+        for house in spec.houses
+    ]
+    return pd.concat(frames, ignore_index=True)
+
+
+def _meta(
+    scenario: Scenario, *, backend: str, jobs: int, seconds: float, played: int
+) -> dict[str, Any]:
+    from gotsim.study.provenance import git_sha, package_versions
+
+    return {
+        "study": scenario.name,
+        "scenario_file": scenario.source,
+        "scenario_hash": scenario.hash,
+        "root_entropy": scenario.seed,
+        "seeding": "game i of every cell: SeedSequence(root_entropy, spawn_key=(i,))",
+        "cells": len(scenario.cells),
+        "games_per_cell": scenario.games,
+        "block_size": scenario.block_size,
+        "blocks": len(scenario.cells) * scenario.n_blocks,
+        "quick": scenario.quick,
+        "gotsim_version": package_versions()["gotsim"],
+        "git_sha": git_sha(),
+        "packages": package_versions(),
+        "backend": backend,
+        "jobs": jobs,
+        "games_played_this_run": played,
+        "seconds_this_run": round(seconds, 3),
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+
+
+def run_study(
+    path_or_dict: str | Path | Mapping[str, Any] | Scenario,
+    *,
+    jobs: int = 1,
+    out: str | Path | None = None,
+    scheduler: str | None = None,
+    dask_local: bool = False,
+    quick: bool = False,
+    force: bool = False,
+    progress: bool = False,
+) -> StudyResult:
+    """Run a study scenario (TOML path, dict or ``Scenario``) into ``out`` (default
+    ``results/<name>/``, or ``results/<name>-quick/`` with ``quick``) and return its tables.
+
+    Finished blocks already in ``out`` are kept, so an interrupted study resumes; a folder of a
+    different scenario is refused (``StudyOutputError``) unless ``force``. ``jobs`` worker
+    processes (joblib/loky) play blocks when ``jobs > 1``; ``scheduler`` (``tcp://host:port``)
+    or ``dask_local`` send them to dask instead. Results are identical whichever is used.
+
+    Raises ``ScenarioError`` for a bad scenario, before anything is written.
+    """
+    from tqdm import tqdm
+
+    from gotsim.study.figures import save_figures
+
+    scenario = path_or_dict if isinstance(path_or_dict, Scenario) else load_scenario(path_or_dict)
+    if quick and not scenario.quick:
+        scenario = scenario.with_quick()
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs: must be a whole number ≥ 1, got {jobs!r}")
+    if scheduler is not None and dask_local:
+        raise ValueError("scheduler: give a scheduler address or dask_local, not both")
+    if scheduler is not None and not scheduler.startswith(("tcp://", "tls://")):
+        raise ValueError(f"scheduler: expected tcp://HOST:PORT, got {scheduler!r}")
+    folder = f"{scenario.name}-quick" if scenario.quick else scenario.name
+    store = StudyStore(Path(out) if out is not None else Path("results") / folder, scenario)
+    store.check(force=force)
+
+    fresh = force and not store.same_scenario()
+    todo = [b for b in scenario.blocks() if fresh or not store.has_block(b.cell, b.block)]
+    use_dask = bool(todo) and (scheduler is not None or dask_local)
+    with contextlib.ExitStack() as stack:
+        if use_dask:  # connect before writing anything: an unreachable scheduler writes nothing
+            backend = stack.enter_context(_dask(scheduler, dask_local))
+        else:
+            backend = "in process" if jobs == 1 or not todo else f"joblib loky, {jobs} processes"
+        store.prepare(force=force)
+        total = len(scenario.cells) * scenario.games
+        remaining = sum(b.n_games for b in todo)
+        start = time.perf_counter()
+        bar = stack.enter_context(
+            tqdm(
+                total=total,
+                initial=total - remaining,
+                unit="game",
+                desc=scenario.name,
+                disable=not progress,
+                dynamic_ncols=True,
+            )
+        )
+        for done in _execute(_tasks(scenario, todo), jobs=jobs, dask=use_dask):
+            columns = _cell_columns(scenario, done.cell, done.block)
+            store.write_block(
+                done.cell,
+                done.block,
+                _with_cell(done.games, columns),
+                _with_cell(done.rounds, columns),
+            )
+            bar.update(len(done.games))
+        seconds = time.perf_counter() - start
+
+    games, rounds = store.read_blocks()
+    summary = _summary(scenario, games)
+    comparisons = _comparisons(scenario, games)
+    meta = _meta(scenario, backend=backend, jobs=jobs, seconds=seconds, played=remaining)
+    store.write_table("games.parquet", games)
+    store.write_table("rounds.parquet", rounds)
+    store.write_table("summary.csv", summary)
+    if comparisons is not None:
+        store.write_table("comparisons.csv", comparisons)
+    save_figures(store.out / "figures", scenario, summary, comparisons)
+    store.write_json("meta.json", meta)
+    return StudyResult(scenario, store.out, games, rounds, summary, comparisons, meta)
