@@ -60,7 +60,10 @@ def test_cards_json_lists_all_42(capsys: pytest.CaptureFixture[str]) -> None:
         0,
         0,
     )
-    assert tywin["implemented_in"] == ["combat"]
+    assert tywin["implemented_in"] == ["combat", "engine"]
+    assert all("engine" in card["implemented_in"] for card in cards)
+    patchface = next(c for c in cards if c["id"] == "patchface")
+    assert patchface["implemented_in"] == ["engine"]  # after the battle: no effect on odds
 
 
 def test_cards_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -164,13 +164,14 @@ AFTER_COMBAT_ONLY = frozenset(
 
 
 def implemented_in(effect: str | None) -> list[str]:
-    """Which parts of gotsim carry out a card's ability (``gotsim cards --json``)."""
-    if effect is None:
-        return ["combat"]
-    ability = EFFECT_TAGS.get(effect)
-    if ability is None or ability in AFTER_COMBAT_ONLY:
+    """Which parts of gotsim carry out a card's ability (``gotsim cards --json``): ``combat``
+    (this module, used by the odds calculator and the engine) and ``engine`` (the game)."""
+    ability = EFFECT_TAGS.get(effect) if effect is not None else Ability.NONE
+    if ability is None:
         return []
-    return ["combat"]
+    if ability in AFTER_COMBAT_ONLY:
+        return ["engine"]  # acts after the victor is known: no effect on the odds
+    return ["combat", "engine"]
 
 
 class CardTable(NamedTuple):

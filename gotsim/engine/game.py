@@ -143,6 +143,11 @@ class Game:
         g = self.record
         if after[1] == Phase.PLANNING and after[0] > 1:
             drawn = [WesterosCard(int(c)).name.lower() for c in g.westeros_drawn if c >= 0]
+            line = g.history[after[0] - 1]
+            if line[4]:  # a wildling attack this round
+                who = ("", "the Night's Watch", "the wildlings")[int(line[5])]
+                card = WildlingCard(int(line[9])).name.lower()
+                self._event("wildlings", -1, f"wildlings attack: {card}, {who} win")
             self._event(
                 "westeros",
                 -1,

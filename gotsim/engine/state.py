@@ -24,8 +24,8 @@ CTX = 8  # context slots of a pending decision
 PC = 8  # loop counters of the phase in progress
 N_STREAMS = 1 + H  # random streams: nature, then one per house (its policy)
 NATURE = 0
-HISTORY_COLUMNS = 9
-H_WESTEROS, H_THREAT, H_ATTACKS, H_ATTACK_RESULT, H_LEADERS = 0, 3, 4, 5, 6
+HISTORY_COLUMNS = 10
+H_WESTEROS, H_THREAT, H_ATTACKS, H_ATTACK_RESULT, H_LEADERS, H_ATTACK_CARD = 0, 3, 4, 5, 6, 9
 
 
 class Track(IntEnum):
@@ -205,7 +205,8 @@ def state_dtype() -> np.dtype:
         ("moving", np.int8, (A_MAX, U)),  # units of the march in progress, by destination
         # --- statistics ------------------------------------------------------------------------
         # per round r (row r-1): Westeros cards drawn I-III, threat at round end, wildling
-        # attacks, last attack's result (1 Night's Watch, 2 wildlings), track leaders
+        # attacks, last attack's result (1 Night's Watch, 2 wildlings), track leaders, last
+        # wildling card revealed
         ("history", np.int8, (10, HISTORY_COLUMNS)),
         ("history_castles", np.int8, (10, H)),  # castles held per house at round end
         ("battles", np.int16, (H,)),  # battles fought as attacker or defender

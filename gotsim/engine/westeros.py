@@ -125,6 +125,7 @@ from gotsim.engine.state import (
     ACT_SIEGE,
     ACT_UPGRADE_KNIGHT,
     ACT_UPGRADE_SIEGE,
+    H_ATTACK_CARD,
     H_ATTACK_RESULT,
     H_ATTACKS,
     NATURE,
@@ -1079,6 +1080,7 @@ def _end_attack(g, t) -> bool:
     row = min(max(g.game_round, 1), 10) - 1
     g.history[row, H_ATTACKS] += 1
     g.history[row, H_ATTACK_RESULT] = 1 if _nw_won(g) else 2
+    g.history[row, H_ATTACK_CARD] = card
     if _nw_won(g):
         g.threat = 0
     else:
