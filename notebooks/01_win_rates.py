@@ -1,0 +1,175 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Win rates by house and player count
+#
+# Who wins, when, and how — per house for 3 to 6 players (2nd edition).
+#
+# **Read this first.** Only the uniform random policy exists so far: every house picks uniformly
+# among its legal actions. The win rates below therefore test the rules, the setups and the
+# pipeline — they say nothing about the balance of the game. When heuristic players land, set
+# `POLICIES = "heuristic"` in the parameters cell and rerun.
+
+# %% tags=["parameters"]
+import os
+import tempfile
+from pathlib import Path
+
+QUICK = os.environ.get("GOTSIM_QUICK", "0") == "1"
+POLICIES = "random"  # "heuristic" once it exists
+PLAYER_COUNTS = [3, 4, 5, 6]
+GAMES = 200 if QUICK else 4000  # per player count
+HEATMAP_GAMES = 200 if QUICK else 4000  # 6-player games for the end-of-game board heat map
+SEED = 101
+JOBS = 1 if QUICK else 2
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+import gotsim
+from gotsim.analysis.stats import win_rates
+from gotsim.engine.simulate import play_games
+from gotsim.rules.ids import House
+
+ROOT = next(p for p in [Path.cwd(), *Path.cwd().parents] if (p / "pyproject.toml").exists())
+FIG_DIR = None if QUICK else ROOT / "results" / "figures"
+if FIG_DIR is not None:
+    FIG_DIR.mkdir(parents=True, exist_ok=True)
+
+
+def save(fig, name):
+    """Full mode only: write a curated figure to results/figures/."""
+    if FIG_DIR is not None:
+        fig.savefig(FIG_DIR / name, dpi=100, bbox_inches="tight")
+
+
+# %% [markdown]
+# ## The games
+# One study over the player counts (a scenario given as a dict), written to a temporary folder.
+
+# %%
+scenario = {
+    "name": "win_rates_notebook",
+    "edition": "2e",
+    "seed": SEED,
+    "games": GAMES,
+    "block_size": min(GAMES, 500),
+    "policies": POLICIES,
+    "grid": {"players": PLAYER_COUNTS},
+}
+with tempfile.TemporaryDirectory() as tmp:
+    study = gotsim.run_study(scenario, jobs=JOBS, out=Path(tmp) / "study")
+games = study.games
+len(games)
+
+# %% [markdown]
+# ## Win rate per house and player count
+# Wilson 95 % intervals. With `n` players a house that wins "fairly" wins `1/n` of the games
+# (dashed lines).
+
+# %%
+rates = win_rates(games, by=["players"])
+table = rates.pivot(index="house", columns="players", values="win_rate")
+table.style.format("{:.1%}", na_rep="—") if not QUICK else table.round(3)
+
+# %%
+houses = [h.id for h in House if h.id in set(rates.house)]
+fig, ax = plt.subplots(figsize=(8, 4))
+width = 0.8 / len(PLAYER_COUNTS)
+for k, n in enumerate(PLAYER_COUNTS):
+    sub = rates[rates.players == n].set_index("house").reindex(houses)
+    x = np.arange(len(houses)) + (k - (len(PLAYER_COUNTS) - 1) / 2) * width
+    err = [sub.win_rate - sub.ci_low, sub.ci_high - sub.win_rate]
+    ax.bar(x, sub.win_rate, width, yerr=err, capsize=2, label=f"{n} players")
+    ax.hlines(1 / n, x.min() - width, x.max() + width, colors=f"C{k}", linestyles="dashed", lw=0.8)
+ax.set_xticks(np.arange(len(houses)), houses)
+ax.set_ylabel("win rate")
+ax.set_title(f"Win rate per house ({POLICIES} players, {GAMES} games per player count)")
+ax.legend(fontsize=8)
+save(fig, "win_rates_by_players.png")
+
+# %% [markdown]
+# ## When games end
+# A game ends when a house holds seven castles and strongholds, or after round 10.
+
+# %%
+ends = pd.crosstab(games.players, games.end_round, normalize="index")
+fig, ax = plt.subplots(figsize=(7, 3.5))
+for n, row in ends.iterrows():
+    ax.plot(row.index, row.values, marker="o", label=f"{n} players")
+ax.set_xlabel("end round")
+ax.set_ylabel("share of games")
+ax.set_title("Distribution of the end round")
+ax.legend(fontsize=8)
+save(fig, "end_round.png")
+reasons = pd.crosstab(games.players, games.end_reason, normalize="index")
+reasons
+
+# %% [markdown]
+# ## Castle wins vs round-10 wins, and castles held at the end
+
+# %%
+by_reason = rates.set_index(["players", "house"])[["wins_castles", "wins_round10", "mean_castles"]]
+by_reason.unstack("players").round(2)
+
+# %% [markdown]
+# ## Where houses stand at the end (6 players)
+# The fraction of games in which each area is held (units there, or a power token) by each house
+# at the game's end. Drawn as a scatter over the board's area positions, sized by frequency.
+# This part reads the raw game records (`play_games`, random policy only for now).
+
+# %%
+board = gotsim.load_board("2e")
+records = play_games(HEATMAP_GAMES, players=6, seed=SEED, n_jobs=JOBS)
+n_areas = len(board.area_ids)
+owner = records.owner[:, :n_areas]
+holder = np.where(owner >= 0, owner, records.power_token[:, :n_areas])
+held = pd.DataFrame(
+    {h.id: (holder == int(h)).mean(axis=0) for h in House}, index=list(board.area_ids)
+)
+xy = np.asarray(board.position, dtype=float)
+fig, axes = plt.subplots(2, 3, figsize=(12, 10), sharex=True, sharey=True)
+for ax, house in zip(axes.flat, held.columns, strict=True):
+    ax.scatter(xy[:, 0], xy[:, 1], s=4, c="lightgrey")
+    size = 400 * held[house].to_numpy()
+    ax.scatter(xy[:, 0], xy[:, 1], s=size, alpha=0.6, c=f"C{int(House.from_id(house))}")
+    ax.set_title(house)
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+axes[0, 0].invert_yaxis()  # positions count down from the north; the y axis is shared (once)
+fig.suptitle(f"Areas held at game end ({HEATMAP_GAMES} six-player games, {POLICIES} play)")
+save(fig, "end_control_map.png")
+held.idxmax(axis=0).to_frame("most held area").assign(share=held.max(axis=0).round(2))
+
+# %% [markdown]
+# ## Conclusion
+
+# %%
+six = rates[rates.players == 6].set_index("house")
+best, worst = six.win_rate.idxmax(), six.win_rate.idxmin()
+castle_share = (games.end_reason == "castles").mean()
+mean_end = games.end_round.mean()
+print(
+    f"{len(games)} games with {POLICIES} players. At 6 players {best} wins most often "
+    f"({six.win_rate[best]:.1%}, CI {six.ci_low[best]:.1%}–{six.ci_high[best]:.1%}) and {worst} "
+    f"least ({six.win_rate[worst]:.1%}, CI {six.ci_low[worst]:.1%}–{six.ci_high[worst]:.1%}); "
+    f"a fair share would be {1 / 6:.1%}.\n"
+    f"{castle_share:.1%} of all games end by castles, the rest after round 10; the mean end round "
+    f"is {mean_end:.1f}.\n"
+    "These are random players: the numbers check that every setup plays to a finish and that "
+    "the pipeline works; they are not a statement about the game's balance."
+)
