@@ -26,6 +26,7 @@ from gotsim.engine.board_state import (
     remove_order,
     unit_count,
 )
+from gotsim.engine.marches import transport_reach
 from gotsim.engine.rng import below
 from gotsim.engine.state import ACT_NONE, NATURE, Decision, U
 
@@ -436,7 +437,7 @@ def retreat_options(g, t, mask) -> int:
     naval = t.kind[target] != LAND
     reach = np.zeros(t.n_areas, np.bool_)
     if not naval:
-        from_target_reach(g, t, house, target, reach)
+        transport_reach(g, t, house, target, reach)
     n_fit, n_any = 0, 0
     survivors = 0
     for u in range(U):
@@ -467,38 +468,6 @@ def house_counts_without(g, t, house: int, skip: int):
         if g.owner[a] == house and a != skip:
             counts[a] = unit_count(g, a)
     return counts
-
-
-@numba.njit(cache=True)
-def from_target_reach(g, t, house: int, target: int, reach) -> None:
-    """Land areas next to ``target`` or across a chain of ``house``'s ships from it."""
-    reach[:] = False
-    seen = np.zeros(t.n_areas, np.bool_)
-    stack = np.empty(t.n_areas, np.int64)
-    top = 0
-    for j in range(t.neighbours.shape[1]):
-        nb = t.neighbours[target, j]
-        if nb < 0:
-            break
-        if t.kind[nb] == LAND:
-            reach[nb] = True
-        elif t.kind[nb] == SEA and g.owner[nb] == house and g.units[nb, 2] > 0:
-            seen[nb] = True
-            stack[top] = nb
-            top += 1
-    while top > 0:
-        top -= 1
-        sea = stack[top]
-        for j in range(t.neighbours.shape[1]):
-            nb = t.neighbours[sea, j]
-            if nb < 0:
-                break
-            if t.kind[nb] == LAND:
-                reach[nb] = True
-            elif t.kind[nb] == SEA and not seen[nb] and g.owner[nb] == house and g.units[nb, 2] > 0:
-                seen[nb] = True
-                stack[top] = nb
-                top += 1
 
 
 @numba.njit(cache=True)
