@@ -38,8 +38,8 @@ from gotsim.engine.position import (
     order_tokens,
 )
 from gotsim.engine.position import Phase as PositionPhase
-from gotsim.engine.runner import castle_table, play_random
-from gotsim.engine.simulate import BATCH, MAX_DECISIONS, EngineIncompleteError
+from gotsim.engine.runner import play_random
+from gotsim.engine.simulate import BATCH, MAX_DECISIONS, EngineIncompleteError, games_frame
 from gotsim.engine.state import (
     ORDER_COUNT,
     ORDER_NAMES,
@@ -447,35 +447,6 @@ def position_from_record(g: Record, rules: Any, *, kings_court_swap: bool = Fals
 # --- simulation from a position ----------------------------------------------------------------
 
 
-def _frame(
-    games: np.recarray, rules: np.recarray, *, seed: int, players: int, edition: str
-) -> pd.DataFrame:
-    """One row per finished game: the columns of ``gotsim.simulate``.
-
-    Mirrors the frame built inside ``gotsim.engine.simulate.simulate`` (to be shared once that
-    block is factored out into a function of its own)."""
-    n_games = games.shape[0]
-    in_play = [h for h in House if games.size == 0 or games.in_play[0, h]]
-    reasons = {EndReason.CASTLES: "castles", EndReason.ROUND10: "round10"}
-    frame: dict[str, Any] = {
-        "game": np.arange(n_games),
-        "seed_key": [f"{seed}:{i}" for i in range(n_games)],
-        "players": players,
-        "edition": edition,
-        "winner": [House(int(w)).id if w >= 0 else None for w in games.winner],
-        "end_round": games.game_round.astype(int),
-        "end_reason": [reasons.get(EndReason(int(r)), "none") for r in games.end_reason],
-    }
-    castles = castle_table(games, rules) if n_games else np.zeros((0, 6), int)
-    for house in in_play:
-        frame[f"castles_{house.id}"] = castles[:, house]
-        frame[f"power_{house.id}"] = games.power[:, house].astype(int)
-        frame[f"supply_{house.id}"] = games.supply[:, house].astype(int)
-        frame[f"battles_{house.id}"] = games.battles[:, house].astype(int)
-    frame["battles"] = games.battles.sum(axis=1) // 2
-    return pd.DataFrame(frame)
-
-
 def play_from_position(
     position: PositionSource, n_games: int, seed: int = 0, *, n_jobs: int = 1
 ) -> np.recarray:
@@ -523,7 +494,7 @@ def simulate_from_position(
     """
     p = _resumable(position)
     games = play_from_position(p, n_games, seed, n_jobs=n_jobs)
-    return _frame(games, rules_for(p), seed=seed, players=p.players, edition=p.edition)
+    return games_frame(games, players=p.players, edition=p.edition, seed=seed)
 
 
 __all__ = [
