@@ -180,8 +180,15 @@ def _combat_source(args: argparse.Namespace) -> tuple[str, Any]:
     return args.position, spec
 
 
+def _python_policy(name: str) -> Any:
+    """The Python policy every house plays in ``gotsim play``."""
+    from gotsim.players import make_policy
+
+    return make_policy(name)
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
-    from gotsim.engine.game import Game, RandomPolicy
+    from gotsim.engine.game import Game
 
     if args.players not in (3, 4, 5, 6):
         _fail(f"--players {args.players}: the 2nd edition is played by 3 to 6 players")
@@ -192,10 +199,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if pictures is not None and pictures.exists() and not pictures.is_dir():
         _fail(f"--pictures {args.pictures!r} is a file, not a folder")
     game = Game(players=args.players, seed=args.seed, variants={"tides_of_battle": args.tides})
+    policy = _python_policy(args.policy)
     if pictures is not None:
-        _play_with_pictures(game, pictures)
+        _play_with_pictures(game, pictures, policy)
     else:
-        game.play(RandomPolicy())
+        game.play(policy)
     summary = {
         "players": args.players,
         "seed": args.seed,
@@ -219,16 +227,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play_with_pictures(game: Any, folder: Path) -> None:
+def _play_with_pictures(game: Any, folder: Path, policy: Any) -> None:
     """Play on, saving a board picture at the start of every round's planning phase."""
     import matplotlib
 
     matplotlib.use("Agg")
     from gotsim.analysis.board_plot import save_record_picture
-    from gotsim.engine.game import RandomPolicy
 
     folder.mkdir(parents=True, exist_ok=True)
-    policy = RandomPolicy()
     seen = 0
     while True:
         g = game.record
@@ -251,11 +257,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         _fail(f"--players {args.players}: the 2nd edition is played by 3 to 6 players")
     if args.games <= 0:
         _fail(f"--games must be positive, got {args.games}")
-    if args.policy != "random":
-        _fail(f"--policy {args.policy}: only the random policy exists so far")
-    play_games(min(args.games, 64), players=args.players, n_jobs=args.jobs)  # compile / warm up
+    if args.jobs <= 0:
+        _fail(f"--jobs must be positive, got {args.jobs}")
+    kw = {"players": args.players, "n_jobs": args.jobs, "policies": args.policy}
+    play_games(min(args.games, 64), **kw)  # compile / warm up
     start = time.perf_counter()
-    play_games(args.games, players=args.players, n_jobs=args.jobs, seed=12345)
+    play_games(args.games, seed=12345, **kw)
     elapsed = time.perf_counter() - start
     result = {
         "games_per_s": round(args.games / elapsed, 1),
@@ -350,7 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play one game and narrate it")
     play.add_argument("--players", type=_players, default=6)
     play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--policy", choices=("random",), default="random")
+    play.add_argument("--policy", choices=("random", "heuristic"), default="random")
     play.add_argument("--tides", action="store_true", help="Tides of Battle variant")
     play.add_argument("--log", help="write the narrated log to this file")
     play.add_argument("--json", action="store_true", help="print a JSON summary")
@@ -360,7 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure complete games per second")
     bench.add_argument("--players", type=_players, default=6)
     bench.add_argument("--games", type=int, default=4000)
-    bench.add_argument("--policy", default="random")
+    bench.add_argument("--policy", choices=("random", "heuristic"), default="random")
     bench.add_argument("--jobs", type=int, default=2, help="threads (cores) to use")
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(run=_cmd_bench)

@@ -48,8 +48,10 @@ def test_tides_of_battle_variant() -> None:
     [
         ({"variants": {"dragons": True}}, "unknown variant"),
         ({"variants": {"tides_of_battle": "yes"}}, "true or false"),
-        ({"policies": "heuristic"}, "not available yet"),
-        ({"policies": {"stark": {"kind": "genius"}}}, "not available yet"),
+        ({"policies": "heuristik"}, "did you mean 'heuristic'"),
+        ({"policies": {"stark": {"kind": "genius"}}}, "unknown policy kind 'genius'"),
+        ({"policies": {"stark": {"aggression": 2}}}, "outside its range"),
+        ({"policies": {"starks": "heuristic"}}, "did you mean 'stark'"),
         ({"players": 7}, "7 players"),
     ],
 )
@@ -103,7 +105,8 @@ def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
         ["play", "--players", "7"],
         ["play", "--log", "no/such/dir/game.log"],
         ["bench", "--games", "0"],
-        ["bench", "--policy", "heuristic"],
+        ["bench", "--policy", "heuristik"],
+        ["bench", "--jobs", "0"],
     ],
 )
 def test_play_and_bench_bad_arguments(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

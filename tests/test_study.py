@@ -238,7 +238,19 @@ BAD: list[tuple[str, str, str]] = [
         "grid.players",
         "not both",
     ),
-    ('name = "x"\nseed = 1\ngames = 10\npolicies = "heuristic"\n', "policies", "not available yet"),
+    ('name = "x"\nseed = 1\ngames = 10\npolicies = "heuristik"\n', "policies", "unknown policy"),
+    (
+        'name = "x"\nseed = 1\ngames = 10\n[policies]\nstark = {kind = "heuristic", '
+        "aggression = 1.5}\n",
+        "policies.stark.aggression",
+        "outside its range",
+    ),
+    (
+        'name = "x"\nseed = 1\ngames = 10\n[policies]\nstark = {kind = "heuristic", '
+        "agression = 0.5}\n",
+        "policies.stark.agression",
+        "did you mean",
+    ),
     ('name = "x"\nseed = 1\ngames = 10\npolicies = "genius"\n', "policies", "unknown policy"),
     (
         'name = "x"\nseed = 1\ngames = 10\nplayers = 5\n[policies]\nmartell = "random"\n',
@@ -456,6 +468,22 @@ def test_same_results_for_any_block_size(tmp_path: Path) -> None:
     a = run_study(tiny(block_size=10), out=tmp_path / "a").games
     b = run_study(tiny(block_size=25), out=tmp_path / "b").games
     pd.testing.assert_frame_equal(a.drop(columns="block"), b.drop(columns="block"))
+
+
+def test_heuristic_policies_play_as_in_simulate(tmp_path: Path) -> None:
+    spec = tiny()
+    del spec["grid"], spec["compare"]
+    spec["policies"] = {
+        "default": "heuristic",
+        "stark": "random",
+        "lannister": {"kind": "heuristic", "aggression": 0.9},
+    }
+    a = run_study(spec, out=tmp_path / "a").games
+    b = run_study(spec | {"block_size": 40}, out=tmp_path / "b").games
+    pd.testing.assert_frame_equal(a.drop(columns="block"), b.drop(columns="block"))
+    expected = gotsim.simulate(40, players=5, seed=11, policies=spec["policies"])
+    assert a["winner"].tolist() == expected["winner"].tolist()
+    assert a["policies"].iloc[0] != "random"
 
 
 def test_start_position_plays_from_the_position(tmp_path: Path) -> None:

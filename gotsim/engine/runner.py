@@ -10,6 +10,7 @@ from gotsim.engine.board_state import castles_held
 from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision
+from gotsim.players.heuristic import heuristic_action
 
 
 @numba.njit(cache=True)
@@ -49,4 +50,43 @@ def castle_table(games, rules):
         for house in range(6):
             if games[i].in_play[house]:
                 out[i, house] = castles_held(games[i], t, house)
+    return out
+
+
+# --- mixed policies (random and heuristic players, gotsim.players) -----------------------------
+# Kept apart from ``play_random`` so the all-random path stays exactly as it was.
+
+POLICY_RANDOM, POLICY_HEURISTIC = 0, 1
+
+
+@numba.njit(cache=True)
+def play_policies_one(g, t, kinds, params, memo, max_decisions: int) -> int:
+    """Play one game, each decision answered by the deciding house's policy (``kinds[house]``:
+    0 random, 1 heuristic with ``params[house]``); returns the decisions made (-1 on a decision
+    without legal action)."""
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    made = 0
+    while made < max_decisions:
+        advance(g, t)
+        if g.done or g.pending == Decision.NONE:
+            return made
+        if legal(g, t, mask) == 0:
+            return -1
+        house = int(g.pending_house)  # int64: the signature Python callers use too
+        if kinds[house] == POLICY_HEURISTIC:
+            action = heuristic_action(g, t, house, mask, params[house], memo)
+        else:
+            action = pick_from_mask(g.rng, 1 + house, mask)
+        apply_legal(g, t, action)
+        made += 1
+    return made
+
+
+@numba.njit(cache=True, parallel=True)
+def play_policies(games, rules, kinds, params, memos, max_decisions: int):
+    """``play_random`` with per-house policies: ``kinds`` (G, H) policy kind per game and house,
+    ``params`` (G, H, N_PARAMS) heuristic parameters, ``memos`` one heuristic memo per game."""
+    out = np.zeros(games.shape[0], np.int64)
+    for i in numba.prange(games.shape[0]):
+        out[i] = play_policies_one(games[i], rules[0], kinds[i], params[i], memos[i], max_decisions)
     return out

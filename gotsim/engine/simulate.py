@@ -35,22 +35,17 @@ class EngineIncompleteError(RuntimeError):
     """A game stopped in a phase the engine cannot play yet."""
 
 
-def _policies(policies: str | Mapping[str, Any]) -> None:
-    if isinstance(policies, str):
-        kinds = {policies}
-    elif isinstance(policies, Mapping):
-        kinds = set()
-        for house, spec in policies.items():
-            House.from_id(house)
-            kinds.add(spec if isinstance(spec, str) else dict(spec).get("kind", "?"))
-    else:
+def _policies(policies: str | Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per-house policy kinds and heuristic parameters (``gotsim.players.params``), or None when
+    every house plays at random (the original ``play_random`` path)."""
+    from gotsim.players.params import RANDOM, policy_table
+
+    if not isinstance(policies, str | Mapping):
         raise ValueError(f"policies: expected 'random' or a mapping, got {policies!r}")
-    unknown = kinds - {"random"}
-    if unknown:
-        raise ValueError(
-            f"policies: {sorted(unknown)} not available yet (only 'random'; the heuristic "
-            "players come with their own issue)"
-        )
+    kinds, params = policy_table(policies)
+    if (kinds == RANDOM).all():
+        return None
+    return kinds, params
 
 
 def play_games(
@@ -62,8 +57,11 @@ def play_games(
     seed: int = 0,
     first_game: int = 0,
     n_jobs: int = 1,
+    policies: str | Mapping[str, Any] = "random",
 ) -> np.recarray:
-    """Finished game records ``first_game … first_game + n_games - 1`` (random policy)."""
+    """Finished game records ``first_game … first_game + n_games - 1``, each house playing its
+    policy (``policies`` as in ``simulate``; all random by default)."""
+    table = _policies(policies)
     flags = variant_flags(variants)
     rules = rules_table(edition, players, flags["tides_of_battle"])
     out = []
@@ -77,7 +75,7 @@ def play_games(
             games = new_games(
                 seeds, edition=edition, players=players, kings_court_swap=flags["kings_court_swap"]
             )
-            play_random(games, rules, MAX_DECISIONS)
+            _play_table(games, rules, table)
             stuck = np.flatnonzero(games.done == 0)
             if stuck.size:
                 phase = Phase(int(games.phase[stuck[0]])).name.lower()
@@ -89,6 +87,35 @@ def play_games(
     finally:
         numba.set_num_threads(previous)
     return np.concatenate(out).view(np.recarray) if out else new_games([])
+
+
+def play_batch(
+    games: np.recarray, rules: np.recarray, policies: str | Mapping[str, Any] = "random"
+) -> None:
+    """Play a batch of records to the end in place, each house by its policy (``policies`` as
+    in ``simulate``), on the threads numba is set to use."""
+    _play_table(games, rules, _policies(policies))
+
+
+def _play_table(
+    games: np.recarray, rules: np.recarray, table: tuple[np.ndarray, np.ndarray] | None
+) -> None:
+    if table is None:
+        play_random(games, rules, MAX_DECISIONS)
+        return
+    from gotsim.engine.runner import play_policies
+    from gotsim.players.memo import new_memos
+
+    kinds, params = table
+    n = len(games)
+    play_policies(
+        games,
+        rules,
+        np.ascontiguousarray(np.broadcast_to(kinds, (n, *kinds.shape))),
+        np.ascontiguousarray(np.broadcast_to(params, (n, *params.shape))),
+        new_memos(n),
+        MAX_DECISIONS,
+    )
 
 
 def games_frame(
@@ -176,14 +203,25 @@ def simulate(
 ) -> pd.DataFrame:
     """Play ``n_games`` complete games; one row per game.
 
+    ``policies``: ``"random"`` (default), ``"heuristic"``, one spec mapping for every house
+    (``{"kind": "heuristic", "aggression": 0.8}``), or a mapping from house id to spec, where
+    the key ``"default"`` sets the houses not named (otherwise random). Heuristic parameters:
+    ``gotsim.players.params`` and ``docs/players.md``.
+
     Columns: ``game, seed_key, players, edition, winner, end_round, end_reason`` (``castles`` or
     ``round10``), per house in play ``castles_<house>, power_<house>, supply_<house>,
     battles_<house>``, and ``battles`` (battles fought in the game).
     """
     if not isinstance(n_games, int) or n_games < 0:
         raise ValueError(f"n_games must be a whole number ≥ 0, got {n_games!r}")
-    _policies(policies)
+    _policies(policies)  # bad specs fail before any game is played
     games = play_games(
-        n_games, players=players, edition=edition, variants=variants, seed=seed, n_jobs=n_jobs
+        n_games,
+        players=players,
+        edition=edition,
+        variants=variants,
+        seed=seed,
+        n_jobs=n_jobs,
+        policies=policies,
     )
     return games_frame(games, players=players, edition=edition, seed=seed)

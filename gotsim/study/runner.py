@@ -84,13 +84,6 @@ class StudyResult:
 # --- playing a block (runs in workers) ---------------------------------------------------------
 
 
-def _random_only(policies: Mapping[str, Mapping[str, Any]]) -> None:
-    """The runner plays the random policy only; a new kind is wired in here."""
-    kinds = {spec["kind"] for spec in policies.values()}
-    if kinds != {"random"}:
-        raise NotImplementedError(f"the study runner cannot play policies {sorted(kinds)} yet")
-
-
 @lru_cache(maxsize=4)
 def _position_start(text: str) -> tuple[Any, np.recarray]:
     """The position and a one-game record standing in it (its board fields are copied into
@@ -109,8 +102,7 @@ def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
 
     from gotsim.engine.convert import POSITION_FIELDS
     from gotsim.engine.init import new_games
-    from gotsim.engine.runner import play_random
-    from gotsim.engine.simulate import MAX_DECISIONS, EngineIncompleteError
+    from gotsim.engine.simulate import EngineIncompleteError, play_batch
     from gotsim.engine.tables import rules_table
 
     assert task.position is not None
@@ -126,7 +118,7 @@ def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
     previous = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        play_random(games, rules, MAX_DECISIONS)
+        play_batch(games, rules, json.loads(task.policies))
     finally:
         numba.set_num_threads(previous)
     stuck = np.flatnonzero(games.done == 0)
@@ -141,7 +133,6 @@ def play_block(task: BlockTask) -> BlockResult:
     """Play one block of one cell (one thread) and return its games and rounds frames."""
     from gotsim.engine.simulate import games_frame, play_games, rounds_frame
 
-    _random_only(json.loads(task.policies))
     if task.position is None:
         records = play_games(
             task.n_games,
@@ -154,6 +145,7 @@ def play_block(task: BlockTask) -> BlockResult:
             seed=task.seed,
             first_game=task.first_game,
             n_jobs=1,
+            policies=json.loads(task.policies),
         )
         first_round = 1
     else:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from gotsim.data import EDITIONS, load_data
+from gotsim.players.params import PARAM_NAMES, PARAMS
 from gotsim.rules.ids import HOUSE_IDS, House
 from gotsim.rules.setup import load_setup
 
@@ -35,8 +36,10 @@ __all__ = [
 PLAYABLE_EDITIONS: tuple[str, ...] = ("2e",)
 EDITION_NAMES: Mapping[str, str] = {"1e": "1st edition", "2e": "2nd edition"}
 # policy kind → its parameters and their types (random takes none)
-POLICY_KINDS: Mapping[str, Mapping[str, type]] = {"random": {}}
-UPCOMING_POLICY_KINDS: tuple[str, ...] = ("heuristic",)
+POLICY_KINDS: Mapping[str, Mapping[str, type]] = {
+    "random": {},
+    "heuristic": {name: float for name in PARAM_NAMES},
+}
 
 TOP_KEYS: tuple[str, ...] = (
     "name",
@@ -338,12 +341,6 @@ class _Reader:
             params = {k: v for k, v in value.items() if k != "kind"}
         else:
             self.fail(key, f"expected a policy kind or a table, got {_type_name(value)}")
-        if kind in UPCOMING_POLICY_KINDS:
-            self.fail(
-                key,
-                f"policy {kind!r} is not available yet: only 'random' exists until the "
-                "heuristic players land",
-            )
         if kind not in POLICY_KINDS:
             known = ", ".join(POLICY_KINDS)
             self.fail(key, f"unknown policy {kind!r}{_hint(kind, POLICY_KINDS)} (known: {known})")
@@ -357,7 +354,14 @@ class _Reader:
                     f"unknown parameter for policy {kind!r}{_hint(name, allowed)} "
                     f"(parameters: {takes})",
                 )
-            if not isinstance(param, allowed[name]) or isinstance(param, bool) != (
+            if allowed[name] is float:
+                if isinstance(param, bool) or not isinstance(param, int | float):
+                    self.fail(f"{key}.{name}", f"expected a number, got {_type_name(param)}")
+                p = PARAMS[PARAM_NAMES.index(name)]
+                if not p.low <= param <= p.high:
+                    self.fail(f"{key}.{name}", f"{param} is outside its range [{p.low}, {p.high}]")
+                param = float(param)
+            elif not isinstance(param, allowed[name]) or isinstance(param, bool) != (
                 allowed[name] is bool
             ):
                 self.fail(f"{key}.{name}", f"expected {allowed[name].__name__}")

@@ -1,0 +1,105 @@
+"""The players' targets, measured: a heuristic house against five random ones in every seat, the
+win shares and castle victories of all-heuristic games, parameter variants in a tournament, and
+complete heuristic games per second.
+
+Run: ``python benchmarks/bench_players.py [--seat-games N] [--games N] [--variant-games N]
+[--speed-games N] [--jobs J]``. Prints one JSON object (and a readable summary on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from gotsim.engine.simulate import play_games
+from gotsim.engine.state import EndReason
+from gotsim.players.tournament import seat_table, variant_tournament
+from gotsim.rules.ids import House
+
+VARIANTS: dict[str, Any] = {
+    "default": "heuristic",
+    "aggressive": {"aggression": 0.9, "risk": 0.8},
+    "cautious": {"aggression": 0.3, "defence": 0.9, "risk": 0.2},
+    "thrifty": {"card_thrift": 1.0, "power": 0.9},
+    "spendthrift": {"card_thrift": 0.0, "bid_iron_throne": 0.6, "bid_kings_court": 0.6},
+    "random": "random",
+}
+
+
+def against_random(n_games: int, jobs: int) -> dict[str, Any]:
+    table = seat_table("heuristic", n_games, players=6, seed=2024, n_jobs=jobs)
+    return {
+        "games_per_seat": n_games,
+        "win_rate_by_seat": {r.house: round(r.win_rate, 4) for r in table.itertuples()},
+        "win_rate_mean": round(float(table.win_rate.mean()), 4),
+        "castle_wins_share": round(float(table.castle_wins.sum() / table.wins.sum()), 4),
+    }
+
+
+def all_heuristic(n_games: int, jobs: int) -> dict[str, Any]:
+    games = play_games(n_games, players=6, seed=77, n_jobs=jobs, policies="heuristic")
+    wins = Counter(int(w) for w in games.winner)
+    return {
+        "games": n_games,
+        "win_share": {h.id: round(wins[h] / n_games, 4) for h in House},
+        "castle_victory_share": round(float((games.end_reason == EndReason.CASTLES).mean()), 4),
+        "mean_end_round": round(float(games.game_round.mean()), 2),
+        "battles_per_game": round(float(games.battles.sum(axis=1).mean() / 2), 1),
+    }
+
+
+def tournament(n_games: int, jobs: int) -> dict[str, Any]:
+    table = variant_tournament(VARIANTS, n_games, players=6, seed=5, n_jobs=jobs)
+    return {
+        "games": n_games,
+        "variants": {
+            r.variant: {"win_share": round(r.win_share, 4), "elo": round(r.elo, 1)}
+            for r in table.itertuples()
+        },
+    }
+
+
+def speed(n_games: int, jobs: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"games": n_games, "jobs": jobs}
+    for policy in ("random", "heuristic"):
+        play_games(64, players=6, n_jobs=jobs, policies=policy)  # compile / load the cache
+        best = float("inf")
+        for _ in range(2):
+            start = time.perf_counter()
+            play_games(n_games, players=6, n_jobs=jobs, seed=12345, policies=policy)
+            best = min(best, time.perf_counter() - start)
+        out[f"{policy}_games_per_s"] = round(n_games / best, 1)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seat-games", type=int, default=300)
+    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--variant-games", type=int, default=1800)
+    parser.add_argument("--speed-games", type=int, default=4000)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    result = {
+        "against_random": against_random(args.seat_games, args.jobs),
+        "all_heuristic": all_heuristic(args.games, args.jobs),
+        "variant_tournament": tournament(args.variant_games, args.jobs),
+        "speed": speed(args.speed_games, args.jobs),
+    }
+    print(json.dumps(result))
+    ar, ah = result["against_random"], result["all_heuristic"]
+    print(
+        f"vs random: {ar['win_rate_mean']:.1%} mean; all heuristic: "
+        + ", ".join(f"{h} {s:.1%}" for h, s in ah["win_share"].items())
+        + f"; castle victories {ah['castle_victory_share']:.1%}; "
+        + f"{result['speed']['heuristic_games_per_s']} heuristic games/s",
+        file=sys.stderr,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""The compiled heuristic policy: ``heuristic_action`` answers any pending decision with a legal
+action, from what the deciding house may see, steered by its parameter row.
+
+Each decision kind has its own scorer (``orders``, ``marching``, ``fighting``, ``westeros``);
+plans that span several decisions live in the game's memo (``gotsim.players.memo``). Ties and
+the rare decision a scorer cannot settle fall back on the house's own random stream
+(``g.rng[1 + house]``), so a game stays a function of its seed.
+"""
+
+from __future__ import annotations
+
+import numba
+
+from gotsim.engine.rng import pick_from_mask
+from gotsim.engine.state import N_ACTIONS, Decision
+from gotsim.players import fighting as fi
+from gotsim.players import marching as ma
+from gotsim.players import orders as od
+from gotsim.players import westeros as we
+from gotsim.players.view import init_memo
+
+
+@numba.njit(cache=True)
+def _choose(g, t, house: int, mask, params, memo) -> int:
+    kind = g.pending
+    if kind == Decision.PLACE_ORDER:
+        return od.place_order(g, t, house, mask, params, memo)
+    if kind == Decision.MARCH_UNIT:
+        return ma.march_unit(g, t, house, mask, params, memo)
+    if kind == Decision.MARCH_FROM:
+        return ma.march_from(g, t, house, mask, params, memo)
+    if kind == Decision.RAID_FROM:
+        return od.raid_from(g, t, house, mask, params, memo)
+    if kind == Decision.RAID_TARGET:
+        return od.raid_target(g, t, house, mask, params, memo)
+    if kind == Decision.LEAVE_POWER:
+        return ma.leave_power(g, t, house, mask, params, memo)
+    if kind == Decision.HOUSE_CARD:
+        return fi.house_card(g, t, house, mask, params, memo)
+    if kind == Decision.MUSTER:
+        return we.muster(g, t, house, mask, params, memo)
+    if kind == Decision.BID:
+        return we.bid(g, t, house, mask, params, memo)
+    if kind == Decision.TIE_ORDER:
+        return we.tie_order(g, t, house, mask, params, memo)
+    if kind == Decision.RAVEN:
+        return od.raven(g, t, house, mask, params, memo)
+    if kind == Decision.RAVEN_AREA:
+        return od.raven_area(g, t, house, mask, params, memo)
+    if kind == Decision.RAVEN_ORDER:
+        return od.raven_order(g, t, house, mask, params, memo)
+    if kind == Decision.RAVEN_BURY:
+        return od.raven_bury(g, t, house, mask, params, memo)
+    if kind == Decision.SUPPORT_SIDE:
+        return fi.support_side(g, t, house, mask, params, memo)
+    if kind == Decision.TYRION:
+        return fi.tyrion(g, t, house, mask, params, memo)
+    if kind == Decision.AERON:
+        return fi.aeron(g, t, house, mask, params, memo)
+    if kind == Decision.QUEEN_OF_THORNS:
+        return fi.queen_of_thorns(g, t, house, mask, params, memo)
+    if kind == Decision.DORAN:
+        return fi.doran(g, t, house, mask, params, memo)
+    if kind == Decision.BLADE:
+        return fi.blade(g, t, house, mask, params, memo)
+    if kind == Decision.CASUALTY:
+        return fi.casualty(g, t, house, mask, params, memo)
+    if kind == Decision.RETREAT:
+        return fi.retreat(g, t, house, mask, params, memo)
+    if kind == Decision.RENLY:
+        return fi.renly(g, t, house, mask, params, memo)
+    if kind == Decision.CERSEI:
+        return fi.cersei(g, t, house, mask, params, memo)
+    if kind == Decision.PATCHFACE:
+        return fi.patchface(g, t, house, mask, params, memo)
+    if kind == Decision.SUPPLY_CUT:
+        return we.supply_cut(g, t, house, mask, params, memo)
+    if kind == Decision.SUPPLY_CUT_UNIT or kind == Decision.DESTROY_UNIT_TYPE:
+        return we.cheapest_unit(mask)
+    if kind == Decision.WESTEROS_CHOICE:
+        return we.westeros_choice(g, t, house, mask, params, memo)
+    if kind == Decision.WILDLING_CHOICE:
+        return we.wildling_choice(g, t, house, mask, params, memo)
+    if kind == Decision.DESTROY_UNIT:
+        return we.destroy_unit(g, t, house, mask, params, memo)
+    if kind == Decision.CROW_KILLERS:
+        return we.crow_killers(g, t, house, mask, params, memo)
+    if kind == Decision.TRACK_CHOICE:
+        return we.track_choice(g, t, house, mask, params, memo)
+    if kind == Decision.CONSOLIDATE_CHOICE:
+        return we.consolidate_choice(g, t, house, mask, params, memo)
+    return -1
+
+
+@numba.njit(cache=True)
+def heuristic_action(g, t, house: int, mask, params, memo) -> int:
+    """A legal action of ``house`` for the pending decision of game ``g`` (``mask``: its legal
+    actions, from ``machine.legal``; ``params``: the house's parameter row; ``memo``: the game's
+    heuristic memo, ``gotsim.players.memo.new_memos``)."""
+    init_memo(t, memo)
+    action = _choose(g, t, house, mask, params, memo)
+    if 0 <= action < N_ACTIONS and mask[action]:
+        return action
+    return pick_from_mask(g.rng, 1 + house, mask)
+
+
+__all__ = ["heuristic_action"]

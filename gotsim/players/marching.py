@@ -1,0 +1,573 @@
+"""The heuristic's marches: where the units of a march order go — at most one attack, where the
+win chance pays, then every other unit, one at a time, where it adds most (a new area taken, a
+threatened area held, a step toward enemy castles, or staying) — which march to resolve first,
+and whether to leave a power token behind.
+
+Compiled (numba). ``evaluate_march`` serves both the order planner (``planning=True``: enemy
+orders unknown, their defence and supports estimated) and the action phase (orders revealed:
+the defence and support orders around the target are counted as they are).
+"""
+
+# ruff: noqa: SIM102, SIM108, SIM109
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from gotsim.engine import marches as mv
+from gotsim.engine.board_state import LAND, PORT, SEA, controller
+from gotsim.engine.state import H, U
+from gotsim.players.params import P_DEFENCE, P_EXPANSION, P_NOISE, P_POWER, P_RISK
+from gotsim.players.values import (
+    EXPOSURE,
+    attack_gain_fixed,
+    attack_value,
+    defender_of,
+    lead_of,
+    position_value,
+    vacate_cost,
+)
+from gotsim.players.view import (
+    FOOTMAN,
+    KNIGHT,
+    SHIP,
+    SIEGE,
+    attack_strength,
+    danger,
+    ensure_view,
+    fiefdoms_higher,
+    hold_strength,
+    jitter,
+    live,
+    lose_chance,
+    support_reaches,
+    value_for,
+    win_chance,
+)
+
+NEG = -1.0e9
+D_BATTLE, D_TAKE, D_OWN = 0, 1, 2
+O_DEFENSE_ONE, O_DEFENSE_TWO, O_SUPPORT_ZERO, O_SUPPORT_ONE = 3, 4, 5, 6
+# evaluate_march result slots
+R_VALUE = 0  # 3 slots: worth for march bonus -1, 0, +1 (planning) / slot 1 (action)
+R_TARGET = 3  # the attacked area, -1 none
+R_MARGIN = 4  # attack margin before the march bonus (planning: 60 % of possible support)
+R_GAIN = 5  # worth of winning the attack
+R_PEACEFUL = 6  # worth of the march without attacking
+R_LEN = 8
+
+
+@numba.njit(cache=True)
+def reach_list(g, t, house: int, origin: int, memo) -> int:
+    """List in ``memo.reach`` the areas the units of ``origin`` can march to (land units: by
+    land and along the house's ships; ships: adjacent seas and own ports); returns the count."""
+    n = t.n_areas
+    seen = memo.seen
+    seen[:n] = 0
+    seen[origin] = 1
+    out = 0
+    width = t.neighbours.shape[1]
+    if t.kind[origin] == LAND:
+        stack = memo.stack
+        top = 0
+        for j in range(width):
+            b = t.neighbours[origin, j]
+            if b < 0:
+                break
+            if seen[b]:
+                continue
+            if t.kind[b] == LAND:
+                seen[b] = 1
+                if not g.blocked[b]:
+                    memo.reach[out] = b
+                    out += 1
+            elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP] > 0:
+                seen[b] = 1
+                stack[top] = b
+                top += 1
+        while top > 0:
+            top -= 1
+            sea = stack[top]
+            for j in range(width):
+                b = t.neighbours[sea, j]
+                if b < 0:
+                    break
+                if seen[b]:
+                    continue
+                if t.kind[b] == LAND:
+                    seen[b] = 1
+                    if not g.blocked[b]:
+                        memo.reach[out] = b
+                        out += 1
+                elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP] > 0:
+                    seen[b] = 1
+                    stack[top] = b
+                    top += 1
+        return out
+    for j in range(width):
+        b = t.neighbours[origin, j]
+        if b < 0:
+            break
+        if g.blocked[b]:
+            continue
+        if t.kind[b] == SEA:
+            memo.reach[out] = b
+            out += 1
+        elif t.kind[b] == PORT and t.kind[origin] == SEA:
+            if controller(g, t, t.port_land[b]) == house:
+                memo.reach[out] = b
+                out += 1
+    return out
+
+
+@numba.njit(cache=True)
+def support_orders_into(g, t, x: int, house: int, exclude: int) -> float:
+    """Strength of ``house``'s revealed support orders that can join a battle in ``x``."""
+    s = 0.0
+    for j in range(t.neighbours.shape[1]):
+        b = t.neighbours[x, j]
+        if b < 0:
+            break
+        if b == exclude or g.owner[b] != house:
+            continue
+        k = g.order[b]
+        if (k == O_SUPPORT_ZERO or k == O_SUPPORT_ONE) and support_reaches(t, b, x):
+            s += attack_strength(g, t, b, x)
+            if k == O_SUPPORT_ONE:
+                s += 1.0
+    return s
+
+
+@numba.njit(cache=True)
+def battle_margin(g, t, house: int, origin: int, x: int, units: float) -> float:
+    """Board strength of an attack with ``units`` on ``x`` (march bonus and revealed supports
+    included) minus the defence's (units, garrison, defence order, supports; third houses'
+    supports count partly against)."""
+    march = g.order[origin]
+    bonus = float(march - 1) if 0 <= march <= 2 else 0.0
+    e = defender_of(g, t, x)
+    mine = units + bonus + support_orders_into(g, t, x, house, origin)
+    if e < 0:
+        return mine - g.neutral[x]
+    d = float(hold_strength(g, x))
+    if g.owner[x] == e:
+        k = g.order[x]
+        if k == O_DEFENSE_ONE:
+            d += 1.0
+        elif k == O_DEFENSE_TWO:
+            d += 2.0
+    d += support_orders_into(g, t, x, e, -1)
+    for other in range(H):
+        if other != house and other != e and g.in_play[other]:
+            d += 0.4 * support_orders_into(g, t, x, other, -1)
+    holder = g.track[1, 0]
+    if not g.blade_used:
+        if holder == house:
+            mine += 0.5
+        elif holder == e:
+            d += 0.5
+    return mine - d
+
+
+@numba.njit(cache=True)
+def enemy_marches_next_to(g, t, house: int, a: int) -> float:
+    """Strength of the strongest unresolved enemy march order that could come into ``a``
+    (from next door, or carried by that house's ships in a sea next to it)."""
+    worst = 0.0
+    land = t.kind[a] == LAND
+    width = t.neighbours.shape[1]
+    for j in range(width):
+        b = t.neighbours[a, j]
+        if b < 0:
+            break
+        e = g.owner[b]
+        if e < 0 or e == house:
+            continue
+        if 0 <= g.order[b] <= 2 and (t.kind[b] == LAND) == land:
+            s = float(attack_strength(g, t, b, a))
+            if s > worst:
+                worst = s
+        if land and t.kind[b] == SEA and g.units[b, SHIP] > 0:
+            # armies that the enemy's ships in this sea can carry here
+            for k in range(width):
+                c = t.neighbours[b, k]
+                if c < 0:
+                    break
+                if c != a and g.owner[c] == e and t.kind[c] == LAND and 0 <= g.order[c] <= 2:
+                    s = float(attack_strength(g, t, c, a))
+                    if s > worst:
+                        worst = s
+    return worst
+
+
+@numba.njit(cache=True)
+def threat_at(g, t, memo, house: int, a: int, planning: bool) -> float:
+    """The danger to ``a``: the view's estimate while planning; in the action phase the
+    revealed marches next to it, or half the estimate (later rounds)."""
+    d = danger(g, t, memo, house, a)
+    if planning:
+        return d
+    now = enemy_marches_next_to(g, t, house, a)
+    # the home area is worth guarding against later rounds too
+    later = 0.8 if t.home[a] == house else 0.5
+    return max(now, later * d)
+
+
+@numba.njit(cache=True)
+def dest_info(g, t, memo, house: int, x: int, planning: bool, params) -> None:
+    """Fill ``memo.d_*[x]`` for ``house`` (once per view): whether entering ``x`` is a
+    battle, a new area to take (its worth for the first unit) or an own area (its worth, the
+    strength already there), the threat to it and its position worth."""
+    key = memo.view_key * 16 + house * 2 + (1 if planning else 0)
+    if memo.d_key[x] == key:
+        return
+    memo.d_key[x] = key
+    memo.d_pos[x] = position_value(g, t, memo, house, x)
+    memo.d_thr[x] = threat_at(g, t, memo, house, x, planning)
+    v = value_for(g, t, memo, house, x)
+    if mv.is_attack(g, t, house, x):
+        memo.d_kind[x] = D_BATTLE
+        e = defender_of(g, t, x)
+        memo.d_def[x] = e
+        memo.d_val[x] = v
+        held = hold_strength(g, x)
+        memo.d_hold[x] = held
+        if e < 0:
+            memo.d_str[x] = g.neutral[x]
+            memo.d_lead[x] = 0.0
+            memo.d_tie[x] = 1
+        else:
+            memo.d_str[x] = held + 0.5 + 0.6 * memo.pot[e, x]
+            memo.d_lead[x] = lead_of(g, t, memo, house, e)
+            memo.d_tie[x] = 1 if fiefdoms_higher(g, house, e) else 0
+        memo.d_gain[x] = attack_gain_fixed(g, t, memo, house, x)
+        return
+    if g.owner[x] == house or controller(g, t, x) == house:
+        memo.d_kind[x] = D_OWN
+        memo.d_val[x] = v
+        memo.d_hold[x] = hold_strength(g, x)
+    else:
+        memo.d_kind[x] = D_TAKE
+        if g.power_token[x] >= 0 and g.power_token[x] != house:
+            v += 0.5
+        # varied by up to ± noise, once per view: the house's taste for this area this turn
+        memo.d_val[x] = v * (0.3 + params[P_EXPANSION]) * jitter(g, house, params[P_NOISE])
+        memo.d_hold[x] = 0.0
+
+
+@numba.njit(cache=True)
+def cached_position(g, t, memo, house: int, a: int) -> float:
+    """``position_value``, computed once per board view."""
+    if memo.posv_key[house, a] != memo.view_key:
+        memo.posv[house, a] = position_value(g, t, memo, house, a)
+        memo.posv_key[house, a] = memo.view_key
+    return memo.posv[house, a]
+
+
+@numba.njit(cache=True)
+def unit_strength(u: int) -> float:
+    if u == KNIGHT:
+        return 2.0
+    if u == SIEGE:
+        return 0.0
+    return 1.0
+
+
+@numba.njit(cache=True)
+def allocate(
+    g,
+    t,
+    house: int,
+    origin: int,
+    params,
+    memo,
+    planning: bool,
+    n_reach: int,
+    left,
+    move,
+    exclude: int,
+) -> float:
+    """Send the units in ``left`` (by type) one at a time where each adds most, into ``move``
+    (adding); returns the worth gained over staying put, the cost of emptying ``origin``
+    included. Siege engines stay."""
+    land = t.kind[origin] == LAND
+    for r in range(n_reach):
+        x = memo.reach[r]
+        dest_info(g, t, memo, house, x, planning, params)
+        kind = memo.d_kind[x]
+        if x == exclude or kind == D_BATTLE:
+            memo.cand_v[r] = NEG
+            continue
+        memo.cand_t[r] = memo.d_thr[x]
+        memo.cand_p[r] = memo.d_pos[x]
+        memo.cand_v[r] = memo.d_val[x]
+        memo.sent[r] = memo.d_hold[x] if kind == D_OWN else 0.0
+    dest_info(g, t, memo, house, origin, planning, params)
+    t_o = memo.d_thr[origin]
+    pos_o = memo.d_pos[origin]
+    v_o = value_for(g, t, memo, house, origin)
+    stay_hold = float(g.garrison[origin])
+    stayed = left[SIEGE]  # siege engines do not wander
+    for u in range(U):
+        stayed += g.units[origin, u] - live(g, origin, u)  # routed units cannot march
+    total = 0.0
+    min_gain = 1.0e9
+    min_r = -1
+    min_u = -1
+    defence = 0.3 + params[P_DEFENCE]
+    exposure = EXPOSURE * (1.2 - params[P_RISK])
+    for u in (KNIGHT, FOOTMAN, SHIP):
+        s = unit_strength(u)
+        for _ in range(left[u]):
+            sv = v_o * (lose_chance(t_o, stay_hold) - lose_chance(t_o, stay_hold + s)) * defence
+            sv += s * pos_o
+            best = sv
+            best_r = -1
+            for r in range(n_reach):
+                cv = memo.cand_v[r]
+                if cv == NEG:
+                    continue
+                thr = memo.cand_t[r]
+                x = memo.reach[r]
+                if memo.d_kind[x] == D_TAKE and memo.sent[r] == 0.0:
+                    p = lose_chance(thr, s)
+                    gv = cv * (1.0 - p) - exposure * s * p
+                else:
+                    hold = memo.sent[r]
+                    gv = cv * (lose_chance(thr, hold) - lose_chance(thr, hold + s)) * defence
+                gv += s * memo.cand_p[r]
+                if gv > best + 1e-9:
+                    best = gv
+                    best_r = r
+            if best_r < 0:
+                stayed += 1
+                stay_hold += s
+            else:
+                move[memo.reach[best_r], u] += 1
+                memo.sent[best_r] += s
+                gain = best - sv
+                total += gain
+                if gain < min_gain:
+                    min_gain = gain
+                    min_r = best_r
+                    min_u = u
+    if stayed == 0 and land:
+        cost = vacate_cost(g, t, memo, house, origin, params, t_o)
+        if min_r >= 0 and min_gain < cost:
+            move[memo.reach[min_r], min_u] -= 1  # the least useful mover stays home instead
+            total -= min_gain
+        else:
+            total -= cost
+    return total
+
+
+@numba.njit(cache=True)
+def _attack_at(memo, m, house, e, tie, gain, units, params, lead) -> float:
+    """Worth of an attack with board margin ``m``."""
+    if e < 0:
+        p = 1.0 if m >= 0.0 else 0.0
+    else:
+        p = win_chance(memo, m, house, e, tie)
+    return attack_value(gain, 0.4 * units, p, params, lead)
+
+
+@numba.njit(cache=True)
+def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, res) -> None:
+    """Worth of a march order in ``origin`` (see ``R_*``); in the action phase the chosen units'
+    destinations are left in ``memo.move_a``."""
+    ensure_view(g, t, memo)
+    res[:] = 0.0
+    res[0] = NEG
+    res[1] = NEG
+    res[2] = NEG
+    res[R_TARGET] = -1.0
+    move_a = memo.move_a
+    move_b = memo.move_b
+    move_a[:, :] = 0
+    move_b[:, :] = 0
+    land = t.kind[origin] == LAND
+    avail = memo.avail
+    movers = 0
+    for u in range(U):
+        avail[u] = live(g, origin, u)
+        if not planning:
+            for d in range(t.n_areas):
+                avail[u] -= g.moving[d, u]  # already assigned (a plan resumed mid-way)
+        if avail[u] < 0:
+            avail[u] = 0
+        movers += avail[u]
+    if movers == 0:
+        return
+    n_reach = reach_list(g, t, house, origin, memo)
+    fighters = avail[FOOTMAN] + 2 * avail[KNIGHT] + avail[SHIP]
+    march = g.order[origin]
+    actual = float(march - 1) if 0 <= march <= 2 else 0.0
+    # --- the best attack -------------------------------------------------------------------
+    best_x = -1
+    best_v = NEG
+    best_units = 0.0
+    for r in range(n_reach):
+        x = memo.reach[r]
+        if fighters == 0:
+            break
+        dest_info(g, t, memo, house, x, planning, params)
+        if memo.d_kind[x] != D_BATTLE:
+            continue
+        if land and avail[FOOTMAN] + avail[KNIGHT] == 0:
+            continue  # siege engines alone are no attack
+        units = float(fighters)
+        if land and memo.fort[x]:
+            units += 4.0 * avail[SIEGE]
+        e = memo.d_def[x]
+        if planning:
+            support = memo.pot[house, x]
+            if support_reaches(t, origin, x):
+                support -= attack_strength(g, t, origin, x)
+            m0 = units + 0.6 * support - memo.d_str[x]
+        else:
+            m0 = battle_margin(g, t, house, origin, x, units) - actual
+        # the area as far as it can be held afterwards, plus what does not depend on the units
+        gain = memo.d_val[x] * (1.0 - lose_chance(memo.d_thr[x], units)) + memo.d_gain[x]
+        lead = memo.d_lead[x]
+        tie = memo.d_tie[x] != 0
+        v0 = NEG
+        v2 = NEG
+        if planning:
+            v0 = _attack_at(memo, m0 - 1.0, house, e, tie, gain, units, params, lead)
+            v1 = _attack_at(memo, m0, house, e, tie, gain, units, params, lead)
+            v2 = _attack_at(memo, m0 + 1.0, house, e, tie, gain, units, params, lead)
+        else:
+            v1 = _attack_at(memo, m0 + actual, house, e, tie, gain, units, params, lead)
+        if v1 > best_v:
+            best_v = v1
+            best_x = x
+            best_units = units
+            res[0] = v0
+            res[1] = v1
+            res[2] = v2
+            res[R_MARGIN] = m0
+            res[R_GAIN] = gain
+    # --- without attacking -----------------------------------------------------------------
+    left = memo.left
+    left[:] = avail
+    peaceful = allocate(g, t, house, origin, params, memo, planning, n_reach, left, move_b, -1)
+    res[R_PEACEFUL] = peaceful
+    attack_total = NEG
+    if best_x >= 0 and max(res[0], res[1], res[2]) <= 0.0:
+        best_x = -1  # an attack worth nothing cannot beat moving in peace (which is >= 0)
+        res[0] = NEG
+        res[1] = NEG
+        res[2] = NEG
+    if best_x >= 0:
+        for u in (FOOTMAN, KNIGHT, SHIP):
+            move_a[best_x, u] = left[u]
+            left[u] = 0
+        if land and memo.fort[best_x]:
+            move_a[best_x, SIEGE] = left[SIEGE]
+            left[SIEGE] = 0
+        rest = allocate(g, t, house, origin, params, memo, planning, n_reach, left, move_a, best_x)
+        staying = 0
+        for u in range(U):
+            staying += g.units[origin, u] - live(g, origin, u) + left[u]
+        for r in range(n_reach):
+            x = memo.reach[r]
+            if x != best_x:
+                for u in range(U):
+                    staying -= move_a[x, u]
+        for k in range(3):
+            res[k] += rest
+        attack_total = res[1]
+        if not planning and staying <= 0 and land and move_a[best_x, FOOTMAN] > 0 and fighters > 1:
+            # keep one footman home when that costs the attack less than the empty origin
+            e = defender_of(g, t, best_x)
+            m = battle_margin(g, t, house, origin, best_x, best_units - 1.0)
+            tie = e < 0 or fiefdoms_higher(g, house, e)
+            v1 = _attack_at(
+                memo,
+                m,
+                house,
+                e,
+                tie,
+                res[R_GAIN],
+                best_units - 1.0,
+                params,
+                lead_of(g, t, memo, house, e),
+            )
+            empty_cost = vacate_cost(
+                g, t, memo, house, origin, params, threat_at(g, t, memo, house, origin, planning)
+            )
+            if v1 + rest + empty_cost > attack_total:
+                move_a[best_x, FOOTMAN] -= 1
+                attack_total = v1 + rest + empty_cost
+                res[1] = attack_total
+    for k in range(3):
+        if res[k] < peaceful:
+            res[k] = peaceful
+    if planning:
+        if best_x >= 0 and attack_total > peaceful:
+            res[R_TARGET] = float(best_x)
+        return
+    if best_x >= 0 and attack_total > peaceful:
+        res[R_TARGET] = float(best_x)
+    else:
+        move_a[:, :] = move_b
+
+
+@numba.njit(cache=True)
+def plan_march(g, t, house: int, origin: int, params, memo) -> float:
+    """Plan where the units of ``origin`` go now (``memo.march_move``); returns the worth."""
+    res = np.zeros(R_LEN)  # one small allocation per plan
+    evaluate_march(g, t, house, origin, params, memo, False, res)
+    memo.march_move[:, :] = memo.move_a
+    memo.march_key = g.game_round * 64 + origin
+    memo.march_house = house
+    return res[1]
+
+
+@numba.njit(cache=True)
+def march_from(g, t, house: int, mask, params, memo) -> int:
+    """MARCH_FROM: the march order planned to be worth most goes first (its units' moves are
+    planned afresh when the first of them is asked)."""
+    best = NEG
+    best_a = -1
+    planned = memo.plan_key[house] == g.game_round
+    for a in range(t.n_areas):
+        if mask[a]:
+            v = memo.plan_value[house, a] if planned else 0.0
+            if v > best:
+                best = v
+                best_a = a
+    return best_a
+
+
+@numba.njit(cache=True)
+def march_unit(g, t, house: int, mask, params, memo) -> int:
+    """MARCH_UNIT: the next planned destination of this unit type, else stay."""
+    origin = g.ctx[0]
+    u = g.ctx[1]
+    if memo.march_key != g.game_round * 64 + origin or memo.march_house != house:
+        plan_march(g, t, house, origin, params, memo)
+    for d in range(t.n_areas):
+        if d != origin and memo.march_move[d, u] > 0 and mask[d]:
+            memo.march_move[d, u] -= 1
+            return d
+    return origin
+
+
+@numba.njit(cache=True)
+def leave_power(g, t, house: int, mask, params, memo) -> int:
+    """LEAVE_POWER: keep control of an area worth holding (castles always)."""
+    origin = g.ctx[0]
+    if t.castle[origin] or t.stronghold[origin]:
+        return 1
+    worth = t.barrels[origin] + t.crowns[origin]
+    spare = g.power[house] - (4.0 - 3.0 * params[P_POWER])
+    if worth >= 2 and g.power[house] >= 2:
+        return 1
+    if worth >= 1 and spare >= 0.0:
+        return 1
+    return 0
+
+
+__all__ = ["evaluate_march", "leave_power", "march_from", "march_unit", "plan_march"]

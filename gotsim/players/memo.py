@@ -1,0 +1,101 @@
+"""The heuristic's per-game work record: static area values, the cached board view and the plans
+that span several decisions (a house's orders for the round, the units of the march in hand).
+
+The engine asks one decision at a time; planning all of a house's orders (or all units of a
+march) once and reading the plan back keeps the per-decision cost low. Every cached part carries
+a key (round, phase, house, origin) and is rebuilt when the key does not match, so a fresh memo
+is always valid and the cache never changes what the heuristic decides.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gotsim.engine.combat import BATTLE_LEN, N_PARTS
+from gotsim.engine.state import A_MAX, N_ORDER_KINDS, H, U
+
+MEMO_DTYPE = np.dtype(
+    [
+        ("ready", np.uint8),  # static tables filled
+        ("base_value", np.float32, (A_MAX,)),  # worth of holding an area, for any house
+        ("fort", np.uint8, (A_MAX,)),  # castle or stronghold
+        ("reach_scale", np.float32, (H, A_MAX)),  # worth factor by distance from each home
+        ("view_key", np.int32),  # round * 16 + phase of the cached view, -1 none
+        ("pot", np.float32, (H, A_MAX)),  # strength each house's adjacent units can bring
+        ("threat", np.float32, (H, A_MAX)),  # pot plus transported armies, 0 without a marcher
+        ("plan_key", np.int32, (H,)),  # round of the house's order plan, 0 none
+        ("plan", np.int8, (H, A_MAX)),  # planned Order kind per area, -1 none
+        ("plan_target", np.int8, (H, A_MAX)),  # intended attack target of a march origin
+        ("plan_value", np.float64, (H, A_MAX)),  # planned worth of a march origin
+        ("march_key", np.int32),  # round * 64 + origin of the march plan, -1 none
+        ("march_house", np.int8),
+        ("march_move", np.int8, (A_MAX, U)),  # planned units per destination
+        ("march_value", np.float64),
+        ("tyrion_key", np.int32),  # the battle in which this game's Tyrion already cancelled
+        ("castles", np.int32, (H,)),  # castles held per house, with the view
+        ("hsum", np.float64, (H,)),  # per-house sums (local danger)
+        # work space of the march planner (no allocations in the hot loop)
+        ("reach", np.int16, (A_MAX,)),  # areas a march can go, listed
+        ("seen", np.uint8, (A_MAX,)),
+        ("stack", np.int16, (A_MAX,)),
+        ("sent", np.float64, (A_MAX,)),  # strength sent to each destination so far
+        ("cand_v", np.float64, (A_MAX,)),  # per listed destination: worth, threat, position
+        ("cand_t", np.float64, (A_MAX,)),
+        ("cand_p", np.float64, (A_MAX,)),
+        # per destination, cached per view and house: kind (0 battle, 1 to take, 2 own), worth,
+        # threat, position worth, own strength there
+        ("d_key", np.int32, (A_MAX,)),
+        ("d_kind", np.int8, (A_MAX,)),
+        ("d_val", np.float32, (A_MAX,)),
+        ("d_thr", np.float32, (A_MAX,)),
+        ("d_pos", np.float32, (A_MAX,)),
+        ("d_hold", np.float32, (A_MAX,)),
+        # … and for a battle: defender, its estimated strength, the fixed part of the gain, the
+        # defender's lead, whether the house wins ties against it
+        ("d_def", np.int8, (A_MAX,)),
+        ("d_str", np.float32, (A_MAX,)),
+        ("d_gain", np.float32, (A_MAX,)),
+        ("d_lead", np.float32, (A_MAX,)),
+        ("d_tie", np.uint8, (A_MAX,)),
+        ("move_a", np.int8, (A_MAX, U)),
+        ("move_b", np.int8, (A_MAX, U)),
+        ("avail", np.int64, (U,)),
+        ("left", np.int64, (U,)),
+        # the stronger half of each house's public hand (card strengths, strongest first)
+        ("cards_top", np.int64, (H, 7)),
+        ("n_top", np.int64, (H,)),
+        # win chance against each opponent, piecewise linear in the margin: values at 13 points
+        ("wc_table", np.float64, (H, H, 13)),
+        ("wc_key", np.int32, (H, H)),
+        ("posv", np.float32, (H, A_MAX)),  # position_value, cached per view
+        ("posv_key", np.int32, (H, A_MAX)),
+        # work space of the order planner
+        ("p_areas", np.int64, (A_MAX,)),
+        ("p_score", np.float64, (A_MAX, N_ORDER_KINDS)),
+        ("p_done", np.uint8, (A_MAX,)),
+        ("p_num", np.float64, (8, A_MAX)),  # strength, target, margin, gain, peaceful, alt, …
+        ("p_hold", np.float64, (A_MAX,)),  # defence added by the orders planned so far
+        ("p_left", np.int64, (N_ORDER_KINDS,)),
+        ("p_usable", np.uint8, (N_ORDER_KINDS,)),
+        # work space of the card choice
+        ("b_copy", np.int64, (BATTLE_LEN,)),
+        ("b_parts", np.int64, (2, N_PARTS)),
+        ("b_cards", np.int64, (4, 7)),
+        ("b_table", np.int64, (7, 7)),
+    ]
+)
+
+
+def new_memos(n: int) -> np.recarray:
+    """``n`` fresh memos (one per game in flight)."""
+    memos = np.zeros(n, MEMO_DTYPE).view(np.recarray)
+    memos["view_key"] = -1
+    memos["march_key"] = -1
+    memos["tyrion_key"] = -1
+    memos["posv_key"] = -1
+    memos["d_key"] = -1
+    memos["wc_key"] = -1
+    return memos
+
+
+__all__ = ["MEMO_DTYPE", "new_memos"]

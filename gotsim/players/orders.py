@@ -1,0 +1,543 @@
+"""The heuristic's order phase: one plan of all of a house's orders per round (marches toward
+weakly held castles and supply, supports for them and for threatened areas, defence where the
+danger is, raids next to enemies, power where it is safe, star orders where they matter), the
+Messenger Raven, and which raid to resolve against what.
+
+Compiled (numba). Planning reads the public board only: never other houses' orders.
+"""
+
+# ruff: noqa: SIM102
+
+from __future__ import annotations
+
+import numba
+
+from gotsim.engine.board_state import LAND, unit_count
+from gotsim.engine.machine import order_allowed, raid_reaches, stars_allowed, stars_used
+from gotsim.engine.state import (
+    ACT_NONE,
+    N_ORDER_KINDS,
+    ORDER_COUNT,
+    ORDER_STAR,
+    ORDER_TYPE,
+    Restriction,
+)
+from gotsim.players.marching import R_GAIN, R_LEN, R_MARGIN, R_PEACEFUL, R_TARGET, evaluate_march
+from gotsim.players.params import (
+    P_AGGRESSION,
+    P_DEFENCE,
+    P_NOISE,
+    P_POWER,
+)
+from gotsim.players.values import defender_of
+from gotsim.players.view import (
+    FOOTMAN,
+    KNIGHT,
+    SHIP,
+    attack_strength,
+    danger,
+    ensure_view,
+    fiefdoms_higher,
+    hold_strength,
+    jitter,
+    live,
+    lose_chance,
+    power_income,
+    support_reaches,
+    value_for,
+    win_chance,
+)
+
+MARCH, DEFENSE, SUPPORT, RAID, CONSOLIDATE = 1, 2, 3, 4, 5
+NEG = -1.0e9
+STAR_COST = 0.15  # a star spent here is one not spent elsewhere
+MAX_AREAS = 64
+
+# Order kinds as plain ints (IntEnum members do not unify with int8 in compiled code)
+O_MARCH_MINUS = 0
+O_MARCH_ZERO = 1
+O_MARCH_PLUS = 2
+O_DEFENSE_ONE = 3
+O_DEFENSE_TWO = 4
+O_SUPPORT_ZERO = 5
+O_SUPPORT_ONE = 6
+O_RAID = 7
+O_RAID_STAR = 8
+O_CONSOLIDATE = 9
+O_CONSOLIDATE_STAR = 10
+
+
+@numba.njit(cache=True)
+def restricted(g, kind: int) -> bool:
+    """This round's Westeros card forbids orders of ``kind``."""
+    r = g.restrict
+    kt = ORDER_TYPE[kind]
+    if kt == DEFENSE and r & Restriction.NO_DEFENSE:
+        return True
+    if kind == O_MARCH_PLUS and r & Restriction.NO_MARCH_PLUS:
+        return True
+    if kt == RAID and r & Restriction.NO_RAID:
+        return True
+    if kt == SUPPORT and r & Restriction.NO_SUPPORT:
+        return True
+    return kt == CONSOLIDATE and (r & Restriction.NO_CONSOLIDATE) != 0
+
+
+@numba.njit(cache=True)
+def _defence_value(g, t, memo, house, a, extra, params) -> float:
+    v = value_for(g, t, memo, house, a)
+    d = danger(g, t, memo, house, a)
+    if d <= 0.0:
+        return 0.0
+    hold = hold_strength(g, a) + 0.5 * memo.pot[house, a]
+    gain = lose_chance(d, hold) - lose_chance(d, hold + extra)
+    return v * gain * (0.5 + params[P_DEFENCE]) * 2.0
+
+
+@numba.njit(cache=True)
+def _raid_targets(g, t, house: int, a: int) -> int:
+    n = 0
+    for j in range(t.neighbours.shape[1]):
+        x = t.neighbours[a, j]
+        if x < 0:
+            break
+        if g.owner[x] >= 0 and g.owner[x] != house and raid_reaches(t, a, x):
+            n += 1
+    return n
+
+
+@numba.njit(cache=True)
+def plan_orders(g, t, house: int, params, memo) -> None:
+    """Plan every order ``house`` still has to place this round into ``memo.plan``."""
+    ensure_view(g, t, memo)
+    n = t.n_areas
+    memo.plan[house, :] = -1
+    memo.plan_target[house, :] = -1
+    memo.plan_key[house] = g.game_round
+    areas = memo.p_areas  # work space kept in the memo: no allocation per plan
+    na = 0
+    for a in range(n):
+        if g.owner[a] == house and g.order[a] < 0 and unit_count(g, a) > 0:
+            areas[na] = a
+            na += 1
+    if na == 0:
+        return
+    left = memo.p_left
+    usable = memo.p_usable
+    for k in range(N_ORDER_KINDS):
+        left[k] = ORDER_COUNT[k] - g.orders_used[house, k]
+        usable[k] = 0 if restricted(g, k) else 1
+    stars = stars_allowed(g, t, house) - stars_used(g, house)
+    last_round = g.game_round >= t.max_rounds
+
+    score = memo.p_score[:na]
+    score[:, :] = NEG
+    done = memo.p_done[:na]
+    done[:] = 0
+    strength = memo.p_num[0, :na]
+    target = memo.p_num[1, :na]
+    margin = memo.p_num[2, :na]
+    gain = memo.p_num[3, :na]
+    exp_only = memo.p_num[4, :na]
+    alt = memo.p_num[5, :na]
+    res = memo.p_num[6, :R_LEN]
+    hold_extra = memo.p_hold[:n]  # defence strength added by planned orders
+    hold_extra[:] = 0.0
+
+    for i in range(na):
+        a = areas[i]
+        strength[i] = live(g, a, FOOTMAN) + 2 * live(g, a, KNIGHT) + live(g, a, SHIP)
+        # defence
+        score[i, O_DEFENSE_ONE] = _defence_value(g, t, memo, house, a, 1.0, params)
+        score[i, O_DEFENSE_TWO] = _defence_value(g, t, memo, house, a, 2.0, params) - STAR_COST
+        # raids
+        nr = _raid_targets(g, t, house, a)
+        rv = 0.3 * min(nr, 2) * (0.6 + params[P_POWER])
+        score[i, O_RAID] = rv
+        score[i, O_RAID_STAR] = rv + 0.1 * min(nr, 2) - STAR_COST
+        # consolidate power
+        inc = power_income(g, t, house, a)
+        safe = 1.0 - lose_chance(danger(g, t, memo, house, a), hold_strength(g, a))
+        cv = inc * (0.3 + 0.7 * params[P_POWER]) * safe * (1.0 - 0.1 * min(nr, 3))
+        if last_round:
+            cv *= 0.1
+        score[i, O_CONSOLIDATE] = cv
+        star_cv = cv - STAR_COST
+        if t.kind[a] == LAND and t.muster_points[a] > 0 and not last_round:
+            # the star order may muster here instead (castle 1 point, stronghold 2)
+            mv_ = 0.8 * t.muster_points[a] * (0.6 + 0.3 * min(danger(g, t, memo, house, a), 4.0))
+            if mv_ - STAR_COST > star_cv:
+                star_cv = mv_ - STAR_COST
+        score[i, O_CONSOLIDATE_STAR] = star_cv
+        # supports are scored once the marches are known; a small base for being ready
+        score[i, O_SUPPORT_ZERO] = 0.0
+        score[i, O_SUPPORT_ONE] = -STAR_COST
+        # a little unpredictability: each order's worth varies by up to ± noise
+        noise = params[P_NOISE]
+        if noise > 0.0:
+            for k in (O_DEFENSE_ONE, O_DEFENSE_TWO, O_RAID, O_RAID_STAR, O_CONSOLIDATE):
+                score[i, k] *= jitter(g, house, noise)
+            score[i, O_CONSOLIDATE_STAR] *= jitter(g, house, noise)
+        best_alt = 0.0
+        for k in (O_DEFENSE_ONE, O_RAID, O_CONSOLIDATE):
+            if usable[k] and score[i, k] > best_alt:
+                best_alt = score[i, k]
+        alt[i] = best_alt
+        # marches
+        evaluate_march(g, t, house, a, params, memo, True, res)
+        mood = jitter(g, house, noise)  # one factor for all of this area's march options
+        for k in range(3):
+            if res[k] > 0.5 * NEG:
+                res[k] *= mood
+        res[R_PEACEFUL] *= mood
+        score[i, O_MARCH_MINUS] = res[0]
+        score[i, O_MARCH_ZERO] = res[1]
+        score[i, O_MARCH_PLUS] = res[2] - STAR_COST
+        target[i] = res[R_TARGET]
+        margin[i] = res[R_MARGIN]
+        gain[i] = res[R_GAIN]
+        exp_only[i] = res[R_PEACEFUL]
+
+    # --- phase 1: marches ---------------------------------------------------------------------
+    n_att = 0
+    att_x = memo.p_num[7, 0:3]
+    att_m = memo.p_num[7, 3:6]
+    att_g = memo.p_num[7, 6:9]
+    while True:
+        best = 0.0
+        bi = -1
+        bk = -1
+        for i in range(na):
+            if done[i]:
+                continue
+            for k in range(3):
+                if left[k] <= 0 or not usable[k]:
+                    continue
+                if ORDER_STAR[k] and stars <= 0:
+                    continue
+                s = score[i, k] - alt[i]
+                if s > best:
+                    best = s
+                    bi = i
+                    bk = k
+        if bi < 0:
+            break
+        a = areas[bi]
+        done[bi] = 1
+        memo.plan[house, a] = bk
+        memo.plan_value[house, a] = score[bi, bk]
+        left[bk] -= 1
+        if ORDER_STAR[bk]:
+            stars -= 1
+        x = int(target[bi])
+        attacking = x >= 0 and score[bi, bk] > exp_only[bi] + 1e-9
+        if attacking:
+            memo.plan_target[house, a] = x
+            if n_att < 3:
+                att_x[n_att] = x
+                att_m[n_att] = margin[bi] + (bk - 1)
+                att_g[n_att] = gain[bi]
+                n_att += 1
+            # one attack per target: the other origins fall back to their peaceful moves
+            for i in range(na):
+                if not done[i] and target[i] == x:
+                    for k in range(3):
+                        score[i, k] = exp_only[i] if k < 2 else exp_only[i] - STAR_COST
+                    target[i] = -1
+
+    # --- phase 2: everything else, supports scored against the planned attacks ------------------
+    dirty = True  # support worths change only when a support or defence order is planned
+    while True:
+        if dirty:
+            for i in range(na):
+                if not done[i]:
+                    a = areas[i]
+                    score[i, O_SUPPORT_ZERO] = _support_value(
+                        g,
+                        t,
+                        memo,
+                        house,
+                        params,
+                        a,
+                        strength[i],
+                        att_x,
+                        att_m,
+                        att_g,
+                        n_att,
+                        hold_extra,
+                    )
+                    score[i, O_SUPPORT_ONE] = (
+                        _support_value(
+                            g,
+                            t,
+                            memo,
+                            house,
+                            params,
+                            a,
+                            strength[i] + 1.0,
+                            att_x,
+                            att_m,
+                            att_g,
+                            n_att,
+                            hold_extra,
+                        )
+                        - STAR_COST
+                    )
+            dirty = False
+        best = 2.0 * NEG  # every area gets an order while tokens last, however poor
+        bi = -1
+        bk = -1
+        for i in range(na):
+            if done[i]:
+                continue
+            for k in range(N_ORDER_KINDS):
+                if left[k] <= 0 or not usable[k]:
+                    continue
+                if ORDER_STAR[k] and stars <= 0:
+                    continue
+                if score[i, k] > best:
+                    best = score[i, k]
+                    bi = i
+                    bk = k
+        if bi < 0:
+            break
+        a = areas[bi]
+        done[bi] = 1
+        memo.plan[house, a] = bk
+        left[bk] -= 1
+        if ORDER_STAR[bk]:
+            stars -= 1
+        if ORDER_TYPE[bk] == SUPPORT or ORDER_TYPE[bk] == DEFENSE:
+            dirty = True
+        if ORDER_TYPE[bk] == SUPPORT:
+            s_add = strength[bi] + (1.0 if bk == 6 else 0.0)
+            for m in range(n_att):
+                if support_reaches(t, a, int(att_x[m])):
+                    att_m[m] += s_add
+            for j in range(t.neighbours.shape[1]):
+                y = t.neighbours[a, j]
+                if y < 0:
+                    break
+                if g.owner[y] == house and support_reaches(t, a, y):
+                    hold_extra[y] += s_add
+        elif bk == O_DEFENSE_ONE:
+            hold_extra[a] += 1.0
+        elif bk == O_DEFENSE_TWO:
+            hold_extra[a] += 2.0
+
+
+@numba.njit(cache=True)
+def _support_value(
+    g, t, memo, house, params, a, s, att_x, att_m, att_g, n_att, hold_extra
+) -> float:
+    """Worth of a support order of strength ``s`` in ``a``: the planned attacks it can join
+    and the own threatened areas next to it."""
+    v = 0.0
+    for m in range(n_att):
+        x = int(att_x[m])
+        if support_reaches(t, a, x):
+            e = defender_of(g, t, x)
+            tie = e < 0 or fiefdoms_higher(g, house, e)
+            # the plan counted 60 % of the possible support: count the rest
+            before = win_chance(memo, att_m[m], house, e, tie)
+            after = win_chance(memo, att_m[m] + 0.4 * s, house, e, tie)
+            v += (after - before) * att_g[m] * (0.6 + 0.8 * params[P_AGGRESSION])
+    for j in range(t.neighbours.shape[1]):
+        y = t.neighbours[a, j]
+        if y < 0:
+            break
+        if g.owner[y] == house and support_reaches(t, a, y):
+            d = danger(g, t, memo, house, y)
+            if d > 0.0:
+                hold = hold_strength(g, y) + hold_extra[y]
+                gainv = lose_chance(d, hold) - lose_chance(d, hold + s)
+                v += value_for(g, t, memo, house, y) * gainv * (0.5 + params[P_DEFENCE])
+    return v
+
+
+@numba.njit(cache=True)
+def place_order(g, t, house: int, mask, params, memo) -> int:
+    """PLACE_ORDER: the planned order for the area (planning once per house and round)."""
+    a = g.ctx[0]
+    if memo.plan_key[house] != g.game_round:
+        plan_orders(g, t, house, params, memo)
+    k = int(memo.plan[house, a])
+    if k >= 0 and mask[k]:
+        return k
+    # the plan cannot be followed (resumed mid-way): a plain preference order
+    for k in (
+        O_DEFENSE_ONE,
+        O_SUPPORT_ZERO,
+        O_CONSOLIDATE,
+        O_RAID,
+        O_MARCH_ZERO,
+        O_MARCH_MINUS,
+        O_DEFENSE_TWO,
+        O_SUPPORT_ONE,
+        O_RAID_STAR,
+        O_CONSOLIDATE_STAR,
+        O_MARCH_PLUS,
+    ):
+        if mask[k]:
+            return k
+    return -1
+
+
+# --- the Messenger Raven ----------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _exposed(g, t, house: int, a: int) -> float:
+    """Strength of revealed enemy march orders next to ``a`` (orders are face up now)."""
+    worst = 0.0
+    for j in range(t.neighbours.shape[1]):
+        b = t.neighbours[a, j]
+        if b < 0:
+            break
+        e = g.owner[b]
+        if e >= 0 and e != house and 0 <= g.order[b] <= 2:
+            s = float(attack_strength(g, t, b, a))
+            if t.kind[b] == LAND and t.kind[a] != LAND:
+                s = 0.0
+            if s > worst:
+                worst = s
+    return worst
+
+
+@numba.njit(cache=True)
+def _raven_swap(g, t, house: int, memo, params) -> tuple:
+    """The best order to swap with the Raven now that orders are revealed: (gain, area, kind).
+    A threatened area without a defence order takes one; an idle order becomes a consolidate."""
+    best = 0.0
+    best_a = -1
+    best_k = -1
+    for a in range(t.n_areas):
+        if g.owner[a] != house or g.order[a] < 0:
+            continue
+        cur = g.order[a]
+        ct = ORDER_TYPE[cur]
+        ex = _exposed(g, t, house, a)
+        if ex > 0.0 and ct != DEFENSE and ct != MARCH:
+            hold = hold_strength(g, a)
+            v = value_for(g, t, memo, house, a)
+            for k in (O_DEFENSE_TWO, O_DEFENSE_ONE):
+                if order_allowed(g, t, house, a, k, cur):
+                    extra = 2.0 if k == O_DEFENSE_TWO else 1.0
+                    gain = (
+                        v
+                        * (lose_chance(ex, hold) - lose_chance(ex, hold + extra))
+                        * (0.5 + params[P_DEFENCE])
+                    )
+                    if gain > best:
+                        best = gain
+                        best_a = a
+                        best_k = k
+                    break
+    return best, best_a, best_k
+
+
+@numba.njit(cache=True)
+def raven(g, t, house: int, mask, params, memo) -> int:
+    if mask[1]:
+        gain, a, _k = _raven_swap(g, t, house, memo, params)
+        if a >= 0 and gain > 0.2:
+            return 1
+    return 2 if mask[2] else 0
+
+
+@numba.njit(cache=True)
+def raven_area(g, t, house: int, mask, params, memo) -> int:
+    _gain, a, _k = _raven_swap(g, t, house, memo, params)
+    if a >= 0 and mask[a]:
+        return a
+    return -1
+
+
+@numba.njit(cache=True)
+def raven_order(g, t, house: int, mask, params, memo) -> int:
+    a = g.ctx[0]
+    if _exposed(g, t, house, a) > 0.0:
+        for k in (O_DEFENSE_TWO, O_DEFENSE_ONE):
+            if mask[k]:
+                return k
+    for k in (O_CONSOLIDATE_STAR, O_CONSOLIDATE, O_DEFENSE_ONE, O_SUPPORT_ZERO):
+        if mask[k]:
+            return k
+    return -1
+
+
+@numba.njit(cache=True)
+def raven_bury(g, t, house: int, mask, params, memo) -> int:
+    """The seen wildling card goes to the bottom when its penalty would hurt (a harsh card and a
+    threat high enough that an attack may come soon)."""
+    card = g.ctx[0]
+    harsh = card == 1 or card == 2 or card == 6 or card == 7 or card == 5  # see WildlingCard
+    return 1 if harsh and g.threat >= 6 else 0
+
+
+# --- raids ------------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _raid_value(g, t, house: int, source: int, x: int, memo) -> float:
+    kind = g.order[x]
+    kt = ORDER_TYPE[kind]
+    if kt == CONSOLIDATE:
+        return 1.2 + (0.4 if kind == O_CONSOLIDATE_STAR else 0.0)
+    targeted = False
+    for a in range(t.n_areas):
+        y = memo.plan_target[house, a]
+        if y >= 0 and g.owner[a] == house and 0 <= g.order[a] <= 2:
+            if y == x or support_reaches(t, x, y):
+                targeted = True
+    if kt == SUPPORT:
+        near_me = False
+        for j in range(t.neighbours.shape[1]):
+            y = t.neighbours[x, j]
+            if y < 0:
+                break
+            if g.owner[y] == house and support_reaches(t, x, y):
+                near_me = True
+        return 0.5 + (1.0 if targeted else 0.0) + (0.4 if near_me else 0.0)
+    if kt == RAID:
+        return 0.6
+    if kt == DEFENSE:
+        return 1.5 if targeted else 0.3
+    return 0.1
+
+
+@numba.njit(cache=True)
+def raid_from(g, t, house: int, mask, params, memo) -> int:
+    best = -1.0
+    best_a = -1
+    for a in range(t.n_areas):
+        if not mask[a]:
+            continue
+        v = 0.0
+        for x in range(t.n_areas):
+            if g.owner[x] >= 0 and g.owner[x] != house and g.order[x] >= 0:
+                if raid_reaches(t, a, x):
+                    r = _raid_value(g, t, house, a, x, memo)
+                    if r > v:
+                        v = r
+        if v > best:
+            best = v
+            best_a = a
+    return best_a
+
+
+@numba.njit(cache=True)
+def raid_target(g, t, house: int, mask, params, memo) -> int:
+    source = g.ctx[0]
+    best = 0.0
+    best_x = ACT_NONE
+    for x in range(t.n_areas):
+        if mask[x]:
+            v = _raid_value(g, t, house, source, x, memo)
+            if v > best:
+                best = v
+                best_x = x
+    return best_x
+
+
+__all__ = ["place_order", "plan_orders", "raid_from", "raid_target", "raven"]

@@ -1,0 +1,242 @@
+"""Policy specs: the named heuristic parameters, their defaults and ranges, and validation.
+
+A house's policy is ``"random"``, ``"heuristic"`` or a mapping such as
+``{"kind": "heuristic", "aggression": 0.8}``. ``policy_params`` turns one spec into the float
+array the compiled heuristic reads (``PARAM_NAMES`` order); ``policy_table`` turns the
+``policies`` argument of ``simulate`` into one policy kind and one parameter row per house.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gotsim.rules.ids import House
+
+RANDOM, HEURISTIC = 0, 1
+KINDS = {"random": RANDOM, "heuristic": HEURISTIC}
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: float
+    low: float
+    high: float
+    doc: str
+
+
+PARAMS: tuple[Param, ...] = (
+    Param(
+        "aggression",
+        0.6,
+        0.0,
+        1.0,
+        "How readily the house attacks: the win chance it asks of a battle falls from about 75 % "
+        "(0) to about 35 % (1), and conquests weigh more against staying put.",
+    ),
+    Param(
+        "defence",
+        0.5,
+        0.0,
+        1.0,
+        "Weight of protecting threatened own areas: defence and support orders at home, units "
+        "kept back, mustering where the danger is.",
+    ),
+    Param(
+        "expansion",
+        0.7,
+        0.0,
+        1.0,
+        "Value of moving into empty areas (supply, crowns, castles, land count): an area taken "
+        "is worth 0.3 + expansion times its worth (at 0.7 its full worth).",
+    ),
+    Param(
+        "risk",
+        0.5,
+        0.0,
+        1.0,
+        "Risk tolerance: how little the house weighs what it may lose (units in a lost battle, "
+        "areas left open behind a march).",
+    ),
+    Param(
+        "bid_iron_throne",
+        0.25,
+        0.0,
+        1.0,
+        "Share of its power the house is willing to bid on the Iron Throne track.",
+    ),
+    Param(
+        "bid_fiefdoms",
+        0.2,
+        0.0,
+        1.0,
+        "Share of its power the house is willing to bid on the Fiefdoms track.",
+    ),
+    Param(
+        "bid_kings_court",
+        0.35,
+        0.0,
+        1.0,
+        "Share of its power the house is willing to bid on the King's Court track.",
+    ),
+    Param(
+        "wildlings",
+        1.0,
+        0.0,
+        3.0,
+        "Wildling contribution: multiple of a fair share (attack strength / houses) the house "
+        "bids against the wildlings; it covers more (up to 60 % of its power) when the others' "
+        "public power cannot pay their shares.",
+    ),
+    Param(
+        "card_thrift",
+        0.5,
+        0.0,
+        1.0,
+        "Card-play style: 0 plays the card with the best win chance; 1 saves strong cards, playing "
+        "the weakest card that still wins often enough.",
+    ),
+    Param(
+        "power",
+        0.5,
+        0.0,
+        1.0,
+        "Value of power tokens: consolidate power orders, power tokens left on areas.",
+    ),
+    Param(
+        "noise",
+        0.2,
+        0.0,
+        1.0,
+        "Unpredictability: the worth of each order and of each area to move into is varied by up "
+        "to this fraction (the house's own random stream), so openings differ between games; 0 "
+        "plays the same position the same way every time.",
+    ),
+)
+
+PARAM_NAMES: tuple[str, ...] = tuple(p.name for p in PARAMS)
+N_PARAMS = len(PARAMS)
+DEFAULTS: NDArray[np.float64] = np.array([p.default for p in PARAMS], np.float64)
+DEFAULTS.setflags(write=False)
+# indices for the compiled code
+(
+    P_AGGRESSION,
+    P_DEFENCE,
+    P_EXPANSION,
+    P_RISK,
+    P_BID_IRON_THRONE,
+    P_BID_FIEFDOMS,
+    P_BID_KINGS_COURT,
+    P_WILDLINGS,
+    P_CARD_THRIFT,
+    P_POWER,
+    P_NOISE,
+) = range(N_PARAMS)
+
+
+def _did_you_mean(word: str, known: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.5)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def policy_kind(spec: str | Mapping[str, Any]) -> int:
+    """``RANDOM`` or ``HEURISTIC`` for one house's spec (``ValueError`` for anything else)."""
+    kind = spec if isinstance(spec, str) else spec.get("kind", "heuristic")
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise ValueError(
+            f"unknown policy kind {kind!r} (known: {', '.join(KINDS)})"
+            + (_did_you_mean(kind, tuple(KINDS)) if isinstance(kind, str) else "")
+        )
+    return KINDS[kind]
+
+
+def policy_params(spec: str | Mapping[str, Any] | None = None) -> NDArray[np.float64]:
+    """The heuristic parameter array (``PARAM_NAMES`` order) of one house's policy spec.
+
+    ``spec`` is a policy name or a mapping with an optional ``kind`` (default ``"heuristic"``)
+    and any of the named parameters; missing parameters take their defaults. Unknown names,
+    non-numbers and values outside a parameter's range raise ``ValueError``.
+
+    >>> policy_params({"kind": "heuristic", "aggression": 0.8})[PARAM_NAMES.index("aggression")]
+    np.float64(0.8)
+    >>> policy_params({"agression": 0.8})
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown heuristic parameter 'agression'; did you mean 'aggression'?
+    """
+    out = DEFAULTS.copy()
+    if spec is None or isinstance(spec, str):
+        if spec is not None:
+            policy_kind(spec)
+        return out
+    if not isinstance(spec, Mapping):
+        raise ValueError(f"policy spec must be a name or a mapping, got {spec!r}")
+    policy_kind(spec)
+    by_name = {p.name: i for i, p in enumerate(PARAMS)}
+    for key, value in spec.items():
+        if key == "kind":
+            continue
+        if key not in by_name:
+            raise ValueError(
+                f"unknown heuristic parameter {key!r}" + _did_you_mean(str(key), PARAM_NAMES)
+            )
+        p = PARAMS[by_name[key]]
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"heuristic parameter {key!r} must be a number, got {value!r}")
+        if not p.low <= float(value) <= p.high:
+            raise ValueError(
+                f"heuristic parameter {key!r} = {value} outside its range [{p.low}, {p.high}]"
+            )
+        out[by_name[key]] = float(value)
+    return out
+
+
+def policy_table(
+    policies: str | Mapping[str, Any],
+) -> tuple[NDArray[np.int8], NDArray[np.float64]]:
+    """Per-house policy kinds (H,) and parameter rows (H, N_PARAMS) of a ``policies`` argument.
+
+    ``policies`` is one spec for every house (``"random"``, ``"heuristic"``, or a mapping with a
+    ``kind``), or a mapping from house id to spec; the key ``"default"`` there sets the houses
+    not named (otherwise ``"random"``).
+    """
+    kinds = np.zeros(len(House), np.int8)
+    params = np.tile(DEFAULTS, (len(House), 1))
+    if isinstance(policies, str) or (isinstance(policies, Mapping) and "kind" in policies):
+        per_house: dict[str, Any] = {"default": policies}
+    elif isinstance(policies, Mapping):
+        per_house = dict(policies)
+    else:
+        raise ValueError(f"policies: expected a policy name or a mapping, got {policies!r}")
+    default = per_house.pop("default", "random")
+    for house in House:
+        spec = per_house.get(house.id, default)
+        kinds[house] = policy_kind(spec)
+        params[house] = policy_params(spec)
+    for key in per_house:
+        if key not in {h.id for h in House}:
+            raise ValueError(
+                f"policies: unknown house {key!r}"
+                + _did_you_mean(str(key), tuple(h.id for h in House))
+            )
+    return kinds, params
+
+
+__all__ = [
+    "DEFAULTS",
+    "HEURISTIC",
+    "N_PARAMS",
+    "PARAMS",
+    "PARAM_NAMES",
+    "P_NOISE",
+    "RANDOM",
+    "policy_kind",
+    "policy_params",
+    "policy_table",
+]

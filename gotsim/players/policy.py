@@ -1,0 +1,100 @@
+"""The Python side of the players: the ``Policy`` interface of ``Game.play``, the compiled
+heuristic wrapped as such a policy, and policies made from specs.
+
+A policy is any callable ``(game, pending) -> action``. It should decide from
+``game.observation(pending.house)`` (the public board, its own hand, revealed orders) and
+``pending`` (the decision, its context and legal actions); the record itself also holds hidden
+facts (face-down orders, bids, deck order, other hands) that a fair policy does not read.
+
+>>> from gotsim.engine.game import Game
+>>> game = Game(players=6, seed=3)
+>>> game.play(HeuristicPolicy())
+>>> game.finished
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gotsim.engine.game import Game, Pending, RandomPolicy
+from gotsim.engine.state import N_ACTIONS
+from gotsim.players.heuristic import heuristic_action
+from gotsim.players.memo import new_memos
+from gotsim.players.params import HEURISTIC, policy_kind, policy_params
+from gotsim.rules.ids import House
+
+MEMO_ATTRIBUTE = "_heuristic_memo"
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Answers a pending decision of ``game`` with one of ``pending.legal``."""
+
+    def __call__(self, game: Game, pending: Pending) -> int: ...
+
+
+def game_memo(game: Game) -> Any:
+    """The heuristic memo of ``game`` (made on first use and kept with the game, so that plans
+    spanning several decisions survive between calls)."""
+    memo = game.__dict__.get(MEMO_ATTRIBUTE)
+    if memo is None:
+        memo = new_memos(1)
+        game.__dict__[MEMO_ATTRIBUTE] = memo
+    return memo[0]
+
+
+class HeuristicPolicy:
+    """The compiled heuristic as a Python policy: the same choices as in compiled batch play
+    (``simulate(policies="heuristic")``) for the same game and parameters.
+
+    ``params`` is a spec mapping (``{"aggression": 0.8}``), a parameter array, or None for the
+    defaults (``gotsim.players.params``).
+    """
+
+    def __init__(self, params: Mapping[str, Any] | NDArray[np.float64] | None = None) -> None:
+        if params is None or isinstance(params, Mapping):
+            spec = dict(params or {})
+            spec.setdefault("kind", "heuristic")
+            self.params = policy_params(spec)
+        else:
+            self.params = np.asarray(params, np.float64).copy()
+            if self.params.shape != policy_params().shape:
+                raise ValueError(f"params: expected {policy_params().shape[0]} values")
+
+    def __call__(self, game: Game, pending: Pending) -> int:
+        mask = np.zeros(N_ACTIONS, np.bool_)
+        mask[list(pending.legal)] = True
+        return int(
+            heuristic_action(
+                game.record, game.t, int(pending.house), mask, self.params, game_memo(game)
+            )
+        )
+
+    def __repr__(self) -> str:
+        return f"HeuristicPolicy({self.params.tolist()})"
+
+
+def make_policy(spec: str | Mapping[str, Any]) -> Policy:
+    """A Python policy for one spec (``"random"``, ``"heuristic"`` or a heuristic mapping)."""
+    if policy_kind(spec) == HEURISTIC:
+        return HeuristicPolicy(policy_params(spec))
+    return RandomPolicy()
+
+
+def policies_for(policies: str | Mapping[str, Any]) -> dict[House, Policy]:
+    """One Python policy per house from a ``simulate``-style ``policies`` argument."""
+    from gotsim.players.params import policy_table
+
+    kinds, params = policy_table(policies)
+    out: dict[House, Policy] = {}
+    for house in House:
+        out[house] = HeuristicPolicy(params[house]) if kinds[house] == HEURISTIC else RandomPolicy()
+    return out
+
+
+__all__ = ["HeuristicPolicy", "Policy", "RandomPolicy", "game_memo", "make_policy", "policies_for"]

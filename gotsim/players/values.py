@@ -1,0 +1,174 @@
+"""What the heuristic's moves are worth: an attack (win chance, gain, loss, the victim's lead),
+leaving an area, one more unit in an area, and a unit's place on the way to enemy castles.
+
+Compiled (numba); shared by order planning and march resolution.
+"""
+
+from __future__ import annotations
+
+import numba
+
+from gotsim.engine.board_state import LAND, SEA, controller
+from gotsim.players.params import P_AGGRESSION, P_DEFENCE, P_EXPANSION, P_RISK
+from gotsim.players.view import CASTLE_VALUE, danger, hold_strength, lose_chance, value_for
+
+LEAD_FREE = 3  # castles a house may hold before the others start to mind its lead
+LEAD_WEIGHT = 1.0  # worth per castle beyond LEAD_FREE of taking one from its holder
+NEAR_WIN_BONUS = 3.0
+EXPOSURE = 0.4  # worth of a unit put at risk, per strength point
+
+
+@numba.njit(cache=True)
+def min_win(params) -> float:
+    """The win chance an attack must promise, by aggression."""
+    return 0.75 - 0.4 * params[P_AGGRESSION]
+
+
+@numba.njit(cache=True)
+def defender_of(g, t, x: int) -> int:
+    """House defending ``x`` (its units, else the garrison's home house); -1 neutral force."""
+    if g.neutral[x] > 0:
+        return -1
+    if g.owner[x] >= 0:
+        return g.owner[x]
+    return t.home[x]
+
+
+@numba.njit(cache=True)
+def lead_of(g, t, memo, house: int, rival: int) -> float:
+    """How much ``rival``'s castle lead should worry ``house`` (0 for modest holdings, rising
+    steeply as it nears victory)."""
+    if rival < 0 or rival == house:
+        return 0.0
+    c = memo.castles[rival]
+    v = LEAD_WEIGHT * max(0, c - LEAD_FREE)
+    if c >= t.castles_to_win - 1:
+        v += NEAR_WIN_BONUS
+    # after the last round the most castles wins: a castle taken from a house that holds more
+    # than this one counts twice in that race, the more so the nearer the end
+    if c > memo.castles[house]:
+        v += CASTLE_VALUE * g.game_round / t.max_rounds
+    return v
+
+
+@numba.njit(cache=True)
+def attack_value(gain: float, loss: float, p: float, params, lead: float) -> float:
+    """Expected worth of an attack won with chance ``p``; against a leader (``lead``) a lower
+    chance is accepted."""
+    aggr = params[P_AGGRESSION]
+    v = p * gain * (0.6 + 0.8 * aggr) - (1.0 - p) * loss * (1.2 - params[P_RISK])
+    need = min_win(params) - 0.05 * lead
+    if p < need:
+        v -= (need - p) * gain * 2.0
+    return v
+
+
+@numba.njit(cache=True)
+def attack_gain(g, t, memo, house: int, x: int, units: float) -> float:
+    """Worth of taking ``x`` by force with ``units`` strength: the area as far as it can be
+    held afterwards, the defenders beaten, the loss to its holder (more when the holder
+    leads)."""
+    keep = 1.0 - lose_chance(danger(g, t, memo, house, x), units)
+    return value_for(g, t, memo, house, x) * keep + attack_gain_fixed(g, t, memo, house, x)
+
+
+@numba.njit(cache=True)
+def attack_gain_fixed(g, t, memo, house: int, x: int) -> float:
+    """The part of ``attack_gain`` that does not depend on the attackers: the defenders beaten,
+    the area denied to its holder, the holder's lead."""
+    gain = 0.3 * hold_strength(g, x)
+    holder = controller(g, t, x)
+    if holder >= 0 and holder != house:
+        gain += 0.3 * memo.base_value[x]  # denied to a rival
+        if memo.fort[x]:
+            gain += lead_of(g, t, memo, house, holder)
+    return gain
+
+
+@numba.njit(cache=True)
+def vacate_cost(g, t, memo, house: int, a: int, params, threat: float) -> float:
+    """Expected loss from leaving ``a`` without units facing ``threat`` (a power token keeps a
+    non-home land area; a home area keeps its garrison)."""
+    if t.kind[a] != LAND:
+        return 0.0
+    v = value_for(g, t, memo, house, a)
+    p = lose_chance(threat, float(g.garrison[a]))
+    cost = v * p * (1.2 - params[P_RISK])
+    if t.home[a] != house:
+        if g.power[house] > 0:
+            cost = 0.25 * cost + 0.1
+        else:
+            cost += 0.3 * v  # control is lost with the last unit
+    return cost
+
+
+@numba.njit(cache=True)
+def position_value(g, t, memo, house: int, a: int) -> float:
+    """Worth of a unit of strength 1 standing in ``a``: on land, on the way to conquests (the
+    castles and strongholds next to it held by others); at sea, next to the house's armies."""
+    if t.kind[a] != LAND:
+        if t.kind[a] != SEA:
+            return 0.0
+        # a ship next to the house's armies carries and supports them
+        v = 0.0
+        for j in range(t.neighbours.shape[1]):
+            y = t.neighbours[a, j]
+            if y < 0:
+                break
+            if t.kind[y] == LAND and g.owner[y] == house:
+                v += 0.25
+        return v
+    v = 0.0
+    for j in range(t.neighbours.shape[1]):
+        y = t.neighbours[a, j]
+        if y < 0:
+            break
+        if memo.fort[y] and t.kind[y] == LAND:
+            c = controller(g, t, y)
+            if c != house:
+                v += 0.1 * memo.base_value[y]
+                if c >= 0:
+                    v += 0.1 * lead_of(g, t, memo, house, c)
+    return v
+
+
+@numba.njit(cache=True)
+def first_unit_value(g, t, memo, house: int, x: int, s: float, params, threat: float) -> float:
+    """Worth of moving strength ``s`` into ``x`` where ``house`` has nothing: control of the
+    area (more if it takes a rival's power token), if it can be held."""
+    if controller(g, t, x) == house:
+        return 0.0
+    v = value_for(g, t, memo, house, x)
+    if g.power_token[x] >= 0 and g.power_token[x] != house:
+        v += 0.5
+    v *= 0.3 + params[P_EXPANSION]
+    p = lose_chance(threat, s)
+    # a lone unit where the enemy can strike is likely lost with the area
+    return v * (1.0 - p) - EXPOSURE * s * p * (1.2 - params[P_RISK])
+
+
+@numba.njit(cache=True)
+def more_units_value(
+    g, t, memo, house: int, x: int, hold: float, s: float, params, threat: float
+) -> float:
+    """Worth of adding strength ``s`` to ``hold`` already in ``x`` facing ``threat``."""
+    if threat <= 0.0:
+        return 0.0
+    v = value_for(g, t, memo, house, x)
+    return (
+        v * (lose_chance(threat, hold) - lose_chance(threat, hold + s)) * (0.3 + params[P_DEFENCE])
+    )
+
+
+__all__ = [
+    "attack_gain",
+    "attack_gain_fixed",
+    "attack_value",
+    "defender_of",
+    "first_unit_value",
+    "lead_of",
+    "min_win",
+    "more_units_value",
+    "position_value",
+    "vacate_cost",
+]

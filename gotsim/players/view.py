@@ -1,0 +1,511 @@
+"""What a house sees on the public board, in numbers: area values, unit strengths, the strength
+each house can bring against each area, and the win chance of a battle over public hands.
+
+Compiled (numba). Everything here reads only public facts: units, garrisons, neutral forces,
+power tokens, tracks, discards — never orders during planning, bids, decks or hands of others.
+"""
+
+# ruff: noqa: SIM102
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from gotsim.engine.board_state import LAND, PORT, SEA, controller, unit_count
+from gotsim.engine.rng import next_u64
+from gotsim.engine.state import H, Phase
+
+FOOTMAN, KNIGHT, SHIP, SIEGE = 0, 1, 2, 3
+CASTLE_VALUE = 3.0
+STRONGHOLD_EXTRA = 1.0
+BARREL_VALUE = 0.7
+CROWN_VALUE = 0.5
+LAND_VALUE = 0.4
+HOME_BONUS = 2.5
+SEA_VALUE = 0.5
+SEA_PER_COAST = 0.15
+NEAR_HOME = 2  # steps from the home area at full worth
+FAR_STEP = 0.08  # worth lost per step beyond
+FAR_FLOOR = 0.5
+
+
+@numba.njit(cache=True)
+def jitter(g, house: int, noise: float) -> float:
+    """A factor in ``1 ± noise``, from ``house``'s own random stream (1.0 without noise)."""
+    if noise <= 0.0:
+        return 1.0
+    u = float(next_u64(g.rng, 1 + house) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return 1.0 + noise * (2.0 * u - 1.0)
+
+
+@numba.njit(cache=True)
+def init_memo(t, memo) -> None:
+    """Fill the memo's static tables (once per game)."""
+    if memo.ready:
+        return
+    for a in range(t.n_areas):
+        fort = t.castle[a] != 0 or t.stronghold[a] != 0
+        memo.fort[a] = 1 if fort else 0
+        if t.kind[a] == LAND:
+            v = LAND_VALUE + BARREL_VALUE * t.barrels[a] + CROWN_VALUE * t.crowns[a]
+            if fort:
+                v += CASTLE_VALUE
+            if t.stronghold[a]:
+                v += STRONGHOLD_EXTRA
+        elif t.kind[a] == SEA:
+            coast = 0
+            for j in range(t.neighbours.shape[1]):
+                b = t.neighbours[a, j]
+                if b < 0:
+                    break
+                if t.kind[b] == LAND:
+                    coast += 1
+            v = SEA_VALUE + SEA_PER_COAST * coast
+        else:
+            v = 0.3
+        memo.base_value[a] = v
+    # areas far from home are worth less: harder to hold, to supply and to defend in time
+    dist = np.full(t.n_areas, -1, np.int64)
+    queue = np.zeros(t.n_areas, np.int64)
+    for house in range(H):
+        memo.reach_scale[house, :] = 1.0
+        home = -1
+        for a in range(t.n_areas):
+            if t.home[a] == house and t.kind[a] == LAND:
+                home = a
+        if home < 0:
+            continue
+        dist[:] = -1
+        dist[home] = 0
+        queue[0] = home
+        head = 0
+        tail = 1
+        while head < tail:
+            a = queue[head]
+            head += 1
+            for j in range(t.neighbours.shape[1]):
+                b = t.neighbours[a, j]
+                if b < 0:
+                    break
+                if dist[b] < 0:
+                    dist[b] = dist[a] + 1
+                    queue[tail] = b
+                    tail += 1
+        for a in range(t.n_areas):
+            if dist[a] > NEAR_HOME:
+                memo.reach_scale[house, a] = max(FAR_FLOOR, 1.0 - FAR_STEP * (dist[a] - NEAR_HOME))
+    memo.ready = 1
+
+
+@numba.njit(cache=True)
+def value_for(g, t, memo, house: int, a: int) -> float:
+    """Worth of area ``a`` to ``house``: the static value, more for its own home and for
+    castles as it nears victory, less far from home."""
+    v = memo.base_value[a]
+    if t.home[a] == house:
+        v += HOME_BONUS
+    if memo.fort[a]:
+        v += 0.25 * memo.castles[house]
+    return v * memo.reach_scale[house, a]
+
+
+@numba.njit(cache=True)
+def castles_count(g, t, house: int) -> int:
+    n = 0
+    for a in range(t.n_areas):
+        if (t.castle[a] or t.stronghold[a]) and controller(g, t, a) == house:
+            n += 1
+    return n
+
+
+@numba.njit(cache=True)
+def live(g, a: int, u: int) -> int:
+    """Units of type ``u`` in ``a`` that can fight (not routed)."""
+    return g.units[a, u] - g.routed[a, u]
+
+
+@numba.njit(cache=True)
+def hold_strength(g, a: int) -> int:
+    """Defending strength of the units in ``a`` (siege engines add nothing) plus the garrison."""
+    return live(g, a, FOOTMAN) + 2 * live(g, a, KNIGHT) + live(g, a, SHIP) + g.garrison[a]
+
+
+@numba.njit(cache=True)
+def attack_strength(g, t, a: int, target: int) -> int:
+    """Strength the units in ``a`` add to an attack on ``target`` (siege engines 4 against a
+    castle or stronghold)."""
+    s = live(g, a, FOOTMAN) + 2 * live(g, a, KNIGHT) + live(g, a, SHIP)
+    if t.castle[target] or t.stronghold[target]:
+        s += 4 * live(g, a, SIEGE)
+    return s
+
+
+@numba.njit(cache=True)
+def support_reaches(t, source: int, target: int) -> bool:
+    """Units in ``source`` can join a battle in adjacent ``target`` (land never into sea, a port
+    never into its own land area)."""
+    if not t.adjacent[source, target]:
+        return False
+    if t.kind[source] == LAND:
+        return t.kind[target] == LAND
+    return not (t.kind[source] == PORT and t.kind[target] == LAND)
+
+
+@numba.njit(cache=True)
+def ensure_view(g, t, memo) -> None:
+    """Bring the cached view up to date: ``memo.pot`` and ``memo.threat`` once per round and
+    phase (the board does not change during planning, little in a Westeros phase); castles
+    held and public hands also after every march resolved (their count dates the board). In
+    the action phase the danger to an area is counted afresh from its neighbours
+    (``danger``), so the full view is not rebuilt per march."""
+    init_memo(t, memo)
+    phase_key = (g.game_round * 16 + g.phase) * 64
+    if g.phase != Phase.MARCHES:
+        if memo.view_key != phase_key:
+            refresh_view(g, t, memo)
+            memo.view_key = phase_key
+        return
+    key = phase_key
+    for a in range(t.n_areas):
+        if 0 <= g.order[a] <= 2:
+            key += 1
+    if memo.view_key == key:
+        return
+    if memo.view_key // 64 != g.game_round * 16 + g.phase and memo.view_key // 64 < (
+        g.game_round * 16 + Phase.PLANNING
+    ):
+        refresh_view(g, t, memo)  # a memo that missed this round's planning
+    else:
+        refresh_counts(g, t, memo)
+    memo.view_key = key
+
+
+@numba.njit(cache=True)
+def refresh_counts(g, t, memo) -> None:
+    """Castles held per house and public hands (cheap parts of the view)."""
+    memo.castles[:] = 0
+    for a in range(t.n_areas):
+        if memo.fort[a]:
+            c = controller(g, t, a)
+            if c >= 0:
+                memo.castles[c] += 1
+    refresh_cards(g, t, memo)
+
+
+@numba.njit(cache=True)
+def refresh_view(g, t, memo) -> None:
+    n = t.n_areas
+    pot = memo.pot
+    threat = memo.threat
+    pot[:, :] = 0.0
+    threat[:, :] = 0.0
+    # marchers: bit per house that has units able to march into the area
+    marcher = np.zeros(n, np.int64)
+    for b in range(n):
+        e = g.owner[b]
+        if e < 0:
+            continue
+        if unit_count(g, b) == 0:
+            continue
+        land = t.kind[b] == LAND
+        plain = live(g, b, FOOTMAN) + 2 * live(g, b, KNIGHT) + live(g, b, SHIP)
+        siege = live(g, b, SIEGE)
+        movers = live(g, b, FOOTMAN) + live(g, b, KNIGHT) + siege + live(g, b, SHIP)
+        for j in range(t.neighbours.shape[1]):
+            a = t.neighbours[b, j]
+            if a < 0:
+                break
+            if land:
+                if t.kind[a] != LAND:
+                    continue
+            elif t.kind[b] == PORT and t.kind[a] == LAND:
+                continue
+            add = plain
+            if land and memo.fort[a]:
+                add += 4 * siege
+            pot[e, a] += add
+            if movers > 0:
+                if land or t.kind[a] == SEA:
+                    marcher[a] |= 1 << e
+    # transport: land units next to a chain of seas holding the house's ships reach every coast
+    # of the chain (each chain: its strongest army, which may land anywhere along it)
+    comp = memo.stack  # work space: chain number of each sea, -1 none
+    for a in range(n):
+        comp[a] = -1
+    queue = memo.reach
+    width = t.neighbours.shape[1]
+    for s0 in range(n):
+        if t.kind[s0] != SEA or comp[s0] >= 0:
+            continue
+        e = g.owner[s0]
+        if e < 0 or g.units[s0, SHIP] == 0:
+            continue
+        # the chain of e's seas around s0
+        comp[s0] = s0
+        head = 0
+        tail = 1
+        queue[0] = s0
+        while head < tail:
+            sea = queue[head]
+            head += 1
+            for j in range(width):
+                b = t.neighbours[sea, j]
+                if b < 0:
+                    break
+                if t.kind[b] == SEA and comp[b] < 0 and g.owner[b] == e and g.units[b, SHIP] > 0:
+                    comp[b] = s0
+                    queue[tail] = b
+                    tail += 1
+        # its strongest army on the coast
+        best = 0
+        best_siege = 0
+        best_area = -1
+        for q in range(tail):
+            sea = queue[q]
+            for j in range(width):
+                b = t.neighbours[sea, j]
+                if b < 0:
+                    break
+                if t.kind[b] == LAND and g.owner[b] == e:
+                    army = live(g, b, FOOTMAN) + 2 * live(g, b, KNIGHT)
+                    if army > best:
+                        best = army
+                        best_siege = live(g, b, SIEGE)
+                        best_area = b
+        if best_area < 0:
+            continue
+        for q in range(tail):
+            sea = queue[q]
+            for j in range(width):
+                a = t.neighbours[sea, j]
+                if a < 0:
+                    break
+                if t.kind[a] != LAND or a == best_area or t.adjacent[best_area, a]:
+                    continue
+                s_a = best + (4 * best_siege if memo.fort[a] else 0)
+                if s_a > threat[e, a]:
+                    threat[e, a] = s_a  # best transported army (added to pot below)
+                marcher[a] |= 1 << e
+    for e in range(H):
+        for a in range(n):
+            if (marcher[a] >> e) & 1:
+                threat[e, a] += pot[e, a]
+            else:
+                threat[e, a] = 0.0
+    refresh_counts(g, t, memo)
+
+
+@numba.njit(cache=True)
+def refresh_cards(g, t, memo) -> None:
+    """The stronger half of every house's public hand, for quick win chances."""
+    for e in range(H):
+        if g.in_play[e]:
+            memo.n_top[e] = _strengths(t, e, public_hand(g, t, e), memo.cards_top[e], True)
+
+
+@numba.njit(cache=True)
+def danger(g, t, memo, house: int, a: int) -> float:
+    """The largest strength one other house could bring against ``a``: from the cached view,
+    or in the action phase (the board changing with every march) counted from the units next
+    to it."""
+    if g.phase == Phase.MARCHES:
+        return local_danger(g, t, memo, house, a)
+    best = 0.0
+    for e in range(H):
+        if e != house and g.in_play[e] and memo.threat[e, a] > best:
+            best = memo.threat[e, a]
+    return best
+
+
+@numba.njit(cache=True)
+def local_danger(g, t, memo, house: int, a: int) -> float:
+    """``danger`` from the units next to ``a`` only (no transport): per other house, the sum of
+    what its neighbouring units could add to an attack, if one of them can march in."""
+    sums = memo.hsum
+    sums[:] = 0.0
+    marcher = 0
+    land_a = t.kind[a] == LAND
+    for j in range(t.neighbours.shape[1]):
+        b = t.neighbours[a, j]
+        if b < 0:
+            break
+        e = g.owner[b]
+        if e < 0 or e == house:
+            continue
+        land_b = t.kind[b] == LAND
+        if land_b and not land_a:
+            continue
+        if t.kind[b] == PORT and land_a:
+            continue
+        s = live(g, b, FOOTMAN) + 2 * live(g, b, KNIGHT) + live(g, b, SHIP)
+        if land_b and memo.fort[a]:
+            s += 4 * live(g, b, SIEGE)
+        sums[e] += s
+        if land_b == land_a:
+            marcher |= 1 << e
+    best = 0.0
+    for e in range(H):
+        if (marcher >> e) & 1 and sums[e] > best:
+            best = sums[e]
+    return best
+
+
+@numba.njit(cache=True)
+def danger_house(g, memo, house: int, a: int) -> int:
+    """The other house that could bring the most strength against ``a`` (-1 none)."""
+    best = 0.0
+    who = -1
+    for e in range(H):
+        if e != house and g.in_play[e] and memo.threat[e, a] > best:
+            best = memo.threat[e, a]
+            who = e
+    return who
+
+
+@numba.njit(cache=True)
+def lose_chance(threat: float, hold: float) -> float:
+    """Rough chance that an area held with ``hold`` falls to an attack of ``threat``: the
+    chance the attack succeeds (cards and orders spread it over a few points) times the chance
+    it comes, which grows with that success chance."""
+    if threat <= 0.0:
+        return 0.0
+    d = threat + 1.0 - hold
+    p = 0.5 + d / 6.0
+    if p < 0.0:
+        p = 0.0
+    elif p > 1.0:
+        p = 1.0
+    # attackers pick battles they can win: the better the odds, the likelier the attack
+    return p * (0.3 + 0.6 * p)
+
+
+@numba.njit(cache=True)
+def public_hand(g, t, house: int) -> int:
+    """Deck slots of ``house``'s cards not in its discard pile (its hand as others know it,
+    possibly with the card it is playing now)."""
+    return 0x7F & ~int(g.discard[house])
+
+
+@numba.njit(cache=True)
+def card_strength(t, house: int, slot: int) -> int:
+    return t.card_strength[t.deck_card[house, slot]]
+
+
+@numba.njit(cache=True)
+def win_chance(memo, margin: float, house: int, opp: int, tie_mine: bool) -> float:
+    """Chance that ``house`` wins a battle whose board strengths differ by ``margin`` (its own
+    minus the other side's), both sides playing one of the stronger half of their public hands
+    (the cards a house plays when a battle matters), uniformly. ``opp < 0`` is a neutral force
+    (no cards, ties to the attacker). Fractional margins (expected support) are smoothed over
+    one point: each card pair adds ``clamp(margin + difference ± 0.25 + 0.5, 0, 1)``, a sum
+    that is linear between whole numbers and is kept as 13 points per pair of houses."""
+    x = margin + (0.75 if tie_mine else 0.25)
+    if opp < 0:
+        return 0.0 if x < 0.0 else (1.0 if x > 1.0 else x)
+    if memo.wc_key[house, opp] != memo.view_key:
+        _fill_win_table(memo, house, opp)
+    if x <= -6.0:
+        return memo.wc_table[house, opp, 0]
+    if x >= 6.0:
+        return memo.wc_table[house, opp, 12]
+    k = int(np.floor(x))
+    f = x - k
+    lo = memo.wc_table[house, opp, k + 6]
+    return lo + f * (memo.wc_table[house, opp, k + 7] - lo)
+
+
+@numba.njit(cache=True)
+def _fill_win_table(memo, house: int, opp: int) -> None:
+    n_mine = memo.n_top[house]
+    n_theirs = memo.n_top[opp]
+    for k in range(13):
+        x = k - 6.0
+        total = 0.0
+        for j in range(n_theirs):
+            base = x - memo.cards_top[opp, j]
+            for i in range(n_mine):
+                d = base + memo.cards_top[house, i]
+                total += 0.0 if d < 0.0 else (1.0 if d > 1.0 else d)
+        memo.wc_table[house, opp, k] = total / (n_mine * n_theirs)
+    memo.wc_key[house, opp] = memo.view_key
+
+
+@numba.njit(cache=True)
+def _strengths(t, house: int, slots: int, out, top_half: bool) -> int:
+    """Printed strengths of ``house``'s cards in ``slots`` into ``out``, only the stronger half
+    with ``top_half`` (the cards a house plays when a battle matters); a lone 0 if none."""
+    n = 0
+    for s in range(7):
+        if (slots >> s) & 1:
+            out[n] = card_strength(t, house, s)
+            n += 1
+    if n == 0:
+        out[0] = 0
+        return 1
+    if top_half and n > 1:
+        for i in range(1, n):  # insertion sort, strongest first
+            x = out[i]
+            j = i - 1
+            while j >= 0 and out[j] < x:
+                out[j + 1] = out[j]
+                j -= 1
+            out[j + 1] = x
+        n = (n + 1) // 2
+    return n
+
+
+@numba.njit(cache=True)
+def fiefdoms_higher(g, house: int, other: int) -> bool:
+    """``house`` stands above ``other`` on the Fiefdoms track (it wins tied battles)."""
+    for p in range(H):
+        if g.track[1, p] == house:
+            return True
+        if g.track[1, p] == other:
+            return False
+    return False
+
+
+@numba.njit(cache=True)
+def power_income(g, t, house: int, a: int) -> int:
+    """Power a consolidate power order in ``a`` would bring."""
+    if t.kind[a] == LAND:
+        return 1 + t.crowns[a]
+    if t.kind[a] == PORT:
+        s = t.port_sea[a]
+        if g.owner[s] >= 0 and g.owner[s] != house and g.units[s, SHIP] > 0:
+            return 0
+        return 1
+    return 0
+
+
+@numba.njit(cache=True)
+def leader_castles(g, t, house: int) -> int:
+    """The most castles any other house holds."""
+    best = 0
+    for e in range(H):
+        if e != house and g.in_play[e]:
+            c = castles_count(g, t, e)
+            if c > best:
+                best = c
+    return best
+
+
+@numba.njit(cache=True)
+def houses_in_play(g) -> int:
+    n = 0
+    for e in range(H):
+        if g.in_play[e]:
+            n += 1
+    return n
+
+
+__all__ = [
+    "danger",
+    "ensure_view",
+    "hold_strength",
+    "init_memo",
+    "public_hand",
+    "value_for",
+    "win_chance",
+]

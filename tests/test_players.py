@@ -1,0 +1,299 @@
+"""The players: policy specs, the heuristic's legality on every decision kind, what it may not
+read, its Python wrapper, simulate and tournaments. Small game counts; the big measurements are
+in ``benchmarks/bench_players.py``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+
+import gotsim
+from gotsim.engine import combat as cb
+from gotsim.engine.battle import card_arrays
+from gotsim.engine.game import Game, RandomPolicy
+from gotsim.engine.init import new_games
+from gotsim.engine.machine import advance, apply_legal, legal
+from gotsim.engine.rng import pick_from_mask
+from gotsim.engine.runner import play_policies
+from gotsim.engine.state import N_ACTIONS, Decision, Phase
+from gotsim.engine.tables import rules_table
+from gotsim.players import HeuristicPolicy, Policy, make_policy, policy_params, policy_table
+from gotsim.players.fighting import card_win_table
+from gotsim.players.heuristic import heuristic_action
+from gotsim.players.memo import new_memos
+from gotsim.players.params import DEFAULTS, HEURISTIC, PARAM_NAMES, PARAMS, RANDOM
+from gotsim.players.policy import game_memo
+from gotsim.players.tournament import elo_ratings, rotation, seat_table, variant_tournament
+from gotsim.rules.ids import House
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# --- specs ------------------------------------------------------------------------------------
+
+
+def test_policy_params_defaults_and_overrides() -> None:
+    assert np.array_equal(policy_params(), DEFAULTS)
+    assert np.array_equal(policy_params("heuristic"), DEFAULTS)
+    p = policy_params({"kind": "heuristic", "aggression": 0.8, "bid_fiefdoms": 0})
+    assert p[PARAM_NAMES.index("aggression")] == 0.8
+    assert p[PARAM_NAMES.index("bid_fiefdoms")] == 0.0
+    assert p.shape == (len(PARAMS),)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"agression": 0.8}, "unknown heuristic parameter 'agression'; did you mean 'aggression'"),
+        ({"bid_fiefdom": 0.1}, "did you mean 'bid_fiefdoms'"),
+        ({"zzz": 1}, "unknown heuristic parameter 'zzz'"),
+        ({"aggression": 1.5}, "outside its range"),
+        ({"aggression": "high"}, "must be a number"),
+        ({"aggression": True}, "must be a number"),
+        ({"kind": "genius"}, "unknown policy kind 'genius'"),
+        ("heuristik", "did you mean 'heuristic'"),
+    ],
+)
+def test_policy_params_refuses_bad_specs(spec: object, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        policy_params(spec)  # type: ignore[arg-type]
+
+
+def test_policy_table_per_house_and_default() -> None:
+    kinds, params = policy_table({"lannister": {"kind": "heuristic", "aggression": 0.9}})
+    assert kinds[House.LANNISTER] == HEURISTIC and kinds[House.STARK] == RANDOM
+    assert params[House.LANNISTER, PARAM_NAMES.index("aggression")] == 0.9
+    kinds, _ = policy_table({"default": "heuristic", "stark": "random"})
+    assert kinds[House.STARK] == RANDOM and kinds[House.TYRELL] == HEURISTIC
+    kinds, _ = policy_table({"kind": "heuristic", "risk": 0.2})
+    assert (kinds == HEURISTIC).all()
+    with pytest.raises(ValueError, match="did you mean 'stark'"):
+        policy_table({"starks": "random"})
+
+
+def test_every_parameter_is_documented() -> None:
+    text = (ROOT / "docs" / "players.md").read_text()
+    for p in PARAMS:
+        assert f"`{p.name}`" in text, p.name
+
+
+# --- legality on every decision kind ----------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _explore(games, rules, params, memos, counts, bad, explore_every: int) -> None:
+    """Play each game asking the heuristic every decision (counting kinds, and illegal answers
+    in ``bad``); every ``explore_every``-th decision is played at random instead, to reach
+    positions the heuristic would avoid."""
+    t = rules[0]
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    for i in range(games.shape[0]):
+        g = games[i]
+        made = 0
+        while made < 100_000:
+            advance(g, t)
+            if g.done or g.pending == 0:
+                break
+            legal(g, t, mask)
+            house = np.int64(g.pending_house)
+            kind = g.pending
+            action = heuristic_action(g, t, house, mask, params, memos[i])
+            counts[kind] += 1
+            if action < 0 or action >= N_ACTIONS or not mask[action]:
+                bad[kind] += 1
+                action = pick_from_mask(g.rng, 1 + house, mask)
+            elif made % explore_every == 0:
+                action = pick_from_mask(g.rng, 1 + house, mask)
+            apply_legal(g, t, action)
+            made += 1
+
+
+def test_heuristic_answers_every_decision_kind_legally() -> None:
+    counts = np.zeros(64, np.int64)
+    bad = np.zeros(64, np.int64)
+    for players, n, every in ((6, 160, 2), (6, 60, 1_000_000), (4, 60, 3)):
+        for tides in (False, True):
+            rules = rules_table("2e", players, tides)
+            seeds = [np.random.SeedSequence(99 + players, spawn_key=(i,)) for i in range(n)]
+            games = new_games(seeds, players=players)
+            _explore(games, rules, DEFAULTS, new_memos(n), counts, bad, every)
+            assert games.done.all()
+    kinds = [k for k in Decision if k != Decision.NONE]
+    missing = [k.name for k in kinds if counts[k] == 0]
+    assert not missing, f"decision kinds never reached: {missing}"
+    wrong = {Decision(k).name: int(bad[k]) for k in np.flatnonzero(bad)}
+    assert not wrong, f"illegal heuristic answers: {wrong}"
+
+
+# --- hidden information -----------------------------------------------------------------------
+
+
+def _scramble_hidden(record: np.record, house: int, rng: np.random.Generator) -> None:
+    """Change what ``house`` may not see: the decks, other houses' hands, and, where still
+    hidden, other houses' orders (planning), bids (bidding) and battle card (card choice)."""
+    rng.shuffle(record.westeros[0])
+    rng.shuffle(record.wildlings)
+    for e in range(6):
+        if e != house:
+            record.hand[e] = rng.integers(0, 128)
+    if record.phase == Phase.PLANNING:
+        for a in range(len(record.order)):
+            if record.owner[a] >= 0 and record.owner[a] != house:
+                record.order[a] = rng.integers(0, 11)
+    if record.pending == Decision.BID:
+        for e in range(6):
+            if e != house:
+                record.bid[e] = rng.integers(0, 20)
+    if record.pending == Decision.HOUSE_CARD and record.ctx[1] < 0:
+        other = 1 - int(record.ctx[0])
+        record.battle[other * cb.SIDE + cb.CARD] = rng.integers(-1, 42)
+        record.battle[other * cb.SIDE + cb.HAND] = rng.integers(0, 1 << 40)
+
+
+def test_heuristic_never_reads_hidden_information() -> None:
+    rng = np.random.default_rng(5)
+    policy = HeuristicPolicy()
+    checked = 0
+    for seed in (3, 4):
+        game = Game(players=6, seed=seed)
+        while (pending := game.pending) is not None:
+            house = int(pending.house)
+            mask = np.zeros(N_ACTIONS, np.bool_)
+            mask[list(pending.legal)] = True
+            memo = game_memo(game)
+            answers = []
+            for scramble in (False, True):
+                g = game.games.copy()
+                m = memo.copy()
+                if scramble:
+                    _scramble_hidden(g[0], house, rng)
+                answers.append(heuristic_action(g[0], game.t, house, mask, policy.params, m))
+            assert answers[0] == answers[1], (pending.kind.name, game.record.game_round)
+            checked += 1
+            game.step(policy(game, pending))
+    assert checked > 500
+
+
+# --- Python wrapper and compiled loop --------------------------------------------------------
+
+
+def test_python_wrapper_plays_the_compiled_game() -> None:
+    seed = 12
+    game = Game(players=6, seed=seed)
+    game.play(HeuristicPolicy())
+    games = new_games([np.random.SeedSequence(seed, spawn_key=(0,))])
+    kinds = np.full((1, 6), HEURISTIC, np.int8)
+    params = np.tile(DEFAULTS, (1, 6, 1))
+    play_policies(games, rules_table("2e", 6), kinds, params, new_memos(1), 1_000_000)
+    assert games[0].tobytes() == game.record.tobytes()
+
+
+def test_policies_are_python_callables() -> None:
+    assert isinstance(HeuristicPolicy(), Policy)
+    assert isinstance(make_policy("random"), RandomPolicy)
+    assert isinstance(make_policy({"kind": "heuristic", "risk": 0.1}), HeuristicPolicy)
+    game = Game(players=3, seed=2)
+    game.play({h: HeuristicPolicy({"aggression": 0.9}) for h in House})
+    assert game.finished
+
+
+# --- the combat code behind card choice -------------------------------------------------------
+
+
+def test_card_table_matches_the_combat_code() -> None:
+    """The per-card shortcut of ``card_win_table`` agrees with a full strength breakdown of
+    every card pair (Mace Tyrell's footman and the blade applied alike)."""
+    compared = 0
+    for seed in range(6):
+        game = Game(players=6, seed=seed)
+        policy = HeuristicPolicy()
+        while (pending := game.pending) is not None:
+            if pending.kind == Decision.HOUSE_CARD and pending.context[1] < 0:
+                g = game.record
+                side = int(pending.context[0])
+                house = int(pending.house)
+                other = 1 - side
+                opp = int(g.battle[other * cb.SIDE + cb.HOUSE])
+                mine = sum(1 << s for s in pending.legal if s < 7)
+                theirs = 0x7F & ~int(g.discard[opp])
+                table = np.zeros((7, 7), np.int64)
+                card_win_table(g, game.t, house, side, mine, theirs, table, game_memo(game))
+                t = game.t
+                for c in range(7):
+                    for d in range(7):
+                        if (mine >> c) & 1 and (theirs >> d) & 1:
+                            assert table[c, d] == _brute_win(g, t, house, opp, side, c, d)
+                            compared += 1
+            game.step(policy(game, pending))
+    assert compared > 100
+
+
+def _brute_win(g: np.record, t: np.record, house: int, opp: int, side: int, c: int, d: int) -> int:
+    b = np.array(g.battle)
+    other = 1 - side
+    mc, oc = int(t.deck_card[house, c]), int(t.deck_card[opp, d])
+    b[side * cb.SIDE + cb.CARD] = mc
+    b[other * cb.SIDE + cb.CARD] = oc
+    b[side * cb.SIDE + cb.TEXT_IGNORED] = 0
+    b[other * cb.SIDE + cb.TEXT_IGNORED] = 0
+    ab = t.card_ability
+    for them, card, their_card in ((other, mc, oc), (side, oc, mc)):
+        foot = them * cb.SIDE + cb.UNITS + cb.FOOTMAN
+        if ab[card] == cb.Ability.MACE and ab[their_card] != cb.Ability.BLACKFISH and b[foot] > 0:
+            b[foot] -= 1
+    parts = np.zeros((2, cb.N_PARTS), np.int64)
+    cb.board_and_card_strength(b, card_arrays(t), parts)
+    blade = not g.blade_used
+    mine = parts[side, cb.P_TOTAL] + (1 if blade and b[side * cb.SIDE + cb.BLADE_HOLDER] else 0)
+    theirs = parts[other, cb.P_TOTAL] + (1 if blade and b[other * cb.SIDE + cb.BLADE_HOLDER] else 0)
+    if mine != theirs:
+        return int(mine > theirs)
+    return int(b[side * cb.SIDE + cb.FIEFDOMS_POS] < b[other * cb.SIDE + cb.FIEFDOMS_POS])
+
+
+# --- simulate and tournaments -----------------------------------------------------------------
+
+
+def test_simulate_with_heuristic_players() -> None:
+    df = gotsim.simulate(8, players=6, seed=4, policies="heuristic")
+    assert len(df) == 8 and df.winner.notna().all()
+    again = gotsim.simulate(8, players=6, seed=4, policies="heuristic", n_jobs=2)
+    pd.testing.assert_frame_equal(df, again)
+    mixed = gotsim.simulate(
+        4, players=4, seed=4, policies={"stark": {"kind": "heuristic", "aggression": 0.9}}
+    )
+    assert len(mixed) == 4
+    with pytest.raises(ValueError, match="did you mean 'aggression'"):
+        gotsim.simulate(2, policies={"stark": {"kind": "heuristic", "agression": 0.9}})
+
+
+def test_all_random_specs_take_the_random_path() -> None:
+    a = gotsim.simulate(6, players=5, seed=7)
+    b = gotsim.simulate(6, players=5, seed=7, policies={"default": "random", "stark": "random"})
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_heuristic_beats_random_players() -> None:
+    table = seat_table("heuristic", n_games=4, players=6, seed=3)
+    assert list(table.house) == [h.id for h in House]
+    assert table.wins.sum() >= 20  # of 24 games: the measured rate is above 99 %
+
+
+def test_variant_tournament_and_elo() -> None:
+    result = variant_tournament(
+        {"heuristic": "heuristic", "random": "random"}, n_games=12, players=3, seed=1
+    )
+    assert list(result.variant) == ["heuristic", "random"]
+    assert result.seats.sum() == 36
+    assert result.elo.iloc[0] > result.elo.iloc[1]
+    assert abs(result.elo.mean() - 1500) < 1e-6
+    seats = rotation(12, 2, 3)
+    assert seats.shape == (12, 6)
+    beat = np.array([[0.0, 30.0], [10.0, 0.0]])
+    elo = elo_ratings(beat, prior=0.0)
+    assert elo[0] - elo[1] == pytest.approx(400 * np.log10(3), abs=1e-6)
