@@ -64,7 +64,8 @@ SIDE = 38
 FORTIFIED = 2 * SIDE  # 1 if the embattled area has a castle or stronghold
 SEA_BATTLE = FORTIFIED + 1  # 1 if the embattled area is a sea
 RAINS = FORTIFIED + 2  # 1 when supporting footmen add no strength (1st-edition Rains of Autumn)
-BATTLE_LEN = FORTIFIED + 3
+FIRST_EDITION = FORTIFIED + 3  # 1 for a 1st-edition battle (routed units killed are no casualties)
+BATTLE_LEN = FORTIFIED + 4
 
 # --- strength breakdown components (``strength_breakdown`` output columns) ----------------------
 PART_NAMES = (
@@ -118,6 +119,17 @@ class Ability(IntEnum):
     ARIANNE = 22
     NYMERIA = 23
     DORAN = 24
+    # 1st edition (base game)
+    SALLADHOR_1E = 25
+    ATTACKING_UNITS_PLUS1 = 26  # Vargo Hoat, Robb Stark, Victarion Greyjoy: the unit is ``ref``
+    JAIME_1E = 27
+    MELISANDRE_1E = 28
+    LUWIN_1E = 29
+    ASHA_1E = 30
+    LORAS_1E = 31
+    QUEEN_OF_THORNS_1E = 32
+    BRIENNE_1E = 33
+    RENLY_1E = 34
 
 
 EFFECT_TAGS: dict[str, Ability] = {
@@ -147,6 +159,27 @@ EFFECT_TAGS: dict[str, Ability] = {
     "doran_opponent_to_bottom_of_track": Ability.DORAN,
 }
 
+# the 1st edition's tags; a tag shared with the 2nd edition maps to the same ability only where
+# the effect is the same (Victarion and Renly are narrower in 1e: fighting units only)
+EFFECT_TAGS_1E: dict[str, Ability] = {
+    "renly_upgrade_footman_on_win": Ability.RENLY_1E,
+    "melisandre_pay1_discard_from_opponent_hand_on_win": Ability.MELISANDRE_1E,
+    "salladhor_opponent_supporting_ships_zero": Ability.SALLADHOR_1E,
+    "jaime_gain_2_power_on_win": Ability.JAIME_1E,
+    "cersei_remove_opponent_order_on_win": Ability.CERSEI,
+    "vargo_attacking_footmen_plus1": Ability.ATTACKING_UNITS_PLUS1,
+    "robb_attacking_knights_plus1": Ability.ATTACKING_UNITS_PLUS1,
+    "victarion_attacking_ships_plus1": Ability.ATTACKING_UNITS_PLUS1,
+    "catelyn_double_defense_order": Ability.CATELYN,
+    "luwin_return_discard_on_win": Ability.LUWIN_1E,
+    "asha_remove_adjacent_support_or_consolidate_on_win": Ability.ASHA_1E,
+    "balon_opponent_card_printed_strength_zero": Ability.BALON,
+    "loras_destroy_opponent_footman": Ability.LORAS_1E,
+    "queen_of_thorns_cancel_opponent_text": Ability.QUEEN_OF_THORNS_1E,
+    "brienne_remove_opponent_defense_order": Ability.BRIENNE_1E,
+}
+EFFECT_TAGS_BY_EDITION: dict[str, dict[str, Ability]] = {"2e": EFFECT_TAGS, "1e": EFFECT_TAGS_1E}
+
 
 # abilities whose whole effect happens after the victor is known, on the rest of the board
 # (orders, hands, retreats, unit upgrades): the engine applies them, the odds do not depend on them
@@ -161,14 +194,29 @@ AFTER_COMBAT_ONLY = frozenset(
         Ability.ARIANNE,
     }
 )
+# 1st edition: abilities that act on the board outside the battle (orders anywhere, or next to
+# it). The combat code cannot carry them and the 1st-edition engine does not exist yet.
+BOARD_ONLY_1E = frozenset({Ability.CERSEI, Ability.ASHA_1E})
 
 
-def implemented_in(effect: str | None) -> list[str]:
+def implemented_in(effect: str | None, edition: str = "2e") -> list[str]:
     """Which parts of gotsim carry out a card's ability (``gotsim cards --json``): ``combat``
-    (this module, used by the odds calculator and the engine) and ``engine`` (the game)."""
-    ability = EFFECT_TAGS.get(effect) if effect is not None else Ability.NONE
+    (this module, used by the odds calculator and the engine) and ``engine`` (the game).
+
+    The 1st edition has no engine yet: its cards are carried by the combat code, except the
+    abilities that remove orders elsewhere on the board (Cersei, Asha), which nothing carries.
+
+    >>> implemented_in("vargo_attacking_footmen_plus1", "1e")
+    ['combat']
+    >>> implemented_in("asha_remove_adjacent_support_or_consolidate_on_win", "1e")
+    []
+    """
+    tags = EFFECT_TAGS_BY_EDITION[edition]
+    ability = tags.get(effect) if effect is not None else Ability.NONE
     if ability is None:
         return []
+    if edition != "2e":
+        return [] if ability in BOARD_ONLY_1E else ["combat"]
     if ability in AFTER_COMBAT_ONLY:
         return ["engine"]  # acts after the victor is known: no effect on the odds
     return ["combat", "engine"]
@@ -197,16 +245,21 @@ class CardTable(NamedTuple):
 def card_table(edition: str = "2e") -> CardTable:
     """The edition's card arrays; every card's ``effect`` tag must be known to the combat code."""
     cards = house_cards(edition)
+    tags = EFFECT_TAGS_BY_EDITION[edition]
     ids = tuple(c.id for c in cards)
     ability = np.zeros(len(cards), np.int64)
     ref = np.full(len(cards), -1, np.int64)
     for i, c in enumerate(cards):
         if c.effect is not None:
-            if c.effect not in EFFECT_TAGS:
+            if c.effect not in tags:
                 raise NotImplementedError(f"{edition} card {c.id}: ability {c.effect!r} unknown")
-            ability[i] = EFFECT_TAGS[c.effect]
+            ability[i] = tags[c.effect]
         if ability[i] == Ability.DAVOS:
             ref[i] = next(j for j, d in enumerate(cards) if d.id == "stannis_baratheon")
+        elif ability[i] == Ability.ATTACKING_UNITS_PLUS1:
+            if c.params.get("per_unit_bonus") != 1 or c.params.get("includes_own_support"):
+                raise NotImplementedError(f"{edition} card {c.id}: params {dict(c.params)}")
+            ref[i] = int(Unit.from_id(c.params["unit"]))
     table = CardTable(
         ids=ids,
         house=np.array([int(c.house) for c in cards], np.int64),
@@ -340,6 +393,9 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
         siege = 4 if (attacking and b[FORTIFIED] != 0) else 0
         own_ship = _ship_strength(b, side, False, card_ability)
         ally_ship = _ship_strength(b, side, True, card_ability)
+        own_support_ship, ally_support_ship = own_ship, ally_ship
+        if theirs == Ability.SALLADHOR_1E:  # ships supporting his opponent add nothing
+            own_support_ship, ally_support_ship = 0, 0
         footman_support = 0 if b[RAINS] != 0 else 1
 
         out[side, P_UNITS] = (
@@ -352,8 +408,8 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
         out[side, P_SUPPORT] = (
             footman_support * (b[o + SUPPORT_OWN + FOOTMAN] + b[o + SUPPORT_ALLY + FOOTMAN])
             + 2 * (b[o + SUPPORT_OWN + KNIGHT] + b[o + SUPPORT_ALLY + KNIGHT])
-            + own_ship * b[o + SUPPORT_OWN + SHIP]
-            + ally_ship * b[o + SUPPORT_ALLY + SHIP]
+            + own_support_ship * b[o + SUPPORT_OWN + SHIP]
+            + ally_support_ship * b[o + SUPPORT_ALLY + SHIP]
             + siege * (b[o + SUPPORT_OWN + SIEGE] + b[o + SUPPORT_ALLY + SIEGE])
             + b[o + SUPPORT_BONUS]
         )
@@ -389,6 +445,9 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
             if b[o + SUPPORTERS] == 0:
                 out[side, P_SWORDS] += 2
                 out[side, P_FORTS] += 1
+        elif mine == Ability.ATTACKING_UNITS_PLUS1:
+            if attacking:  # the marching units of one type, never supporters (1e)
+                mods += b[o + UNITS + card_ref[card]]
         elif mine == Ability.NYMERIA:
             if attacking:
                 out[side, P_SWORDS] += 1
@@ -474,9 +533,11 @@ def settle_losses(
         if side != loser:
             take_casualties(units, need, WINNER_CASUALTY_ORDER, lost[side])
             continue
-        # routed defenders count first: they could not retreat again anyway
+        # routed defenders die; in 2e they count first toward the casualties (they could not
+        # retreat again anyway), in 1e they do not count at all (seed 001)
         for u in range(N_UNIT_TYPES):
-            need -= min(need, b[o + ROUTED + u])
+            if b[FIRST_EDITION] == 0:
+                need -= min(need, b[o + ROUTED + u])
             lost[side, u] += b[o + ROUTED + u]
         take_casualties(units, need, LOSER_CASUALTY_ORDER, lost[side])
         if b[o + NO_RETREAT] != 0:
@@ -493,8 +554,30 @@ def settle_losses(
 
 
 @numba.njit(cache=True)
+def cancel_opponent_text(b: NDArray[np.int64], side: int, card_ability: NDArray[np.int64]) -> bool:
+    """Queen of Thorns (1e): the opponent's card text has no effect in this combat."""
+    other = (1 - side) * SIDE
+    if active_ability(b, side, card_ability) != Ability.QUEEN_OF_THORNS_1E or b[other + CARD] < 0:
+        return False
+    b[other + TEXT_IGNORED] = 1
+    return True
+
+
+@numba.njit(cache=True)
+def remove_defense_order(b: NDArray[np.int64], side: int) -> bool:
+    """Brienne of Tarth (1e): the side's defense order in the embattled area is removed."""
+    o = side * SIDE
+    if b[o + HAS_DEFENSE] == 0:
+        return False
+    b[o + HAS_DEFENSE] = 0
+    b[o + ORDER_BONUS] = 0
+    return True
+
+
+@numba.njit(cache=True)
 def mace_destroy_footman(b: NDArray[np.int64], victim: int) -> None:
-    """Mace Tyrell: one of the victim's attacking or defending footmen is destroyed."""
+    """Mace Tyrell (2e), Ser Loras Tyrell (1e): one of the victim's attacking or defending footmen
+    is destroyed."""
     o = victim * SIDE
     if b[o + UNITS + FOOTMAN] > 0:
         b[o + UNITS + FOOTMAN] -= 1
@@ -543,6 +626,71 @@ def discard_played_card(b: NDArray[np.int64], side: int) -> None:
     if b[o + CARD] >= 0:
         b[o + DISCARDS] |= bit(b[o + CARD])
     b[o + CARD] = -1
+
+
+# --- abilities of the winner, right after the victor is known -----------------------------------
+
+
+@numba.njit(cache=True)
+def power_for_winning(b: NDArray[np.int64], winner: int, card_ability: NDArray[np.int64]) -> int:
+    """Power the winner's card takes from the pool: Tywin Lannister (2e), Ser Jaime (1e)."""
+    mine = active_ability(b, winner, card_ability)
+    if mine == Ability.TYWIN or mine == Ability.JAIME_1E:
+        return 2
+    return 0
+
+
+@numba.njit(cache=True)
+def renly_upgrade_footman(
+    b: NDArray[np.int64], winner: int, card_ability: NDArray[np.int64], knights_left: int
+) -> bool:
+    """Renly Baratheon (1e): one of the winner's fighting footmen becomes a knight.
+
+    Casualties never touch a winner in the 1st edition, so the side's ``UNITS`` are the units
+    left in the area; the caller says how many knights the house has left to place.
+    """
+    o = winner * SIDE
+    if active_ability(b, winner, card_ability) != Ability.RENLY_1E:
+        return False
+    if b[o + UNITS + FOOTMAN] == 0 or knights_left <= 0:
+        return False
+    b[o + UNITS + FOOTMAN] -= 1
+    b[o + UNITS + KNIGHT] += 1
+    return True
+
+
+@numba.njit(cache=True)
+def melisandre_discard(
+    b: NDArray[np.int64], winner: int, card_ability: NDArray[np.int64], card: int
+) -> bool:
+    """Melisandre of Asshai (1e): the winner pays 1 power to discard ``card`` from the loser's
+    hand."""
+    o, lo = winner * SIDE, (1 - winner) * SIDE
+    if active_ability(b, winner, card_ability) != Ability.MELISANDRE_1E or b[o + POWER] < 1:
+        return False
+    if card < 0 or ((b[lo + HAND] >> card) & 1) == 0:
+        return False
+    b[lo + HAND] &= ~bit(card)
+    b[lo + DISCARDS] |= bit(card)
+    b[o + POWER] -= 1
+    b[o + POWER_DELTA] -= 1
+    return True
+
+
+@numba.njit(cache=True)
+def luwin_take_back(
+    b: NDArray[np.int64], winner: int, card_ability: NDArray[np.int64], card: int
+) -> bool:
+    """Maester Luwin (1e): the winner takes ``card`` from its discard pile back into its hand
+    (before the played cards are discarded, so never Luwin himself)."""
+    o = winner * SIDE
+    if active_ability(b, winner, card_ability) != Ability.LUWIN_1E:
+        return False
+    if card < 0 or ((b[o + DISCARDS] >> card) & 1) == 0:
+        return False
+    b[o + DISCARDS] &= ~bit(card)
+    b[o + HAND] |= bit(card)
+    return True
 
 
 def house_cards_in(mask: int) -> list[int]:

@@ -128,6 +128,12 @@ class _Resolver:
             p = float(cb.attacker_wins(work, parts))
             misc[exact.M_ATTACKER_WINS] = p
             dist[:, 0] = 1.0
+            # a beaten neutral army (1st edition) is destroyed; a token has no units
+            army = work[cb.SIDE + cb.UNITS : cb.SIDE + cb.UNITS + len(Unit)]
+            if p and army.any():
+                lost[cb.DEFENDER] = army
+                dist[cb.DEFENDER, 0] = 0.0
+                dist[cb.DEFENDER, min(int(army.sum()), exact.MAX_LOST)] = 1.0
         else:
             p = exact.enumerate_outcomes(
                 work, self.cards, self.tides, self.battle.tides_of_battle, lost, routed, dist, misc
@@ -154,6 +160,12 @@ class _Resolver:
 
     def cancel_step(self, b: NDArray[np.int64], notes: tuple[str, ...]) -> Cell:
         for side in self.order(b):
+            if cb.active_ability(b, side, self.ability) == cb.Ability.QUEEN_OF_THORNS_1E:
+                shown = int(b[(1 - side) * cb.SIDE + cb.CARD])
+                cancelled = b.copy()
+                if cb.cancel_opponent_text(cancelled, side, self.ability):
+                    note = f"queen_of_thorns cancels the text of {self._id(shown)}"
+                    return self.immediately_step(cancelled, self.order(cancelled), (*notes, note))
             other = 1 - side
             if cb.active_ability(b, side, self.ability) != cb.Ability.TYRION:
                 continue
@@ -199,16 +211,22 @@ class _Resolver:
         other = 1 - side
         ability = cb.active_ability(b, side, self.ability)
         o = side * cb.SIDE
-        if ability == cb.Ability.MACE:
+        if ability == cb.Ability.MACE or ability == cb.Ability.LORAS_1E:
             after = b.copy()
+            who = self._id(int(b[o + cb.CARD]))
             if cb.active_ability(b, other, self.ability) == cb.Ability.BLACKFISH:
                 return self.immediately_step(
-                    after, rest, (*notes, "the_blackfish saves the footman from mace_tyrell")
+                    after, rest, (*notes, f"the_blackfish saves the footman from {who}")
                 )
             if after[other * cb.SIDE + cb.UNITS + cb.FOOTMAN] == 0:
-                return self.immediately_step(after, rest, (*notes, "mace_tyrell finds no footman"))
+                return self.immediately_step(after, rest, (*notes, f"{who} finds no footman"))
             cb.mace_destroy_footman(after, other)
-            return self.immediately_step(after, rest, (*notes, "mace_tyrell destroys a footman"))
+            return self.immediately_step(after, rest, (*notes, f"{who} destroys a footman"))
+        if ability == cb.Ability.BRIENNE_1E:
+            after = b.copy()
+            if cb.remove_defense_order(after, other):
+                notes = (*notes, "brienne_of_tarth removes the defense order")
+            return self.immediately_step(after, rest, notes)
         if ability == cb.Ability.AERON:
             keep = self.immediately_step(b, rest, notes)
             best = keep

@@ -22,11 +22,10 @@ from gotsim.engine.combat import (
     POWER_DELTA,
     SIDE,
     TIDES,
-    Ability,
-    active_ability,
     add_chance_strength,
     attacker_wins,
     board_and_card_strength,
+    power_for_winning,
     settle_losses,
 )
 
@@ -70,8 +69,8 @@ def _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc):
             total += side_lost[side, u]
         dist[side, min(total, MAX_LOST)] += weight
         power = b[side * SIDE + POWER_DELTA]
-        if side == winner and active_ability(b, side, cards[3]) == Ability.TYWIN:
-            power += 2
+        if side == winner:
+            power += power_for_winning(b, side, cards[3])
         misc[M_POWER_ATTACKER + side] += weight * power
     if win:
         misc[M_ATTACKER_WINS] += weight
