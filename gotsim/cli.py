@@ -80,7 +80,7 @@ def _cmd_cards(args: argparse.Namespace) -> int:
                 "ability": card.ability,
                 "timing": card.timing,
                 "effect": card.effect,
-                "implemented_in": implemented_in(card.effect),
+                "implemented_in": implemented_in(card.effect, args.edition),
             }
         )
     if args.json:

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from gotsim.engine import combat as cb
 from gotsim.rules.board import Board, load_board
-from gotsim.rules.cards import house_card, house_deck
+from gotsim.rules.cards import house_card, house_cards, house_deck
 from gotsim.rules.ids import EDITIONS, AreaKind, House, Unit
 from gotsim.rules.setup import load_setup
 
@@ -60,7 +60,9 @@ TOP_KEYS = (
     "description",
 )
 SIDE_KEYS = ("house", "units", "order", "hand", "card", "power", "discards")
-DEFENDER_KEYS = (*SIDE_KEYS, "garrison", "routed", "no_retreat", "neutral_force")
+DEFENDER_KEYS = (*SIDE_KEYS, "garrison", "routed", "no_retreat", "neutral_force", "neutral_army")
+# the player count whose starting tracks are the default ones
+DEFAULT_PLAYERS = {"2e": 6, "1e": 5}
 SUPPORT_KEYS = ("house", "side", "units", "order")
 DEFAULT_POWER = 5
 
@@ -117,14 +119,21 @@ def _object(value: Any, where: str) -> Mapping[str, Any]:
     return value
 
 
-def _house(value: Any, where: str) -> House:
+def _house(value: Any, where: str, edition: str = "2e") -> House:
     if not isinstance(value, str):
         raise _fail(where, f"must be a house id, got {value!r}")
     try:
-        return House.from_id(value)
+        house = House.from_id(value)
     except ValueError:
         known = ", ".join(h.id for h in House)
         raise _fail(where, f"unknown house {value!r} (known: {known})") from None
+    if house not in {c.house for c in house_cards(edition)}:
+        raise _fail(
+            where,
+            f"{house.id} is not a {edition} house (it plays only with A Clash of Kings, "
+            "which gotsim does not package)",
+        )
+    return house
 
 
 def _int(value: Any, where: str, low: int = 0, high: int = 99) -> int:
@@ -144,6 +153,12 @@ def _units(
             known = ", ".join(u.id for u in Unit)
             raise _fail(f"{where}.{key}", f"unknown unit type (known: {known})") from None
         counts[unit] = _int(n, f"{where}.{key}", 0, 20)
+        if unit == Unit.SIEGE_ENGINE and counts[unit] and board.edition == "1e":
+            raise _fail(
+                f"{where}.{key}",
+                "the 1st-edition base game has no siege engines (they come with "
+                "A Clash of Kings, which gotsim does not package)",
+            )
     naval_battle = board.kind[area] != AreaKind.LAND
     land_units = counts[[Unit.FOOTMAN, Unit.KNIGHT, Unit.SIEGE_ENGINE]].sum()
     if naval_battle and land_units:
@@ -169,7 +184,7 @@ def _hand(
         chosen = []
         for i, card in enumerate(raw):
             if card not in deck:
-                raise _fail(f"{where}.hand[{i}]", f"{card!r} is not a {house.id} house card")
+                raise _fail(f"{where}.hand[{i}]", _not_in_deck(card, house, edition))
             if card in chosen:
                 raise _fail(f"{where}.hand[{i}]", f"{card!r} is listed twice")
             if card in discards:
@@ -180,31 +195,44 @@ def _hand(
     return tuple(table.number(c) for c in chosen)
 
 
+def _not_in_deck(card: Any, house: House, edition: str) -> str:
+    """Why ``card`` cannot be in ``house``'s hand, naming the edition it belongs to if another."""
+    message = f"{card!r} is not a {house.id} house card"
+    for other in EDITIONS:
+        if other != edition and any(c.id == card for c in house_deck(other, house)):
+            return f"{message} in the {edition} (it is a {other} card)"
+    return message
+
+
 def _discards(
     spec: Mapping[str, Any], side_spec: Mapping[str, Any], house: House, edition: str, where: str
 ) -> list[str]:
     top = _object(spec.get("discards", {}), "discards")
     for key in top:
-        _house(key, f"discards.{key}")
+        _house(key, f"discards.{key}", edition)
     raw = side_spec.get("discards", top.get(house.id, []))
     if not isinstance(raw, list):
         raise _fail(f"{where}.discards", "must be a list of house card ids")
     deck = {c.id for c in house_deck(edition, house)}
     for i, card in enumerate(raw):
         if card not in deck:
-            raise _fail(f"{where}.discards[{i}]", f"{card!r} is not a {house.id} house card")
+            raise _fail(f"{where}.discards[{i}]", _not_in_deck(card, house, edition))
     return list(raw)
 
 
 def _track(
-    spec: Mapping[str, Any], key: str, houses: list[House], default: tuple[House, ...]
+    spec: Mapping[str, Any],
+    key: str,
+    houses: list[House],
+    default: tuple[House, ...],
+    edition: str,
 ) -> tuple[House, ...]:
     raw = spec.get(key)
     if raw is None:
         return default
     if not isinstance(raw, list) or not raw:
         raise _fail(key, "must be a list of house ids, top to bottom")
-    order = [_house(h, f"{key}[{i}]") for i, h in enumerate(raw)]
+    order = [_house(h, f"{key}[{i}]", edition) for i, h in enumerate(raw)]
     if len(set(order)) != len(order):
         raise _fail(key, "lists a house twice")
     for h in houses:
@@ -237,10 +265,6 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
     edition = spec.get("edition", "2e")
     if edition not in EDITIONS:
         raise _fail("edition", f"unknown edition {edition!r} (known: {', '.join(EDITIONS)})")
-    if edition != "2e":
-        raise _fail(
-            "edition", "combat odds for the 1st edition arrive with its house-card abilities"
-        )
     board = load_board(edition)
     area_id = spec.get("area")
     if area_id is None:
@@ -253,6 +277,10 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
     tides = spec.get("tides_of_battle", False)
     if not isinstance(tides, bool):
         raise _fail("tides_of_battle", f"must be true or false, got {tides!r}")
+    if tides and edition != "2e":
+        raise _fail(
+            "tides_of_battle", "Tides of Battle is a 2nd-edition variant; the 1st edition has none"
+        )
     rains = spec.get("rains_of_autumn", False)
     if not isinstance(rains, bool):
         raise _fail("rains_of_autumn", f"must be true or false, got {rains!r}")
@@ -266,15 +294,19 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
     b[cb.FORTIFIED] = int(board.castle[area] or board.stronghold[area])
     b[cb.SEA_BATTLE] = int(board.kind[area] != AreaKind.LAND)
     b[cb.RAINS] = int(rains)
+    b[cb.FIRST_EDITION] = int(edition == "1e")
 
     att_spec = _object(spec.get("attacker"), "attacker")
     def_spec = _object(spec.get("defender"), "defender")
     _check_keys(att_spec, SIDE_KEYS, "attacker.")
     _check_keys(def_spec, DEFENDER_KEYS, "defender.")
 
-    attacker = _house(att_spec.get("house"), "attacker.house")
+    attacker = _house(att_spec.get("house"), "attacker.house", edition)
     neutral = 0
+    neutral_units = np.zeros(len(Unit), np.int64)
     defender: House | None
+    if "neutral_force" in def_spec and "neutral_army" in def_spec:
+        raise _fail("defender.neutral_army", "give either a neutral force token or an army")
     if "neutral_force" in def_spec:
         neutral = _int(def_spec["neutral_force"], "defender.neutral_force", 1, 20)
         for key in def_spec:
@@ -282,8 +314,24 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
                 what = "units" if key == "units" else "house, cards or orders"
                 raise _fail(f"defender.{key}", f"an area with a neutral force token has no {what}")
         defender = None
+    elif "neutral_army" in def_spec:
+        if edition != "1e":
+            raise _fail(
+                "defender.neutral_army",
+                "only the 1st edition leaves absent houses' units as neutral armies",
+            )
+        for key in def_spec:
+            if key != "neutral_army":
+                raise _fail(f"defender.{key}", "a neutral army has no house, cards or orders")
+        neutral_units = _units(
+            def_spec["neutral_army"], "defender.neutral_army", board, area, supporting=False
+        )
+        neutral = int(neutral_units @ np.array([1, 2, 1, 0]))
+        if neutral == 0:
+            raise _fail("defender.neutral_army", "a neutral army needs at least one unit")
+        defender = None
     else:
-        defender = _house(def_spec.get("house"), "defender.house")
+        defender = _house(def_spec.get("house"), "defender.house", edition)
         if defender == attacker:
             raise _fail("defender.house", f"{defender.id} cannot attack itself")
 
@@ -298,7 +346,10 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         units = _units(side_spec.get("units", {}), f"{where}.units", board, area, supporting=False)
         b[o + cb.UNITS : o + cb.UNITS + len(Unit)] = units
         if house is None:
-            b[cb.DEFENDER * cb.SIDE + cb.GARRISON] = neutral
+            if neutral_units.any():  # a neutral army fights with its units' strength
+                b[o + cb.UNITS : o + cb.UNITS + len(Unit)] = neutral_units
+            else:
+                b[cb.DEFENDER * cb.SIDE + cb.GARRISON] = neutral
             continue
         b[o + cb.HOUSE] = int(house)
         discards = _discards(spec, side_spec, house, edition, where)
@@ -338,6 +389,11 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
             )
         b[d + cb.ORDER_BONUS] = DEFENDER_ORDERS[order]
         b[d + cb.HAS_DEFENSE] = int(order.startswith("defense"))
+        if "garrison" in def_spec and edition != "2e":
+            raise _fail(
+                "defender.garrison",
+                "the 1st-edition base game has no garrisons (they belong to A Storm of Swords)",
+            )
         b[d + cb.GARRISON] = _int(def_spec.get("garrison", 0), "defender.garrison", 0, 9)
         if b[d + cb.GARRISON] and board.home[area] != int(defender):
             raise _fail("defender.garrison", f"{area_id!r} is not {defender.id}'s home area")
@@ -355,12 +411,12 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         ):
             raise _fail("defender.units", "the defender has no units and no garrison")
 
-    supporters = _supporters(spec, board, area, attacker, defender, b)
+    supporters = _supporters(spec, board, area, attacker, defender, b, edition)
     houses_in = [h for h in (attacker, defender) if h is not None]
-    six = load_setup(edition, 6).tracks
+    start = load_setup(edition, DEFAULT_PLAYERS[edition]).tracks
     tracks = {
-        "fiefdoms": _track(spec, "fiefdoms", houses_in, six["fiefdoms"]),
-        "iron_throne": _track(spec, "iron_throne", houses_in, six["iron_throne"]),
+        "fiefdoms": _track(spec, "fiefdoms", houses_in, start["fiefdoms"], edition),
+        "iron_throne": _track(spec, "iron_throne", houses_in, start["iron_throne"], edition),
     }
     for side, house in ((cb.ATTACKER, attacker), (cb.DEFENDER, defender)):
         if house is not None:
@@ -369,7 +425,9 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
     if defender is None:
         b[d + cb.FIEFDOMS_POS] = 99  # the attacker beats a neutral force with equal strength
     holder_id = spec.get("blade_holder")
-    holder = tracks["fiefdoms"][0] if holder_id is None else _house(holder_id, "blade_holder")
+    holder = (
+        tracks["fiefdoms"][0] if holder_id is None else _house(holder_id, "blade_holder", edition)
+    )
     used = spec.get("blade_used", False)
     if not isinstance(used, bool):
         raise _fail("blade_used", f"must be true or false, got {used!r}")
@@ -403,6 +461,7 @@ def _supporters(
     attacker: House,
     defender: House | None,
     b: NDArray[np.int64],
+    edition: str,
 ) -> tuple[Supporter, ...]:
     raw = spec.get("support", [])
     if not isinstance(raw, list):
@@ -412,7 +471,7 @@ def _supporters(
         where = f"support[{i}]"
         item = _object(item, where)
         _check_keys(item, SUPPORT_KEYS, f"{where}.")
-        house = _house(item.get("house"), f"{where}.house")
+        house = _house(item.get("house"), f"{where}.house", edition)
         side_name = item.get("side")
         if side_name not in ("attacker", "defender"):
             raise _fail(f"{where}.side", f"must be 'attacker' or 'defender', got {side_name!r}")
