@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from gotsim.engine.rng import seed_streams, shuffle
+from gotsim.engine.rng import seed_streams_batch, shuffle
 from gotsim.engine.state import NATURE, STATE_DTYPE, Decision, Phase
 from gotsim.engine.tables import rules_table
 from gotsim.rules.board import load_board
@@ -72,11 +73,17 @@ def new_games(
     setup = load_setup(edition, players, kings_court_swap=kings_court_swap)
     start = _starting_record(setup)
     games = np.empty(len(seeds), STATE_DTYPE).view(np.recarray)
-    for i, seed in enumerate(seeds):
-        games[i] = start
-        rng = seed_streams(seed)
-        for d in range(3):
-            shuffle(rng, NATURE, games[i]["westeros"][d], 10)
-        shuffle(rng, NATURE, games[i]["wildlings"], 9)
-        games[i]["rng"] = rng
+    games[:] = start
+    games["rng"] = seed_streams_batch(seeds)
+    _shuffle_decks(games)
     return games
+
+
+@numba.njit(cache=True)
+def _shuffle_decks(games) -> None:
+    """Shuffle every game's three Westeros decks and the wildling deck (nature stream)."""
+    for i in range(games.shape[0]):
+        g = games[i]
+        for d in range(3):
+            shuffle(g.rng, NATURE, g.westeros[d], 10)
+        shuffle(g.rng, NATURE, g.wildlings, 9)
