@@ -76,6 +76,11 @@ NOT_IN_POSITION = (
     "marched",
     "history",
     "history_castles",
+    "history_stars",
+    "history_battles",
+    "history_castles_lost",
+    "history_castles_lost_in_battle",
+    "castle_holder",
 )
 
 

@@ -113,6 +113,7 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
     g.support_side[:] = 0
     g.battles[attacker] += 1
     g.battles[defender] += 1
+    g.history_battles[g.game_round - 1, attacker, defender] += 1
 
 
 @numba.njit(cache=True)
@@ -567,6 +568,10 @@ def finish_battle(g, t) -> None:
         if unit_count(g, area) == 0 and g.owner[area] >= 0:
             remove_order(g, area)
             g.owner[area] = -1
+    # the defender held the area when the battle began (units, or its garrisoned home area)
+    fortified = t.castle[target] or t.stronghold[target]
+    if fortified and controller(g, t, target) != defender:
+        g.history_castles_lost_in_battle[g.game_round - 1, defender] += 1
     g.combat_area = -1
 
 

@@ -25,6 +25,7 @@ from gotsim.engine.board_state import (
     PORT,
     SEA,
     castles_held,
+    controller,
     enemy_ships_in,
     gain_power,
     land_areas_held,
@@ -37,6 +38,9 @@ from gotsim.engine.board_state import (
 from gotsim.engine.state import (
     ACT_NONE,
     H_LEADERS,
+    H_RAVEN_CARD,
+    H_RAVEN_HOLDER,
+    H_RAVEN_USE,
     H_THREAT,
     H_WESTEROS,
     N_ORDER_KINDS,
@@ -48,6 +52,7 @@ from gotsim.engine.state import (
     H,
     Order,
     Phase,
+    RavenUse,
     Restriction,
 )
 
@@ -133,6 +138,8 @@ def house_at(g, position: int) -> int:
 
 @numba.njit(cache=True)
 def _planning(g, t) -> None:
+    if g.game_round == 1 and g.pc[0] == 0 and g.pc[1] == 0:
+        note_castle_holders(g, t)  # the baseline of round 1's castles lost
     while g.pc[0] < t.players:
         house = house_at(g, g.pc[0])
         while g.pc[1] < t.n_areas:
@@ -159,6 +166,8 @@ def _raven(g, t) -> None:
         g.pc[0] = 1
         _ask(g, Decision.RAVEN, g.track[KINGS_COURT, 0])
         return
+    for house in range(H):  # the orders are final now: count each house's star orders
+        g.history_stars[g.game_round - 1, house] = stars_used(g, house) if g.in_play[house] else 0
     g.phase = Phase.RAIDS
     g.pc[:] = 0
     g.turn = 0
@@ -388,8 +397,17 @@ def _consolidate(g, t) -> None:
 
 
 @numba.njit(cache=True)
+def note_castle_holders(g, t) -> None:
+    """Remember who controls each castle and stronghold area (``g.castle_holder``)."""
+    for a in range(t.n_areas):
+        if t.castle[a] or t.stronghold[a]:
+            g.castle_holder[a] = controller(g, t, a) + 1
+
+
+@numba.njit(cache=True)
 def record_round(g, t) -> None:
-    """Write the round's line of ``g.history``: Westeros cards, threat, track leaders, castles."""
+    """Write the round's line of ``g.history``: Westeros cards, threat, track leaders, castles
+    held, and castles lost since the last round's end (then remember the holders anew)."""
     row = g.game_round - 1
     for d in range(3):
         g.history[row, H_WESTEROS + d] = g.westeros_drawn[d] if g.game_round > 1 else -1
@@ -398,6 +416,11 @@ def record_round(g, t) -> None:
         g.history[row, H_LEADERS + track] = g.track[track, 0]
     for house in range(H):
         g.history_castles[row, house] = castles_held(g, t, house) if g.in_play[house] else 0
+    for a in range(t.n_areas):
+        before = g.castle_holder[a] - 1
+        if before >= 0 and controller(g, t, a) != before:
+            g.history_castles_lost[row, before] += 1
+    note_castle_holders(g, t)
 
 
 @numba.njit(cache=True)
@@ -552,9 +575,17 @@ def apply_legal(g, t, action: int) -> None:
         _place(g, g.ctx[0], action)
         g.pc[1] += 1
     elif kind == Decision.RAVEN:
-        if action == 1:
+        row = g.game_round - 1
+        g.history[row, H_RAVEN_HOLDER] = house
+        g.history[row, H_RAVEN_CARD] = -1
+        if action == 0:
+            g.history[row, H_RAVEN_USE] = RavenUse.NOTHING
+        elif action == 1:
+            g.history[row, H_RAVEN_USE] = RavenUse.REPLACED_ORDER
             _ask(g, Decision.RAVEN_AREA, house)
         elif action == 2:
+            g.history[row, H_RAVEN_USE] = RavenUse.KEPT_WILDLING_CARD
+            g.history[row, H_RAVEN_CARD] = g.wildlings[0]
             _ask(g, Decision.RAVEN_BURY, house, g.wildlings[0])
     elif kind == Decision.RAVEN_AREA:
         _ask(g, Decision.RAVEN_ORDER, house, action)
@@ -564,6 +595,7 @@ def apply_legal(g, t, action: int) -> None:
         _place(g, a, action)
     elif kind == Decision.RAVEN_BURY:
         if action == 1:
+            g.history[g.game_round - 1, H_RAVEN_USE] = RavenUse.BURIED_WILDLING_CARD
             top = g.wildlings[0]
             g.wildlings[:8] = g.wildlings[1:].copy()
             g.wildlings[8] = top

@@ -16,15 +16,21 @@ import pandas as pd
 from gotsim.engine.init import new_games
 from gotsim.engine.runner import castle_table, play_random
 from gotsim.engine.state import (
+    H_ATTACK_CARD,
     H_ATTACK_RESULT,
     H_ATTACKS,
     H_LEADERS,
+    H_RAVEN_CARD,
+    H_RAVEN_HOLDER,
+    H_RAVEN_USE,
     H_THREAT,
     H_WESTEROS,
+    H_WINTER,
     EndReason,
     Phase,
+    RavenUse,
 )
-from gotsim.engine.tables import WesterosCard, rules_table, variant_flags
+from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table, variant_flags
 from gotsim.rules.ids import House
 
 MAX_DECISIONS = 1_000_000
@@ -147,48 +153,73 @@ def games_frame(
 
 
 WESTEROS_IDS = tuple(card.name.lower() for card in WesterosCard)
+WILDLING_IDS = tuple(card.name.lower() for card in WildlingCard)
 ATTACK_RESULTS = (None, "nights_watch", "wildlings")
+RAVEN_USES = (None, "nothing", "replace_order", "look_keep", "look_bury")  # by RavenUse
+
+
+def _names(ids: tuple[str | None, ...], codes: np.ndarray) -> np.ndarray:
+    """Codes as names from ``ids``; -1 (nothing) as None."""
+    table = np.array([*ids, None], dtype=object)
+    return table[np.where(codes >= 0, codes, len(ids))]
 
 
 def rounds_frame(games: np.recarray, *, first_game: int = 0) -> pd.DataFrame:
-    """One row per game and round played: Westeros cards drawn (I, II, III), wildling threat at
-    the round's end, wildling attacks and the last one's result, track leaders, castles per
-    house in play at the round's end."""
-    rows: dict[str, list[Any]] = {
-        key: []
-        for key in (
-            "game",
-            "round",
-            "westeros_1",
-            "westeros_2",
-            "westeros_3",
-            "wildling_threat",
-            "wildling_attacks",
-            "wildling_result",
-            "iron_throne",
-            "fiefdoms",
-            "kings_court",
-        )
-    }
+    """One row per game and round played (every column is described in ``docs/scenarios.md``).
+
+    ``game, round``; ``westeros_1 … westeros_3``: the Westeros card resolved from deck I–III
+    (the replacement when Winter Is Coming was drawn; None in round 1) and ``winter_1 …
+    winter_3``: times Winter Is Coming was drawn from that deck; ``wildling_threat`` at the
+    round's end, ``wildling_attacks``, the last attack's ``wildling_result``
+    (``nights_watch``/``wildlings``) and the ``wildling_card`` it revealed; the leaders of
+    ``iron_throne, fiefdoms, kings_court`` at the round's end; ``raven_holder`` (who used the
+    Messenger Raven), ``raven_use`` (``nothing``, ``replace_order``, ``look_keep``,
+    ``look_bury``; None where the record did not see it) and ``raven_card`` (the wildling card
+    it looked at). Per house in play: ``castles_<house>`` held at the round's end,
+    ``castles_lost_<house>`` (held at the previous round's end, or the game's start, and not at
+    this round's end), ``castles_lost_in_battle_<house>`` (taken from it in battles this
+    round), ``stars_<house>`` (star orders on the board once the raven has acted); per ordered
+    pair of houses in play ``attacks_<attacker>_on_<defender>``: battles fought this round.
+    """
+    played = np.arange(10)[None, :] < games.game_round[:, None]
+    gi, ri = np.nonzero(played)  # game-major, like the rows of the game records
+    line = games.history[gi, ri].astype(np.int64)
+    frame: dict[str, Any] = {"game": first_game + gi, "round": ri + 1}
+    for d in range(3):
+        frame[f"westeros_{d + 1}"] = _names(WESTEROS_IDS, line[:, H_WESTEROS + d])
+    for d in range(3):
+        frame[f"winter_{d + 1}"] = line[:, H_WINTER + d]
+    frame["wildling_threat"] = line[:, H_THREAT]
+    frame["wildling_attacks"] = line[:, H_ATTACKS]
+    frame["wildling_result"] = np.array(ATTACK_RESULTS, dtype=object)[line[:, H_ATTACK_RESULT]]
+    attacked = line[:, H_ATTACKS] > 0
+    frame["wildling_card"] = _names(WILDLING_IDS, np.where(attacked, line[:, H_ATTACK_CARD], -1))
+    house_ids = tuple(h.id for h in House)
+    for k, track in enumerate(("iron_throne", "fiefdoms", "kings_court")):
+        frame[track] = _names(house_ids, line[:, H_LEADERS + k])
+    use = line[:, H_RAVEN_USE]
+    seen = use != RavenUse.UNSEEN
+    looked = (use == RavenUse.KEPT_WILDLING_CARD) | (use == RavenUse.BURIED_WILDLING_CARD)
+    frame["raven_holder"] = _names(house_ids, np.where(seen, line[:, H_RAVEN_HOLDER], -1))
+    frame["raven_use"] = np.array(RAVEN_USES, dtype=object)[use]
+    frame["raven_card"] = _names(WILDLING_IDS, np.where(looked, line[:, H_RAVEN_CARD], -1))
     in_play = [h for h in House if len(games) and games.in_play[0, h]]
-    for house in in_play:
-        rows[f"castles_{house.id}"] = []
-    for i, g in enumerate(games):
-        for r in range(int(g.game_round)):
-            line = g.history[r]
-            rows["game"].append(first_game + i)
-            rows["round"].append(r + 1)
-            for d in range(3):
-                card = int(line[H_WESTEROS + d])
-                rows[f"westeros_{d + 1}"].append(WESTEROS_IDS[card] if card >= 0 else None)
-            rows["wildling_threat"].append(int(line[H_THREAT]))
-            rows["wildling_attacks"].append(int(line[H_ATTACKS]))
-            rows["wildling_result"].append(ATTACK_RESULTS[int(line[H_ATTACK_RESULT])])
-            for k, track in enumerate(("iron_throne", "fiefdoms", "kings_court")):
-                rows[track].append(House(int(line[H_LEADERS + k])).id)
-            for house in in_play:
-                rows[f"castles_{house.id}"].append(int(g.history_castles[r, house]))
-    return pd.DataFrame(rows)
+    per_house = {
+        "castles": games.history_castles,
+        "castles_lost": games.history_castles_lost,
+        "castles_lost_in_battle": games.history_castles_lost_in_battle,
+        "stars": games.history_stars,
+    }
+    for name, table in per_house.items():
+        for house in in_play:
+            frame[f"{name}_{house.id}"] = table[gi, ri, house].astype(np.int64)
+    battles = games.history_battles[gi, ri].astype(np.int64)
+    for attacker in in_play:
+        for defender in in_play:
+            if attacker != defender:
+                column = f"attacks_{attacker.id}_on_{defender.id}"
+                frame[column] = battles[:, attacker, defender]
+    return pd.DataFrame(frame)
 
 
 def simulate(

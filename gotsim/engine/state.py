@@ -24,8 +24,9 @@ CTX = 8  # context slots of a pending decision
 PC = 8  # loop counters of the phase in progress
 N_STREAMS = 1 + H  # random streams: nature, then one per house (its policy)
 NATURE = 0
-HISTORY_COLUMNS = 10
+HISTORY_COLUMNS = 16
 H_WESTEROS, H_THREAT, H_ATTACKS, H_ATTACK_RESULT, H_LEADERS, H_ATTACK_CARD = 0, 3, 4, 5, 6, 9
+H_WINTER, H_RAVEN_HOLDER, H_RAVEN_USE, H_RAVEN_CARD = 10, 13, 14, 15
 
 
 class Track(IntEnum):
@@ -88,6 +89,16 @@ ORDER_NAMES = (
 )
 for _table in (ORDER_COUNT, ORDER_STAR, ORDER_BONUS, ORDER_TYPE):
     _table.setflags(write=False)
+
+
+class RavenUse(IntEnum):
+    """What the Messenger Raven's holder did in a round (``history`` column ``H_RAVEN_USE``)."""
+
+    UNSEEN = 0  # the record did not see the round's raven step (a game resumed after it)
+    NOTHING = 1  # kept its orders and did not look
+    REPLACED_ORDER = 2
+    KEPT_WILDLING_CARD = 3  # looked at the top wildling card and left it on top
+    BURIED_WILDLING_CARD = 4  # looked and put it at the bottom of the deck
 
 
 class Restriction(IntEnum):
@@ -204,11 +215,22 @@ def state_dtype() -> np.dtype:
         ("support_side", np.int8, (A_MAX,)),  # per supporting area: 0 none, 1 att, 2 def
         ("moving", np.int8, (A_MAX, U)),  # units of the march in progress, by destination
         # --- statistics ------------------------------------------------------------------------
-        # per round r (row r-1): Westeros cards drawn I-III, threat at round end, wildling
-        # attacks, last attack's result (1 Night's Watch, 2 wildlings), track leaders, last
-        # wildling card revealed
+        # per round r (row r-1), columns H_*: Westeros cards drawn I-III (after any Winter Is
+        # Coming), threat at round end, wildling attacks, last attack's result (1 Night's Watch,
+        # 2 wildlings), track leaders, last wildling card revealed, times Winter Is Coming was
+        # drawn from deck I-III, the Messenger Raven's holder, its use (RavenUse) and the
+        # wildling card it looked at (-1 none)
         ("history", np.int8, (10, HISTORY_COLUMNS)),
         ("history_castles", np.int8, (10, H)),  # castles held per house at round end
+        ("history_stars", np.int8, (10, H)),  # star orders on the board once the raven has acted
+        ("history_battles", np.uint8, (10, H, H)),  # battles per round [attacker, defender]
+        # castles and strongholds a house held at the previous round's end (the start of the
+        # game for round 1) and no longer holds at this round's end, however they were lost
+        ("history_castles_lost", np.int8, (10, H)),
+        ("history_castles_lost_in_battle", np.int8, (10, H)),  # … taken from it in a battle
+        # per castle or stronghold area: 1 + the House controlling it when the last round ended
+        # (or round 1 began), 0 nobody or not yet seen; the baseline of history_castles_lost
+        ("castle_holder", np.int8, (A_MAX,)),
         ("battles", np.int16, (H,)),  # battles fought as attacker or defender
         ("battles_won", np.int16, (H,)),
         # --- randomness -------------------------------------------------------------------------

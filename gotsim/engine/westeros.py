@@ -128,6 +128,7 @@ from gotsim.engine.state import (
     H_ATTACK_CARD,
     H_ATTACK_RESULT,
     H_ATTACKS,
+    H_WINTER,
     NATURE,
     Decision,
     Phase,
@@ -1181,6 +1182,7 @@ def _draw_cards(g, t) -> int:
     for d in range(3):
         card = _draw(g, d)
         while card == WesterosCard.WINTER_IS_COMING:
+            g.history[g.game_round - 1, H_WINTER + d] += 1
             _reshuffle(g, d)
             card = _draw(g, d)
         g.westeros_drawn[d] = card
