@@ -16,10 +16,11 @@
 #
 # Who wins, when, and how — per house for 3 to 6 players (2nd edition).
 #
-# **Read this first.** Only the uniform random policy exists so far: every house picks uniformly
-# among its legal actions. The win rates below therefore test the rules, the setups and the
-# pipeline — they say nothing about the balance of the game. When heuristic players land, set
-# `POLICIES = "heuristic"` in the parameters cell and rerun.
+# **Read this first.** Every house is played by gotsim's heuristic player (`docs/players.md`): a
+# rule-based player that plans its orders, fights with the combat odds and bids by need. It is
+# a model of sensible play, not of expert play, so the numbers below describe the game *as the
+# heuristic plays it*. `POLICIES = "random"` (every decision uniform among the legal actions)
+# gives the rules-only baseline.
 
 # %% tags=["parameters"]
 import os
@@ -27,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 QUICK = os.environ.get("GOTSIM_QUICK", "0") == "1"
-POLICIES = "random"  # "heuristic" once it exists
+POLICIES = "heuristic"  # or "random": uniform among the legal actions (a rules baseline)
 PLAYER_COUNTS = [3, 4, 5, 6]
 GAMES = 200 if QUICK else 4000  # per player count
 HEATMAP_GAMES = 200 if QUICK else 4000  # 6-player games for the end-of-game board heat map
@@ -129,11 +130,11 @@ by_reason.unstack("players").round(2)
 # ## Where houses stand at the end (6 players)
 # The fraction of games in which each area is held (units there, or a power token) by each house
 # at the game's end. Drawn as a scatter over the board's area positions, sized by frequency.
-# This part reads the raw game records (`play_games`, random policy only for now).
+# This part reads the raw game records (`play_games`, with the same players).
 
 # %%
 board = gotsim.load_board("2e")
-records = play_games(HEATMAP_GAMES, players=6, seed=SEED, n_jobs=JOBS)
+records = play_games(HEATMAP_GAMES, players=6, seed=SEED, n_jobs=JOBS, policies=POLICIES)
 n_areas = len(board.area_ids)
 owner = records.owner[:, :n_areas]
 holder = np.where(owner >= 0, owner, records.power_token[:, :n_areas])
@@ -161,15 +162,29 @@ held.idxmax(axis=0).to_frame("most held area").assign(share=held.max(axis=0).rou
 # %%
 six = rates[rates.players == 6].set_index("house")
 best, worst = six.win_rate.idxmax(), six.win_rate.idxmin()
-castle_share = (games.end_reason == "castles").mean()
+fair = 1 / rates.players
+unfair = rates[(rates.ci_low > fair) | (rates.ci_high < fair)]
+spread = rates.groupby("players").win_rate.agg(lambda r: r.max() - r.min())
+castle_share = (games.end_reason == "castles").groupby(games.players).mean()
 mean_end = games.end_round.mean()
+top_area = held.max(axis=0).sort_values(ascending=False)
 print(
     f"{len(games)} games with {POLICIES} players. At 6 players {best} wins most often "
     f"({six.win_rate[best]:.1%}, CI {six.ci_low[best]:.1%}–{six.ci_high[best]:.1%}) and {worst} "
     f"least ({six.win_rate[worst]:.1%}, CI {six.ci_low[worst]:.1%}–{six.ci_high[worst]:.1%}); "
     f"a fair share would be {1 / 6:.1%}.\n"
-    f"{castle_share:.1%} of all games end by castles, the rest after round 10; the mean end round "
-    f"is {mean_end:.1f}.\n"
-    "These are random players: the numbers check that every setup plays to a finish and that "
-    "the pipeline works; they are not a statement about the game's balance."
+    f"{len(unfair)} of {len(rates)} house × player-count win rates have a 95 % interval that "
+    f"excludes the fair share 1/n; the gap between the best and the worst house is "
+    + ", ".join(f"{s:.1%} at {n}" for n, s in spread.items())
+    + " players.\n"
+    "Games ending by castles: "
+    + ", ".join(f"{s:.1%} at {n}" for n, s in castle_share.items())
+    + f" players (the rest after round 10); the mean end round is {mean_end:.1f}.\n"
+    f"At the end of 6-player games the most firmly held area is {held[top_area.index[0]].idxmax()} "
+    f"({top_area.index[0]}, {top_area.iloc[0]:.0%} of games)"
+    + (
+        "."
+        if POLICIES == "heuristic"
+        else ".\nRandom players: these numbers check the rules and the pipeline, not the balance."
+    )
 )

@@ -18,7 +18,7 @@
 # battle, the chance that the attacker wins under a card-choice model (`fixed`, `uniform`,
 # `equilibrium`), and how it moves with army strength, house cards, Tides of Battle and the
 # Valyrian Steel Blade. Everything here is exact probability, not simulation — no players are
-# involved, so (unlike the simulation notebooks) the random policy does not limit these numbers.
+# involved, so these numbers do not depend on any player model.
 
 # %% tags=["parameters"]
 import os

@@ -14,13 +14,15 @@
 # %% [markdown]
 # # The Westeros decks and the wildlings
 #
-# How often each Westeros card comes up per round (exact and simulated), how many Mustering,
-# Supply, Clash of Kings and Game of Thrones events a game sees, the wildling threat over a game,
-# and whether early deck events go with a house's chances.
+# How often each Westeros card comes up per round (exact and simulated), how often Winter Is
+# Coming reshuffles a deck, how many Mustering, Supply, Clash of Kings and Game of Thrones events
+# a game sees, the wildling threat over a game, whether early deck events go with a house's
+# chances, and what the Messenger Raven's look at the wildling deck is worth.
 #
-# **Read this first.** The games are played by the uniform random policy only; the deck
-# statistics do not depend on the players, but the win rates conditioned on deck events test the
-# pipeline, not the balance of the game. Set `POLICIES = "heuristic"` once it exists.
+# **Read this first.** Every house is played by gotsim's heuristic player (`docs/players.md`), a
+# rule-based model of sensible play. The deck statistics hardly depend on the players (only
+# through how long games last); the win rates and the raven's worth describe the game as the
+# heuristic plays it. `POLICIES = "random"` gives the rules-only baseline.
 
 # %% tags=["parameters"]
 import os
@@ -28,7 +30,7 @@ import tempfile
 from pathlib import Path
 
 QUICK = os.environ.get("GOTSIM_QUICK", "0") == "1"
-POLICIES = "random"  # "heuristic" once it exists
+POLICIES = "heuristic"  # or "random": uniform among the legal actions (a rules baseline)
 PLAYERS = 6
 GAMES = 300 if QUICK else 10000
 SEED = 303
@@ -38,10 +40,12 @@ JOBS = 1 if QUICK else 2
 import json
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 
 import gotsim
-from gotsim.analysis.stats import win_rates
+from gotsim.analysis.history import raven_looks
+from gotsim.analysis.stats import wilson_interval, win_rates
 
 ROOT = next(p for p in [Path.cwd(), *Path.cwd().parents] if (p / "pyproject.toml").exists())
 FIG_DIR = None if QUICK else ROOT / "results" / "figures"
@@ -73,12 +77,12 @@ drawn = rounds[rounds["round"] >= 2]  # no Westeros phase in round 1
 # ## Chance of each card per round: exact vs simulated
 # Each deck has 10 cards and a game draws at most 9 of them (rounds 2–10). Ignoring Winter Is
 # Coming, the card on top in any round is a uniformly random card of the shuffled deck, so the
-# exact chance is `count / 10` in every round. Winter Is Coming reshuffles its deck (and a new card
-# is drawn), which this exact figure **ignores**; the simulation models it, so the two differ
-# where a reshuffle brings cards back. The engine records the card *resolved* in each round, i.e.
-# the replacement drawn after a reshuffle, so Winter Is Coming itself never appears in the
-# simulated columns (0 %) and the other cards of its deck appear a little more often than
-# `count / 10`. An exact figure that models the reshuffle is future work.
+# exact chance is `count / 10` in every round. Winter Is Coming (one card in decks I and II)
+# reshuffles its deck and a replacement is drawn, which this exact figure **ignores**; the
+# simulation models it. The `westeros_<deck>` columns hold the card *resolved* (the replacement),
+# so Winter Is Coming's row below shows how often it was *drawn* (`winter_<deck>` > 0), and the
+# other cards of its deck are resolved a little more often than `count / 10`. An exact figure
+# that models the reshuffle is future work.
 
 # %%
 decks = json.loads((ROOT / "gotsim/data/2e/westeros_cards.json").read_text())["decks"]
@@ -86,12 +90,16 @@ rows = []
 for k, deck in enumerate(decks, start=1):
     column = drawn[f"westeros_{k}"]
     for card in deck["cards"]:
+        if card["id"] == "winter_is_coming":
+            seen = (drawn[f"winter_{k}"] > 0).mean()  # drawn, then replaced
+        else:
+            seen = (column == card["id"]).mean()
         rows.append(
             {
                 "deck": deck["deck"],
                 "card": card["id"],
                 "exact": card["count"] / deck["size"],
-                "simulated": (column == card["id"]).mean(),
+                "simulated": seen,
             }
         )
 per_card = pd.DataFrame(rows)
@@ -105,11 +113,25 @@ for ax, (k, deck) in zip(axes, enumerate(decks, start=1), strict=True):
         if card["id"] in share:
             ax.plot(share.index, share[card["id"]], marker=".", color=f"C{j}", label=card["id"])
             ax.axhline(card["count"] / deck["size"], color=f"C{j}", ls=":", lw=0.8)
+    winter_drawn = (drawn[f"winter_{k}"] > 0).groupby(drawn["round"]).mean()
+    if winter_drawn.any():
+        ax.plot(winter_drawn.index, winter_drawn, "kx--", label="winter_is_coming (drawn)")
     ax.set_title(f"Westeros deck {deck['deck']} (dotted: exact, no reshuffle)")
     ax.set_xlabel("round")
     ax.legend(fontsize=6)
 axes[0].set_ylabel("share of games")
 save(fig, "westeros_cards_by_round.png")
+
+# %% [markdown]
+# ## Winter Is Coming
+# How often it is drawn per round and deck, and how many reshuffles a game sees. A round's count
+# is 2 when the replacement drawn after the reshuffle is Winter Is Coming again.
+
+# %%
+winter = drawn.groupby("round")[["winter_1", "winter_2"]].apply(lambda w: (w > 0).mean())
+winter_per_game = drawn.groupby("game")[["winter_1", "winter_2"]].sum()
+display(winter.round(3))  # noqa: F821 (IPython builtin)
+winter_per_game.describe().loc[["mean", "max"]].round(2)
 
 # %% [markdown]
 # ## Events per game
@@ -126,7 +148,7 @@ counts.describe().loc[["mean", "min", "max"]].round(2)
 
 # %%
 threat = rounds.pivot(index="round", columns="game", values="wildling_threat")
-attacks = rounds.groupby("game").wildling_attacks.max()
+attacks = rounds.groupby("game").wildling_attacks.sum()
 fig, axes = plt.subplots(1, 2, figsize=(11, 3.5))
 axes[0].plot(threat.index, threat.iloc[:, :30], color="grey", alpha=0.3)
 axes[0].plot(threat.index, threat.mean(axis=1), color="C3", lw=2, label="mean")
@@ -162,12 +184,102 @@ diffs = pd.concat(
 diffs[["house", "difference", "ci_low", "ci_high", "p_value"]].round(3)
 
 # %% [markdown]
-# ## The Messenger Raven's peek
-# The raven holder may look at the top wildling card and bury it. That choice is a decision in the
-# narrated `gotsim.Game` log (`Decision.RAVEN_BURY`) but is not in the study output; counting how
-# often the holder buries a card is left as a future analysis (it needs either a per-round column
-# from the engine or a loop over narrated games). Under random play it would only measure the
-# random policy's coin flip.
+# ## The Messenger Raven
+# Each round the top of King's Court may keep its orders, swap one of them, or look at the top
+# wildling card and either leave it on top or bury it at the bottom of the deck
+# (`raven_use` in the round history).
+
+# %%
+uses = rounds.raven_use.value_counts(normalize=True)
+uses.round(3)
+
+# %% [markdown]
+# ### What the look is worth
+# For every look, the next wildling attack in a later round (`raven_looks`): which card it
+# revealed, whether the wildlings won, and whether the raven holder won the game. A kept card is
+# the one the next attack reveals (unless a later look buries it), so the holder attacks knowing
+# the card; a buried one is replaced by an unknown card.
+#
+# **Confounding.** The holder *chooses* to bury after seeing the card and its own position, so
+# "buried" and "kept" games differ in more than the raven: the card seen, who holds King's Court
+# (the strongest houses bid for it) and how the game stands. The comparison by card seen removes
+# the first; the rest remains, so these are associations, not the causal worth of the raven.
+
+# %%
+looks = raven_looks(rounds, games)
+n_looks = len(looks)
+bury_rate = (
+    looks.groupby("card")
+    .buried.agg(["mean", "size"])
+    .rename(columns={"mean": "bury_rate", "size": "looks"})
+)
+bury_rate.sort_values("bury_rate").round(3)
+
+
+# %%
+def rate_with_ci(flags):
+    """Share of True in a boolean Series with its Wilson 95 % interval."""
+    flags = flags.dropna().astype(bool)
+    low, high = wilson_interval(int(flags.sum()), len(flags))
+    return pd.Series({"n": len(flags), "rate": flags.mean(), "ci_low": low, "ci_high": high})
+
+
+attacked_later = looks.dropna(subset=["next_attack_result"])
+outcomes = pd.DataFrame(
+    {
+        ("wildlings win the next attack", kept_or_buried): rate_with_ci(
+            sub.next_attack_result == "wildlings"
+        )
+        for kept_or_buried, sub in attacked_later.groupby(
+            attacked_later.buried.map({True: "buried", False: "kept"})
+        )
+    }
+    | {
+        ("holder wins the game", kept_or_buried): rate_with_ci(sub.holder_won)
+        for kept_or_buried, sub in looks.groupby(looks.buried.map({True: "buried", False: "kept"}))
+    }
+).T
+outcomes.round(3)
+
+# %% [markdown]
+# The same holder's result, card by card (cards seen at least 30 times each way), so that the
+# card seen is held fixed: the difference buried − kept in the holder's win rate. A game holds
+# several looks, usually by the same holder, and they are counted as if independent, so these
+# intervals are somewhat too narrow.
+
+# %%
+by_card = (
+    looks.groupby(["card", "buried"]).holder_won.agg(["mean", "size"]).unstack("buried").dropna()
+)
+by_card = by_card[(by_card[("size", True)] >= 30) & (by_card[("size", False)] >= 30)]
+card_effect = pd.DataFrame(
+    {
+        "kept": by_card[("mean", False)],
+        "buried": by_card[("mean", True)],
+        "difference": by_card[("mean", True)] - by_card[("mean", False)],
+        "se": np.sqrt(
+            by_card[("mean", True)] * (1 - by_card[("mean", True)]) / by_card[("size", True)]
+            + by_card[("mean", False)] * (1 - by_card[("mean", False)]) / by_card[("size", False)]
+        ),
+    }
+)
+card_effect["ci_low"] = card_effect.difference - 1.96 * card_effect.se
+card_effect["ci_high"] = card_effect.difference + 1.96 * card_effect.se
+fig, ax = plt.subplots(figsize=(7, 3.5))
+if len(card_effect):
+    ax.errorbar(
+        card_effect.difference,
+        np.arange(len(card_effect)),
+        xerr=1.96 * card_effect.se,
+        fmt="o",
+        capsize=3,
+    )
+    ax.set_yticks(np.arange(len(card_effect)), card_effect.index)
+ax.axvline(0, color="grey", lw=0.8)
+ax.set_xlabel("raven holder's win rate, buried − kept (same card seen)")
+ax.set_title(f"The Messenger Raven's look ({POLICIES} players)")
+save(fig, "raven_look.png")
+card_effect.round(3)
 
 # %% [markdown]
 # ## Conclusion
@@ -177,16 +289,52 @@ others = per_card[per_card.card != "winter_is_coming"]
 worst = (others.simulated - others.exact).abs().idxmax()
 row = per_card.loc[worst]
 best_diff = diffs.loc[diffs.p_value.idxmin()]
+winter_share = per_card[per_card.card == "winter_is_coming"].set_index("deck").simulated
+
+
+def outcome(what, arm):
+    """A row of ``outcomes`` (None when that arm had no looks)."""
+    return outcomes.loc[(what, arm)] if (what, arm) in outcomes.index else None
+
+
+kept_attack = outcome("wildlings win the next attack", "kept")
+buried_attack = outcome("wildlings win the next attack", "buried")
+kept_win = outcome("holder wins the game", "kept")
+buried_win = outcome("holder wins the game", "buried")
+
+
+def fmt(r):
+    return "—" if r is None else f"{r.rate:.1%} (CI {r.ci_low:.1%}–{r.ci_high:.1%}, n = {r.n:.0f})"
+
+
+look_share = uses.get("look_keep", 0) + uses.get("look_bury", 0)
+significant_cards = card_effect[(card_effect.ci_low > 0) | (card_effect.ci_high < 0)]
 print(
     f"{len(games)} games ({POLICIES} players). Simulated card frequencies match the exact "
     f"count/10 figures (Winter Is Coming aside) to within {abs(row.simulated - row.exact):.1%} "
-    f"(largest gap: {row.card} in deck {row.deck}, {row.simulated:.1%} vs {row.exact:.1%}; "
-    f"Winter Is Coming is never recorded: the engine logs the replacement card it draws).\n"
+    f"(largest gap: {row.card} in deck {row.deck}, {row.simulated:.1%} vs {row.exact:.1%}); "
+    f"Winter Is Coming is drawn in "
+    + " and ".join(f"{v:.1%} of rounds from deck {d}" for d, v in winter_share.items())
+    + f" ({winter_per_game.sum(axis=1).mean():.2f} reshuffles per game).\n"
     f"A game sees on average {counts.mustering.mean():.1f} Musterings, {counts.supply.mean():.1f} "
     f"Supplies, {counts.clash_of_kings.mean():.1f} Clashes of Kings and "
     f"{counts.game_of_thrones.mean():.1f} Games of Thrones; {attacks.mean():.2f} wildling attacks "
     f"on average.\n"
     f"The largest win-rate shift after a round-2 Mustering is {best_diff.house}'s "
-    f"{best_diff.difference:+.1%} (p = {best_diff.p_value:.2g}); with random players this is a "
-    f"pipeline check, not evidence about the game."
+    f"{best_diff.difference:+.1%} (p = {best_diff.p_value:.2g}).\n"
+    f"The Messenger Raven's holder looks at the wildling deck in {look_share:.1%} "
+    f"of rounds ({n_looks} looks) and buries {looks.buried.mean():.1%} of what it sees. The "
+    f"wildlings win the next attack after a kept card {fmt(kept_attack)}, after a buried one "
+    f"{fmt(buried_attack)}; the holder wins the game {fmt(kept_win)} after keeping and "
+    f"{fmt(buried_win)} after burying. Card by card, {len(significant_cards)} of "
+    f"{len(card_effect)} cards show a buried − kept difference in the holder's win rate whose "
+    "95 % interval excludes 0"
+    + (
+        f" (differences from {card_effect.difference.min():+.1%} to "
+        f"{card_effect.difference.max():+.1%})"
+        if len(card_effect)
+        else ""
+    )
+    + ". These are associations (the holder chooses after seeing the card and its position, "
+    "and looks of one game are not independent), not the causal worth of the look."
 )

@@ -18,9 +18,10 @@
 # Court track? `scenarios/lannister_swap.toml` plays the same games (common random numbers) with
 # the track as set up and with the swap, and compares every house's win rate, paired by block.
 #
-# **Read this first.** Only the uniform random policy exists: these win rates test the rules and
-# the pipeline, not the balance of the game. Set `POLICIES = "heuristic"` once it exists.
-# 2nd edition now; the 1st edition is added when it lands (`edition = ["1e", "2e"]` in the grid).
+# **Read this first.** Every house is played by gotsim's heuristic player (`docs/players.md`), a
+# rule-based model of sensible play: the answer is the swap's effect *as the heuristic plays
+# the game*. `POLICIES = "random"` gives the rules-only baseline. 2nd edition now; the 1st
+# edition is added when it lands (`edition = ["1e", "2e"]` in the grid).
 
 # %% tags=["parameters"]
 import os
@@ -29,7 +30,7 @@ import tomllib
 from pathlib import Path
 
 QUICK = os.environ.get("GOTSIM_QUICK", "0") == "1"
-POLICIES = "random"  # "heuristic" once it exists
+POLICIES = "heuristic"  # or "random": uniform among the legal actions (a rules baseline)
 GAMES = 300 if QUICK else None  # None: the scenario's own count (10,000 per arm)
 JOBS = 1 if QUICK else 2
 
@@ -60,7 +61,7 @@ if GAMES is not None:
     scenario["block_size"] = min(GAMES // 3, scenario["block_size"])  # a few blocks to pair
 with tempfile.TemporaryDirectory() as tmp:
     study = gotsim.run_study(scenario, jobs=JOBS, out=Path(tmp) / "study")
-games = study.games
+games, rounds = study.games, study.rounds
 games.groupby("kings_court_swap").size()
 
 # %% [markdown]
@@ -116,10 +117,107 @@ save(fig, "lannister_swap_differences.png")
 
 # %% [markdown]
 # ## Mechanism
-# The swap changes who sits where on King's Court, i.e. who gets the special (star) orders and
-# how many. The study output does not record orders, so the mechanism cannot be read from it:
-# that would need per-round counts of star orders placed per house (a column in `rounds`), or a
-# loop over narrated `gotsim.Game` runs. What the data do allow is the end reason and castles:
+# The swap changes who sits where on King's Court, i.e. how many star (special) orders each
+# house may place and who holds the Messenger Raven. The round history records, per round, the
+# star orders each house has on the board, battles by attacker and defender, and the castles and
+# strongholds each house lost (in battle, and in all). Game *i* of both arms shares its decks and
+# draws, so each measure is compared game by game: the mean difference (swapped − as set up) with
+# a 95 % interval. "Lost in battle" counts every castle taken from Lannister in a battle, even
+# one it had itself taken earlier in the round; "lost (all ways)" counts the castles it held at
+# the previous round's end (the start, in round 1) and no longer holds at this one's — so in
+# round 1, where Lannister mostly loses castles it has just marched into, the two differ most.
+
+# %%
+ARM = {False: "as set up", True: "swapped"}
+per_game = rounds.groupby(["kings_court_swap", "game"]).sum(numeric_only=True)
+MEASURES = {
+    "Lannister star orders": "stars_lannister",
+    "Greyjoy star orders": "stars_greyjoy",
+    "Tyrell star orders": "stars_tyrell",
+    "Greyjoy → Lannister battles": "attacks_greyjoy_on_lannister",
+    "Lannister → Greyjoy battles": "attacks_lannister_on_greyjoy",
+    "Lannister castles lost in battle": "castles_lost_in_battle_lannister",
+    "Lannister castles lost (all ways)": "castles_lost_lannister",
+}
+
+
+def paired_mean_difference(column):
+    """Per-game means in each arm and the paired difference with a 95 % interval."""
+    arms = per_game[column].unstack("kings_court_swap")
+    both = arms.dropna()
+    diff = both[True] - both[False]
+    half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
+    return {
+        "as set up": arms[False].mean(),
+        "swapped": arms[True].mean(),
+        "difference": diff.mean(),
+        "ci_low": diff.mean() - half,
+        "ci_high": diff.mean() + half,
+    }
+
+
+mechanism = pd.DataFrame({name: paired_mean_difference(c) for name, c in MEASURES.items()}).T
+mechanism.round(3)
+
+# %%
+star_columns = [f"stars_{h}" for h in houses]
+stars_by_round = rounds.groupby(["kings_court_swap", "round"])[star_columns].mean()
+lost_by_round = rounds.groupby(["kings_court_swap", "round"])[
+    ["castles_lost_lannister", "castles_lost_in_battle_lannister"]
+].mean()
+battles_by_round = rounds.groupby(["kings_court_swap", "round"])[
+    ["attacks_greyjoy_on_lannister", "attacks_lannister_on_greyjoy"]
+].mean()
+fig, axes = plt.subplots(1, 3, figsize=(16, 4))
+stars = rounds.groupby("kings_court_swap")[star_columns].mean().T
+stars.index = houses
+stars.columns = [ARM[c] for c in stars.columns]
+stars.plot.bar(ax=axes[0])
+axes[0].set_ylabel("star orders on the board per round")
+axes[0].set_title("Star orders per house")
+for swap, style in ((False, "-"), (True, "--")):
+    sub = battles_by_round.loc[swap]
+    axes[1].plot(
+        sub.index,
+        sub.attacks_greyjoy_on_lannister,
+        style,
+        color="C4",
+        label=f"Greyjoy → Lannister, {ARM[swap]}",
+    )
+    axes[1].plot(
+        sub.index,
+        sub.attacks_lannister_on_greyjoy,
+        style,
+        color="C1",
+        label=f"Lannister → Greyjoy, {ARM[swap]}",
+    )
+    lost = lost_by_round.loc[swap]
+    axes[2].plot(
+        lost.index, lost.castles_lost_lannister, style, color="C1", label=f"all ways, {ARM[swap]}"
+    )
+    axes[2].plot(
+        lost.index,
+        lost.castles_lost_in_battle_lannister,
+        style,
+        color="C3",
+        label=f"in battle, {ARM[swap]}",
+    )
+axes[1].set_xlabel("round")
+axes[1].set_ylabel("battles per game still running")
+axes[1].set_title("Battles between Greyjoy and Lannister")
+axes[1].legend(fontsize=7)
+axes[2].set_xlabel("round")
+axes[2].set_ylabel("castles lost per game still running")
+axes[2].set_title("Lannister castles and strongholds lost")
+axes[2].legend(fontsize=7)
+fig.suptitle(
+    f"Mechanism of the King's Court swap ({POLICIES} players, {len(games) // 2} games per arm)"
+)
+save(fig, "lannister_swap_mechanism.png")
+stars_by_round.unstack("kings_court_swap").round(2)
+
+# %% [markdown]
+# End reasons and castles at the end, per arm:
 
 # %%
 mech = rates.pivot(
@@ -135,12 +233,28 @@ mech.round(2)
 # %%
 lan = diffs.set_index("house").loc["lannister"]
 strongest = diffs.loc[diffs.p_value.idxmin()]
+significant = diffs[diffs.p_value < 0.05]
+
+
+def measure(name):
+    m = mechanism.loc[name]
+    return (
+        f"{m['as set up']:.2f} → {m['swapped']:.2f} per game "
+        f"({m.difference:+.2f}, CI {m.ci_low:+.2f} to {m.ci_high:+.2f})"
+    )
+
+
 print(
     f"{len(games) // 2} paired games per arm ({POLICIES} players, 2nd edition). Swapping Tyrell "
     f"and Greyjoy changes Lannister's win rate by {lan.difference:+.2%} "
-    f"(95 % CI {lan.ci_low:+.2%} to {lan.ci_high:+.2%}, p = {lan.p_value:.2g}).\n"
-    f"The largest change is {strongest.house}'s {strongest.difference:+.2%} "
-    f"(p = {strongest.p_value:.2g}).\n"
-    "With random players this shows that the swap is applied and measured correctly; whether "
-    "Lannister needs it is a question for the heuristic players. 1st edition: added when it lands."
+    f"(95 % CI {lan.ci_low:+.2%} to {lan.ci_high:+.2%}, p = {lan.p_value:.2g}); "
+    f"{len(significant)} of {len(diffs)} houses' differences have p < 0.05, the most significant "
+    f"being {strongest.house}'s {strongest.difference:+.2%} (p = {strongest.p_value:.2g}).\n"
+    f"Mechanism: Greyjoy's star orders go {measure('Greyjoy star orders')}, Tyrell's "
+    f"{measure('Tyrell star orders')}, Lannister's {measure('Lannister star orders')}; "
+    f"Greyjoy → Lannister battles {measure('Greyjoy → Lannister battles')}, Lannister → Greyjoy "
+    f"{measure('Lannister → Greyjoy battles')}; Lannister castles lost in battle "
+    f"{measure('Lannister castles lost in battle')}, in all "
+    f"{measure('Lannister castles lost (all ways)')}.\n"
+    "1st edition: added when it lands."
 )

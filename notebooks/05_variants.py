@@ -18,8 +18,9 @@
 # differences with 95 % intervals, battles per game and how games end. Each toggle is compared on
 # the same games (common random numbers), paired by block.
 #
-# **Read this first.** Only the uniform random policy exists: these numbers test the rules and
-# the pipeline, not the balance of the game. Set `POLICIES = "heuristic"` once it exists.
+# **Read this first.** Every house is played by gotsim's heuristic player (`docs/players.md`), a
+# rule-based model of sensible play: the effects below are those of the variants *as the
+# heuristic plays the game*. `POLICIES = "random"` gives the rules-only baseline.
 
 # %% tags=["parameters"]
 import os
@@ -27,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 QUICK = os.environ.get("GOTSIM_QUICK", "0") == "1"
-POLICIES = "random"  # "heuristic" once it exists
+POLICIES = "heuristic"  # or "random": uniform among the legal actions (a rules baseline)
 GAMES = 150 if QUICK else 3000  # per cell
 SEED = 505
 JOBS = 1 if QUICK else 2
@@ -126,17 +127,25 @@ ends.unstack().round(3)
 
 # %%
 significant = tides_diff[tides_diff.p_value < 0.05]
-extra = (battles[True] - battles[False]).mean()
+swap_significant = swap_diff[swap_diff.p_value < 0.05]
+extra = battles[True] - battles[False]
 castle_share = (tides.end_reason == "castles").groupby(tides.players).mean()
+top_swap = swap_diff.loc[swap_diff.p_value.idxmin()]
+top_tides = tides_diff.loc[tides_diff.p_value.idxmin()]
 print(
     f"{len(tides)} game records over 3–6 players with Tides of Battle off and on, {len(swap)} "
-    f"with the King's Court swap ({POLICIES} players).\n"
-    f"Tides of Battle changes battles per game by {extra:+.2f} on average; "
-    f"{len(significant)} of {len(tides_diff)} house × player-count win-rate differences have "
-    f"p < 0.05 (about {0.05 * len(tides_diff):.1f} expected by chance).\n"
-    f"The most significant swap effect is {swap_diff.loc[swap_diff.p_value.idxmin(), 'house']}'s "
-    f"{swap_diff.loc[swap_diff.p_value.idxmin(), 'difference']:+.2%} at "
-    f"{swap_diff.loc[swap_diff.p_value.idxmin(), 'players']} players. Games ending by castles: "
+    f"with the King's Court swap at 5 and 6 players ({POLICIES} players).\n"
+    "Tides of Battle changes battles per game by "
+    + ", ".join(f"{d:+.2f} at {n}" for n, d in extra.items())
+    + f" players; {len(significant)} of {len(tides_diff)} house × player-count win-rate "
+    f"differences have p < 0.05 (about {0.05 * len(tides_diff):.1f} expected by chance), the "
+    f"strongest {top_tides.house}'s {top_tides.difference:+.2%} at {top_tides.players} players "
+    f"(p = {top_tides.p_value:.2g}).\n"
+    f"The King's Court swap: {len(swap_significant)} of {len(swap_diff)} differences have "
+    f"p < 0.05; the most significant is {top_swap.house}'s {top_swap.difference:+.2%} at "
+    f"{top_swap.players} players (p = {top_swap.p_value:.2g}).\n"
+    "Games ending by castles (Tides of Battle off and on together): "
     + ", ".join(f"{n}p {s:.1%}" for n, s in castle_share.items())
-    + ".\nRandom players: these are rule and pipeline checks, not balance findings."
+    + "."
+    + ("" if POLICIES == "heuristic" else "\nRandom players: rule and pipeline checks only.")
 )
