@@ -45,6 +45,7 @@ import pandas as pd
 
 import gotsim
 from gotsim.analysis.history import raven_looks
+from gotsim.analysis.westeros import westeros_chances
 from gotsim.analysis.stats import wilson_interval, win_rates
 
 ROOT = next(p for p in [Path.cwd(), *Path.cwd().parents] if (p / "pyproject.toml").exists())
@@ -75,17 +76,21 @@ drawn = rounds[rounds["round"] >= 2]  # no Westeros phase in round 1
 
 # %% [markdown]
 # ## Chance of each card per round: exact vs simulated
-# Each deck has 10 cards and a game draws at most 9 of them (rounds 2–10). Ignoring Winter Is
-# Coming, the card on top in any round is a uniformly random card of the shuffled deck, so the
-# exact chance is `count / 10` in every round. Winter Is Coming (one card in decks I and II)
-# reshuffles its deck and a replacement is drawn, which this exact figure **ignores**; the
-# simulation models it. The `westeros_<deck>` columns hold the card *resolved* (the replacement),
-# so Winter Is Coming's row below shows how often it was *drawn* (`winter_<deck>` > 0), and the
-# other cards of its deck are resolved a little more often than `count / 10`. An exact figure
-# that models the reshuffle is future work.
+# Each deck has 10 cards and a game draws at most 9 of them (rounds 2–10). Winter Is Coming (one
+# card in decks I and II) reshuffles its deck and a replacement is drawn. The exact chances
+# (`gotsim.analysis.westeros.westeros_chances`) model that: every other card of its deck is
+# resolved with chance `count / 9` in every round (they are exchangeable, and the card resolved
+# is never Winter Is Coming), deck III's with `count / 10`; Winter Is Coming itself is *drawn*
+# more often as the round number grows, since the fewer cards remain since the last shuffle, the
+# likelier it is on top. Below, `resolved` compares the card resolved (`westeros_<deck>`), and
+# for Winter Is Coming how often it was drawn (`winter_<deck>` > 0), averaged over rounds 2–10
+# (the exact figure weighted by the rounds the simulated games reached).
 
 # %%
 decks = json.loads((ROOT / "gotsim/data/2e/westeros_cards.json").read_text())["decks"]
+exact = westeros_chances("2e")
+exact["chance"] = exact.drawn  # resolved for every card but Winter Is Coming: drawn
+rounds_reached = drawn["round"].value_counts().sort_index()
 rows = []
 for k, deck in enumerate(decks, start=1):
     column = drawn[f"westeros_{k}"]
@@ -94,11 +99,16 @@ for k, deck in enumerate(decks, start=1):
             seen = (drawn[f"winter_{k}"] > 0).mean()  # drawn, then replaced
         else:
             seen = (column == card["id"]).mean()
+        by_round = exact[(exact.deck == deck["deck"]) & (exact.card == card["id"])]
+        weighted = np.average(
+            by_round.set_index("round").chance.loc[rounds_reached.index], weights=rounds_reached
+        )
         rows.append(
             {
                 "deck": deck["deck"],
                 "card": card["id"],
-                "exact": card["count"] / deck["size"],
+                "count / size": card["count"] / deck["size"],
+                "exact": weighted,
                 "simulated": seen,
             }
         )
@@ -110,13 +120,15 @@ fig, axes = plt.subplots(1, 3, figsize=(15, 4), sharey=True)
 for ax, (k, deck) in zip(axes, enumerate(decks, start=1), strict=True):
     share = pd.crosstab(drawn["round"], drawn[f"westeros_{k}"], normalize="index")
     for j, card in enumerate(deck["cards"]):
+        line = exact[(exact.deck == deck["deck"]) & (exact.card == card["id"])]
         if card["id"] in share:
             ax.plot(share.index, share[card["id"]], marker=".", color=f"C{j}", label=card["id"])
-            ax.axhline(card["count"] / deck["size"], color=f"C{j}", ls=":", lw=0.8)
-    winter_drawn = (drawn[f"winter_{k}"] > 0).groupby(drawn["round"]).mean()
-    if winter_drawn.any():
-        ax.plot(winter_drawn.index, winter_drawn, "kx--", label="winter_is_coming (drawn)")
-    ax.set_title(f"Westeros deck {deck['deck']} (dotted: exact, no reshuffle)")
+            ax.plot(line["round"], line.chance, color=f"C{j}", ls=":", lw=1)
+        elif card["id"] == "winter_is_coming":
+            winter_drawn = (drawn[f"winter_{k}"] > 0).groupby(drawn["round"]).mean()
+            ax.plot(winter_drawn.index, winter_drawn, "kx", label="winter_is_coming (drawn)")
+            ax.plot(line["round"], line.chance, "k:", lw=1)
+    ax.set_title(f"Westeros deck {deck['deck']} (dotted: exact)")
     ax.set_xlabel("round")
     ax.legend(fontsize=6)
 axes[0].set_ylabel("share of games")
@@ -124,11 +136,15 @@ save(fig, "westeros_cards_by_round.png")
 
 # %% [markdown]
 # ## Winter Is Coming
-# How often it is drawn per round and deck, and how many reshuffles a game sees. A round's count
-# is 2 when the replacement drawn after the reshuffle is Winter Is Coming again.
+# How often it is drawn per round and deck (simulated, and exact), and how many reshuffles a game
+# sees. A round's count is 2 when the replacement drawn after the reshuffle is Winter Is Coming
+# again.
 
 # %%
 winter = drawn.groupby("round")[["winter_1", "winter_2"]].apply(lambda w: (w > 0).mean())
+winter["exact"] = (
+    exact[(exact.deck == "I") & (exact.card == "winter_is_coming")].set_index("round").drawn
+)
 winter_per_game = drawn.groupby("game")[["winter_1", "winter_2"]].sum()
 display(winter.round(3))  # noqa: F821 (IPython builtin)
 winter_per_game.describe().loc[["mean", "max"]].round(2)
@@ -285,11 +301,12 @@ card_effect.round(3)
 # ## Conclusion
 
 # %%
-others = per_card[per_card.card != "winter_is_coming"]
-worst = (others.simulated - others.exact).abs().idxmax()
+gap = (per_card.simulated - per_card.exact).abs()
+worst = gap.idxmax()
 row = per_card.loc[worst]
 best_diff = diffs.loc[diffs.p_value.idxmin()]
-winter_share = per_card[per_card.card == "winter_is_coming"].set_index("deck").simulated
+winter_share = per_card[per_card.card == "winter_is_coming"].set_index("deck")
+winter_exact = exact[(exact.deck == "I") & (exact.card == "winter_is_coming")].set_index("round")
 
 
 def outcome(what, arm):
@@ -311,11 +328,16 @@ look_share = uses.get("look_keep", 0) + uses.get("look_bury", 0)
 significant_cards = card_effect[(card_effect.ci_low > 0) | (card_effect.ci_high < 0)]
 print(
     f"{len(games)} games ({POLICIES} players). Simulated card frequencies match the exact "
-    f"count/10 figures (Winter Is Coming aside) to within {abs(row.simulated - row.exact):.1%} "
+    f"chances (Winter Is Coming's reshuffle modelled) to within {gap.max():.1%} "
     f"(largest gap: {row.card} in deck {row.deck}, {row.simulated:.1%} vs {row.exact:.1%}); "
-    f"Winter Is Coming is drawn in "
-    + " and ".join(f"{v:.1%} of rounds from deck {d}" for d, v in winter_share.items())
-    + f" ({winter_per_game.sum(axis=1).mean():.2f} reshuffles per game).\n"
+    f"the cards of decks I and II are resolved with chance count/9, not count/10. Winter Is "
+    f"Coming is drawn in "
+    + " and ".join(
+        f"{r.simulated:.1%} of rounds from deck {d} (exact {r.exact:.1%})"
+        for d, r in winter_share.iterrows()
+    )
+    + f", rising from {winter_exact.drawn[2]:.0%} in round 2 to {winter_exact.drawn[10]:.1%} in "
+    f"round 10 (exact); {winter_per_game.sum(axis=1).mean():.2f} reshuffles per game.\n"
     f"A game sees on average {counts.mustering.mean():.1f} Musterings, {counts.supply.mean():.1f} "
     f"Supplies, {counts.clash_of_kings.mean():.1f} Clashes of Kings and "
     f"{counts.game_of_thrones.mean():.1f} Games of Thrones; {attacks.mean():.2f} wildling attacks "
