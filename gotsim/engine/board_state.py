@@ -90,11 +90,39 @@ def lose_power(g, house: int, amount: int) -> int:
 
 
 @numba.njit(cache=True)
+def sizes_fit(n2: int, n3: int, n4: int, biggest: int, allowed) -> bool:
+    """Whether armies counted by size fit the supply row ``allowed`` (army sizes, largest
+    first): ``n2``/``n3``/``n4`` armies of at least 2/3/4 units, the largest ``biggest``.
+
+    Sorted largest first, the k-th army must be at most ``allowed[k]``; for sorted rows this
+    is the same as: for every size s, no more armies of s or more units than slots of s or more
+    (the supply track's slots are at most 4, so s = 2, 3, 4 and the largest army decide).
+    """
+    s2 = 0
+    s3 = 0
+    s4 = 0
+    top = 0
+    for i in range(allowed.shape[0]):
+        v = allowed[i]
+        if v >= 2:
+            s2 += 1
+        if v >= 3:
+            s3 += 1
+        if v >= 4:
+            s4 += 1
+        if v > top:
+            top = v
+    return n2 <= s2 and n3 <= s3 and n4 <= s4 and (n2 == 0 or biggest <= top)
+
+
+@numba.njit(cache=True)
 def army_sizes_fit(g, t, house: int, level: int, extra_area: int, extra: int) -> bool:
     """Whether the house's armies (2+ units in an area), with ``extra`` units added to
     ``extra_area`` (-1 for none), fit the supply table at ``level``."""
-    sizes = np.zeros(t.n_areas, np.int64)
-    k = 0
+    n2 = 0
+    n3 = 0
+    n4 = 0
+    biggest = 0
     for a in range(t.n_areas):
         if g.owner[a] != house and a != extra_area:
             continue
@@ -102,14 +130,11 @@ def army_sizes_fit(g, t, house: int, level: int, extra_area: int, extra: int) ->
         if a == extra_area:
             n += extra
         if n >= 2:
-            sizes[k] = n
-            k += 1
-    sizes[:k] = np.sort(sizes[:k])[::-1]
-    allowed = t.supply_table[level]
-    for i in range(k):
-        if i >= allowed.shape[0] or allowed[i] == 0 or sizes[i] > allowed[i]:
-            return False
-    return True
+            n2 += 1
+            n3 += n >= 3
+            n4 += n >= 4
+            biggest = max(biggest, n)
+    return sizes_fit(n2, n3, n4, biggest, t.supply_table[level])
 
 
 @numba.njit(cache=True)
@@ -179,25 +204,18 @@ def port_taken(g, t, land: int, conqueror: int) -> None:
 def armies_fit(counts, allowed) -> bool:
     """Whether the armies (areas with 2+ units) in ``counts`` fit the supply row ``allowed``:
     the k-th largest army at most ``allowed[k]``."""
-    sizes = np.zeros(allowed.shape[0] + 1, np.int64)
-    k = 0
+    n2 = 0
+    n3 = 0
+    n4 = 0
+    biggest = 0
     for a in range(counts.shape[0]):
         n = counts[a]
-        if n < 2:
-            continue
-        if k > allowed.shape[0] - 1 or allowed[k] == 0:
-            return False
-        # insertion into the descending list of the largest armies so far
-        i = k
-        while i > 0 and sizes[i - 1] < n:
-            sizes[i] = sizes[i - 1]
-            i -= 1
-        sizes[i] = n
-        k += 1
-    for i in range(k):
-        if sizes[i] > allowed[i]:
-            return False
-    return True
+        if n >= 2:
+            n2 += 1
+            n3 += n >= 3
+            n4 += n >= 4
+            biggest = max(biggest, n)
+    return sizes_fit(n2, n3, n4, biggest, allowed)
 
 
 @numba.njit(cache=True)
