@@ -19,86 +19,15 @@ from importlib.resources import files
 from typing import Any
 
 import pytest
+from combatcase import all_notes, check, destroyed, make_spec, routed, side, support
 
 from gotsim.odds import BattleSpecError, card_pair_breakdown, combat_odds, parse_battle
 
 # --- helpers --------------------------------------------------------------------------------------
 
 
-def side(
-    house: str,
-    units: dict[str, int],
-    card: str | None = None,
-    *,
-    hand: list[str] | None = None,
-    order: str | None = None,
-    **extra: Any,
-) -> dict[str, Any]:
-    """One combatant; the hand defaults to just the played card."""
-    out: dict[str, Any] = {"house": house, "units": units}
-    if card is not None:
-        out["card"] = card
-        out["hand"] = hand if hand is not None else [card]
-    elif hand is not None:
-        out["hand"] = hand
-    if order is not None:
-        out["order"] = order
-    out.update(extra)
-    return out
-
-
-def support(house: str, to: str, units: dict[str, int], order: str = "support+0") -> dict[str, Any]:
-    return {"house": house, "side": to, "units": units, "order": order}
-
-
-def make_spec(
-    area: str,
-    attacker: dict[str, Any],
-    defender: dict[str, Any],
-    *,
-    fiefdoms: list[str],
-    iron_throne: list[str] | None = None,
-    supports: tuple[dict[str, Any], ...] = (),
-    blade: bool = False,
-    **extra: Any,
-) -> dict[str, Any]:
-    spec: dict[str, Any] = {
-        "area": area,
-        "attacker": attacker,
-        "defender": defender,
-        "support": list(supports),
-        "fiefdoms": fiefdoms,
-        "iron_throne": iron_throne if iron_throne is not None else list(fiefdoms),
-    }
-    if not blade:
-        spec["blade_used"] = True
-    spec.update(extra)
-    return spec
-
-
 def fight(*args: Any, **kwargs: Any):
     return combat_odds(make_spec(*args, **kwargs), model="fixed")
-
-
-def parts(result, who: str) -> dict[str, int]:
-    return {k: int(v) for k, v in result.breakdown.loc[who].items()}
-
-
-def check(result, who: str, **expected: int) -> None:
-    got = parts(result, who)
-    assert {k: got[k] for k in expected} == expected, got
-
-
-def destroyed(result, who: str) -> dict[str, float]:
-    return {u: v for u, v in result.casualties[who]["expected_destroyed"].items() if v}
-
-
-def routed(result, who: str) -> dict[str, float]:
-    return {u: v for u, v in result.casualties[who]["expected_routed"].items() if v}
-
-
-def all_notes(result) -> list[str]:
-    return [n for notes in result.notes.values() for n in notes]
 
 
 def tides_cards() -> list[dict[str, int]]:
