@@ -70,6 +70,13 @@ UNIT_NAMES = ("footman", "knight", "ship", "siege_engine")
 ORDER_BY_NAME = {name: kind for kind, name in enumerate(ORDER_NAMES)}
 TRACKS = ("iron_throne", "fiefdoms", "kings_court")
 DECK = {h: tuple(c.id for c in house_deck("2e", h)) for h in House}
+
+
+def deck_ids(edition: str) -> dict[House, tuple[str, ...]]:
+    """Each house's card ids in deck-slot order (empty for a house without cards)."""
+    return {h: tuple(c.id for c in house_deck(edition, h)) for h in House}
+
+
 _UNIT_TOKEN = re.compile(r"^(\d*)([FKSE])(r?)$")
 
 # action words of the small two- or three-way decisions
@@ -128,19 +135,35 @@ def units_text(units, routed) -> str:
 
 
 class Case:
-    """One game record on the real 2nd-edition board, emptied (no units, orders or power tokens;
-    garrisons, neutral forces, tracks, power 5 and full hands as in the setup) unless
-    ``empty=False``."""
+    """One game record on the real board of ``edition`` (2nd edition by default), emptied (no
+    units, orders or power tokens; garrisons, neutral forces, tracks, power 5 and full hands as
+    in the setup) unless ``empty=False``."""
 
-    def __init__(self, players: int = 6, *, tides: bool = False, seed: int = 0, empty=True):
-        self.rules = rules_table("2e", players, tides)
+    def __init__(
+        self,
+        players: int = 6,
+        *,
+        tides: bool = False,
+        seed: int = 0,
+        empty=True,
+        edition: str = "2e",
+    ):
+        self.edition = edition
+        self.board = load_board(edition)
+        self.deck = DECK if edition == "2e" else deck_ids(edition)
+        self.rules = rules_table(edition, players, tides)
         self.t = self.rules[0]
-        self.games = new_games([np.random.SeedSequence(seed, spawn_key=(0,))], players=players)
+        self.games = new_games(
+            [np.random.SeedSequence(seed, spawn_key=(0,))], edition=edition, players=players
+        )
         self.g = self.games[0]
         self.log: list[str] = []
         self.auto: dict[Decision, str] = {Decision.LEAVE_POWER: "no", Decision.BLADE: "keep"}
         if empty:
             self.clear()
+
+    def _area(self, name: str) -> int:
+        return self.board.index(name)
 
     # --- building the record ----------------------------------------------------------------
 
@@ -163,7 +186,7 @@ class Case:
             if not line:
                 continue
             name, house, *rest = line.split()
-            a, h = area(name), house_of(house)
+            a, h = self._area(name), house_of(house)
             order = None
             for tok in rest:
                 if tok in ORDER_BY_NAME:
@@ -187,15 +210,15 @@ class Case:
         return self
 
     def token(self, area_name: str, house: str) -> Case:
-        self.g.power_token[area(area_name)] = house_of(house)
+        self.g.power_token[self._area(area_name)] = house_of(house)
         return self
 
     def garrison(self, area_name: str, strength: int) -> Case:
-        self.g.garrison[area(area_name)] = strength
+        self.g.garrison[self._area(area_name)] = strength
         return self
 
     def neutral(self, area_name: str, strength: int) -> Case:
-        self.g.neutral[area(area_name)] = strength
+        self.g.neutral[self._area(area_name)] = strength
         return self
 
     def power(self, **by_house: int) -> Case:
@@ -212,7 +235,7 @@ class Case:
         """Exactly ``cards`` in hand; ``discard`` in the discard pile (default: every other card
         of the deck). A card in neither is out of the game."""
         h = house_of(house)
-        deck = DECK[House(h)]
+        deck = self.deck[House(h)]
         rest = [c for c in deck if c not in cards] if discard is None else list(discard)
         self.g.hand[h] = sum(1 << deck.index(c) for c in cards)
         self.g.discard[h] = sum(1 << deck.index(c) for c in rest)
@@ -308,13 +331,15 @@ class Case:
         if kind == Decision.MARCH_UNIT and action == g.ctx[0]:
             return "stay"
         if kind in AREA_KINDS:
-            return AREAS[action]
+            return self.board.area_ids[action]
         if kind == Decision.HOUSE_CARD:
-            return DECK[House(house)][action]
+            return self.deck[House(house)][action]
         if kind == Decision.AERON:
-            return "keep" if action == 0 else DECK[House(house)][action - 1]
+            return "keep" if action == 0 else self.deck[House(house)][action - 1]
         if kind == Decision.PATCHFACE:
-            return DECK[House(int(g.ctx[0]))][action]
+            return self.deck[House(int(g.ctx[0]))][action]
+        if kind == Decision.LUWIN:
+            return self.deck[House(house)][action]
         if kind in UNIT_KINDS:
             return UNIT_LETTERS[action]
         if kind in TRACK_KINDS:
@@ -325,7 +350,7 @@ class Case:
             for name, code in MUSTER_WORDS.items():
                 if code == action:
                     return name
-            return AREAS[action]
+            return self.board.area_ids[action]
         return str(action)
 
     def action(self, word: str) -> int:
@@ -343,11 +368,11 @@ class Case:
             return int(g.ctx[0])
         if kind == Decision.AERON and word == "keep":
             return 0
-        if kind in (Decision.HOUSE_CARD, Decision.AERON, Decision.PATCHFACE) or (
-            kind == Decision.WILDLING_CHOICE and word in DECK[House(house)]
+        if kind in (Decision.HOUSE_CARD, Decision.AERON, Decision.PATCHFACE, Decision.LUWIN) or (
+            kind == Decision.WILDLING_CHOICE and word in self.deck[House(house)]
         ):
             owner = int(g.ctx[0]) if kind == Decision.PATCHFACE else house
-            slot = DECK[House(owner)].index(word)
+            slot = self.deck[House(owner)].index(word)
             return slot + 1 if kind == Decision.AERON else slot
         if kind in UNIT_KINDS:
             return UNIT_NAMES.index(word) if word in UNIT_NAMES else UNIT_LETTERS.index(word)
@@ -357,8 +382,8 @@ class Case:
             return house_of(word)
         if kind == Decision.MUSTER and word in MUSTER_WORDS:
             return MUSTER_WORDS[word]
-        if word in BOARD.area_index:
-            return area(word)
+        if word in self.board.area_index:
+            return self._area(word)
         return int(word)
 
     def _parse(self, line: str) -> tuple[str, Decision, list[str]]:
@@ -446,7 +471,7 @@ class Case:
     # --- reading the record -----------------------------------------------------------------
 
     def at(self, area_name: str) -> str:
-        a = area(area_name)
+        a = self._area(area_name)
         g = self.g
         if g.owner[a] < 0:
             assert g.units[a].sum() == 0
@@ -454,24 +479,24 @@ class Case:
         return f"{House(int(g.owner[a])).id} {units_text(g.units[a], g.routed[a])}"
 
     def order_at(self, area_name: str) -> str | None:
-        kind = int(self.g.order[area(area_name)])
+        kind = int(self.g.order[self._area(area_name)])
         return None if kind < 0 else ORDER_NAMES[kind]
 
     def token_at(self, area_name: str) -> str | None:
-        h = int(self.g.power_token[area(area_name)])
+        h = int(self.g.power_token[self._area(area_name)])
         return None if h < 0 else House(h).id
 
     def controller(self, area_name: str) -> str | None:
-        h = int(controller(self.g, self.t, area(area_name)))
+        h = int(controller(self.g, self.t, self._area(area_name)))
         return None if h < 0 else House(h).id
 
     def hand_of(self, house: str) -> set[str]:
         h = house_of(house)
-        return {c for i, c in enumerate(DECK[House(h)]) if (int(self.g.hand[h]) >> i) & 1}
+        return {c for i, c in enumerate(self.deck[House(h)]) if (int(self.g.hand[h]) >> i) & 1}
 
     def discard_of(self, house: str) -> set[str]:
         h = house_of(house)
-        return {c for i, c in enumerate(DECK[House(h)]) if (int(self.g.discard[h]) >> i) & 1}
+        return {c for i, c in enumerate(self.deck[House(h)]) if (int(self.g.discard[h]) >> i) & 1}
 
     def power_of(self, house: str) -> int:
         return int(self.g.power[house_of(house)])

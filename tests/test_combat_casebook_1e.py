@@ -341,8 +341,8 @@ def test_ser_kevan_lannister_no_footman_bonus():
 def test_cersei_lannister_acts_only_on_the_board():
     """Lannister attacks Kingswood: 2 knights (4) + Cersei 0 = 4 vs Tyrell 1 footman + Margaery 1
     = 2. Lannister wins; Cersei's order removal happens elsewhere on the board, which the combat
-    code does not hold, so the battle is that of a plain 0/0/0 card and ``implemented_in`` is
-    empty until the 1st-edition engine carries it."""
+    code does not hold, so the battle is that of a plain 0/0/0 card and only the engine carries
+    it (``implemented_in``)."""
     r = fight(
         "kingswood",
         side("lannister", {"knight": 2}, "cersei_lannister"),
@@ -352,7 +352,7 @@ def test_cersei_lannister_acts_only_on_the_board():
     assert r.p_attacker_wins == 1.0
     check(r, "attacker", card=0, swords=0, total=4)
     assert routed(r, "defender") == {"footman": 1.0}
-    assert cb.implemented_in("cersei_remove_opponent_order_on_win", "1e") == []
+    assert cb.implemented_in("cersei_remove_opponent_order_on_win", "1e") == ["engine"]
 
 
 def test_vargo_hoat_attacking_footmen_count_two():
@@ -542,7 +542,7 @@ def test_asha_greyjoy_acts_only_on_the_board():
     """Greyjoy attacks Kingswood unsupported: 2 knights (4) + Asha 2 = 6 vs Lannister 2 footmen
     (2) + Captain 1 = 3. Greyjoy wins without swords (the 2nd-edition Asha would have two when
     unsupported): both footmen retreat routed. Her order removal happens next to the battle on
-    the board: not carried by the combat code (``implemented_in`` empty)."""
+    the board: carried by the engine, not by the combat code (``implemented_in``)."""
     r = fight(
         "kingswood",
         side("greyjoy", {"knight": 2}, "asha_greyjoy"),
@@ -554,7 +554,7 @@ def test_asha_greyjoy_acts_only_on_the_board():
     assert destroyed(r, "defender") == {}
     assert routed(r, "defender") == {"footman": 2.0}
     effect = "asha_remove_adjacent_support_or_consolidate_on_win"
-    assert cb.implemented_in(effect, "1e") == []
+    assert cb.implemented_in(effect, "1e") == ["engine"]
 
 
 def test_theon_greyjoy_one_sword_and_no_defending_bonus():
@@ -1161,11 +1161,11 @@ def test_1e_combat_command_prints_exact_odds(capsys):
 
 
 def test_1e_cards_json_reports_what_is_implemented(capsys):
-    """``gotsim cards --edition 1e --json``: 35 cards; no 1st-edition engine yet, so nothing says
-    ``engine``; Cersei and Asha (orders elsewhere on the board) are carried by nothing."""
+    """``gotsim cards --edition 1e --json``: 35 cards, every one carried by the engine; Cersei
+    and Asha (orders elsewhere on the board) by the engine alone."""
     assert main(["cards", "--edition", "1e", "--json"]) == 0
     cards = json.loads(capsys.readouterr().out)
     assert len(cards) == 35 == len(house_cards("1e"))
-    unbuilt = {c["id"] for c in cards if not c["implemented_in"]}
-    assert unbuilt == {"cersei_lannister", "asha_greyjoy"}
-    assert all(c["implemented_in"] in ([], ["combat"]) for c in cards)
+    engine_only = {c["id"] for c in cards if c["implemented_in"] == ["engine"]}
+    assert engine_only == {"cersei_lannister", "asha_greyjoy"}
+    assert all(c["implemented_in"] in (["engine"], ["combat", "engine"]) for c in cards)

@@ -28,12 +28,13 @@ from gotsim.engine.board_state import (
 )
 from gotsim.engine.marches import transport_reach
 from gotsim.engine.rng import below
-from gotsim.engine.state import ACT_NONE, NATURE, Decision, U
+from gotsim.engine.state import ACT_NONE, NATURE, Decision, Restriction, U
 
 SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES, BLADE, RESOLVE = 0, 1, 2, 3, 4, 5, 6
 CASUALTIES, AFTER, RETREAT, FINISH, OVER = 7, 8, 9, 10, 11
 CURSOR, WINNER = 6, 7
 SIDE_NONE = 3  # support_side value: decided to support nobody
+FOOTMEN_NO_SUPPORT = int(Restriction.FOOTMEN_NO_SUPPORT)
 
 
 @numba.njit(cache=True)
@@ -94,6 +95,8 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
     b[d + cb.GARRISON] = g.garrison[target]
     b[cb.FORTIFIED] = 1 if (t.castle[target] or t.stronghold[target]) else 0
     b[cb.SEA_BATTLE] = 1 if t.kind[target] != LAND else 0
+    b[cb.FIRST_EDITION] = 1 if t.edition == 1 else 0
+    b[cb.RAINS] = 1 if g.restrict & FOOTMEN_NO_SUPPORT else 0
     for side, house in ((cb.ATTACKER, attacker), (cb.DEFENDER, defender)):
         o = side * cb.SIDE
         b[o + cb.HAND] = hand_mask(t, house, g.hand[house])
@@ -179,13 +182,14 @@ def destroy_in_battle(g, side: int, unit: int) -> None:
     if side == cb.ATTACKER:
         g.moving[target, unit] -= 1
         g.units[origin, unit] -= 1
-    elif g.routed[target, unit] > 0:
+    elif g.routed[target, unit] > 0 and b[cb.FIRST_EDITION] == 0:
         # routed defenders go first (they could not retreat again anyway)
         g.routed[target, unit] -= 1
         g.units[target, unit] -= 1
         b[cb.SIDE + cb.ROUTED + unit] = max(0, b[cb.SIDE + cb.ROUTED + unit] - 1)
         return
     else:
+        # 1e: a fighting (not routed) unit; routed defenders die without counting (E3)
         g.units[target, unit] -= 1
     if b[side * cb.SIDE + cb.UNITS + unit] > 0:
         b[side * cb.SIDE + cb.UNITS + unit] -= 1
@@ -304,7 +308,9 @@ def battle_step(g, t) -> bool:
             while g.pc[CURSOR] < 2:
                 side = first if g.pc[CURSOR] == 0 else 1 - first
                 g.pc[CURSOR] += 1
-                if cb.active_ability(b, side, ability) == cb.Ability.TYRION:
+                if cb.active_ability(b, side, ability) == cb.Ability.QUEEN_OF_THORNS_1E:
+                    cb.cancel_opponent_text(b, side, ability)  # 1e: before any other text (E1)
+                elif cb.active_ability(b, side, ability) == cb.Ability.TYRION:
                     if b[(1 - side) * cb.SIDE + cb.CARD] >= 0:
                         _ask(g, Decision.TYRION, side_house(g, side), side, 0)
                         return True
@@ -322,10 +328,14 @@ def battle_step(g, t) -> bool:
                     if b[o + cb.POWER] >= 2 and b[o + cb.HAND] != 0:
                         _ask(g, Decision.AERON, side_house(g, side), side, 0)
                         return True
-                elif mine == cb.Ability.MACE:
+                elif mine == cb.Ability.MACE or mine == cb.Ability.LORAS_1E:
                     if cb.active_ability(b, other, ability) != cb.Ability.BLACKFISH:
                         if b[other * cb.SIDE + cb.UNITS + cb.FOOTMAN] > 0:
                             destroy_in_battle(g, other, cb.FOOTMAN)
+                elif mine == cb.Ability.BRIENNE_1E:
+                    # the defense order leaves the board at once (E7): no help in later battles
+                    if cb.remove_defense_order(b, other) and other == cb.DEFENDER:
+                        remove_order(g, g.combat_area)
                 elif mine == cb.Ability.QUEEN_OF_THORNS:
                     _ask(g, Decision.QUEEN_OF_THORNS, side_house(g, side), side, 0)
                     return True
@@ -353,8 +363,8 @@ def battle_step(g, t) -> bool:
             g.losses[0] = att
             g.losses[1] = dfn
             g.battles_won[side_house(g, winner)] += 1
-            if cb.active_ability(b, winner, ability) == cb.Ability.TYWIN:
-                gain_power(g, t, side_house(g, winner), 2)
+            if cb.power_for_winning(b, winner, ability) > 0:  # Tywin (2e), Ser Jaime (1e)
+                gain_power(g, t, side_house(g, winner), cb.power_for_winning(b, winner, ability))
             if cb.active_ability(b, 1 - winner, ability) == cb.Ability.ROOSE:
                 loser = side_house(g, 1 - winner)
                 g.hand[loser] |= g.discard[loser]
@@ -364,7 +374,7 @@ def battle_step(g, t) -> bool:
             loser = 1 - g.pc[WINNER]
             for side in (loser, 1 - loser):
                 left = g.losses[side]
-                if left > 0 and fighting_units(g, side) > 0:
+                if left > 0 and casualty_candidates(g, side) > 0:
                     _ask(g, Decision.CASUALTY, side_house(g, side), side, left)
                     return True
                 g.losses[side] = 0
@@ -380,6 +390,8 @@ def battle_step(g, t) -> bool:
                     return True
                 if mine == cb.Ability.CERSEI:
                     _ask(g, Decision.CERSEI, side_house(g, winner), winner, 0)
+                    return True
+                if first_edition_after_winner(g, t, winner, mine):
                     return True
             g.combat_step = RETREAT
         elif step == RETREAT:
@@ -402,6 +414,48 @@ def battle_step(g, t) -> bool:
                     return True
         else:
             return False
+
+
+@numba.njit(cache=True)
+def first_edition_after_winner(g, t, winner: int, mine: int) -> bool:
+    """Ask the 1st-edition winner's card choice, if it has one to make: Renly (a fighting
+    footman becomes a knight), Melisandre (1 power: a card of the loser's hand discarded), Maester
+    Luwin (a discard back to hand), Asha (an adjacent support or consolidate power order
+    removed). True when a decision is pending."""
+    house = side_house(g, winner)
+    mask = np.zeros(64, np.bool_)
+    if mine == cb.Ability.RENLY_1E:
+        _ask(g, Decision.RENLY, house, winner, 0)
+    elif mine == cb.Ability.MELISANDRE_1E:
+        _ask(g, Decision.PATCHFACE, house, side_house(g, 1 - winner), 1)
+        g.ctx[2] = winner
+    elif mine == cb.Ability.LUWIN_1E:
+        _ask(g, Decision.LUWIN, house, winner, 0)
+    elif mine == cb.Ability.ASHA_1E:
+        _ask(g, Decision.CERSEI, house, winner, 0)
+    else:
+        return False
+    battle_legal(g, t, mask)
+    n = 0
+    for i in range(64):
+        if mask[i]:
+            n += 1
+    if n == 1 and mask[ACT_NONE]:  # nothing to choose: the ability does nothing
+        g.pending = Decision.NONE
+        g.pending_house = -1
+        return False
+    return True
+
+
+@numba.njit(cache=True)
+def casualty_candidates(g, side: int) -> int:
+    """Units that may be taken as casualties: the attacker's marching units; the defender's
+    units (1e: not the routed ones, which die without counting, E3)."""
+    n = fighting_units(g, side)
+    if side == cb.DEFENDER and g.battle[cb.FIRST_EDITION] != 0:
+        for u in range(U):
+            n -= g.routed[g.combat_area, u]
+    return n
 
 
 @numba.njit(cache=True)
@@ -563,7 +617,8 @@ def finish_battle(g, t) -> None:
         roose_back = side != winner and cb.active_ability(b, side, ability) == cb.Ability.ROOSE
         if card >= 0 and not roose_back:
             discard_card(g, t, house, card)
-            recycle_hand(g, house, slot_of(t, house, card))
+            # 1e: after the seventh card all seven return (D10); 2e keeps the last one out
+            recycle_hand(g, house, slot_of(t, house, card) if t.edition == 2 else -1)
     for area in (origin, target):
         if unit_count(g, area) == 0 and g.owner[area] >= 0:
             remove_order(g, area)
@@ -631,6 +686,8 @@ def battle_legal(g, t, mask) -> bool:
         for u in range(U):
             if side == cb.ATTACKER:
                 mask[u] = g.moving[target, u] > 0
+            elif b[cb.FIRST_EDITION] != 0:
+                mask[u] = g.units[target, u] - g.routed[target, u] > 0
             elif routed > 0:
                 mask[u] = g.routed[target, u] > 0  # routed units are lost first (C10)
             else:
@@ -644,6 +701,7 @@ def battle_legal(g, t, mask) -> bool:
             if g.owner[a] == house:
                 knights += g.units[a, cb.KNIGHT]
         target = g.combat_area
+        first_edition = b[cb.FIRST_EDITION] != 0
         if knights < t.unit_limits[house, cb.KNIGHT]:
             if side == cb.ATTACKER and g.moving[target, cb.FOOTMAN] > 0:
                 mask[target] = True
@@ -652,10 +710,11 @@ def battle_legal(g, t, mask) -> bool:
                 and g.units[target, cb.FOOTMAN] - g.routed[target, cb.FOOTMAN] > 0
             ):
                 mask[target] = True
-            # a footman that supported this side in the battle may be upgraded too
+            # 2e: a footman that supported this side in the battle may be upgraded too
             for a in range(t.n_areas):
                 if (
-                    g.owner[a] == house
+                    not first_edition
+                    and g.owner[a] == house
                     and g.support_side[a] == side + 1
                     and g.units[a, cb.FOOTMAN] - g.routed[a, cb.FOOTMAN] > 0
                 ):
@@ -663,14 +722,30 @@ def battle_legal(g, t, mask) -> bool:
         mask[ACT_NONE] = True
     elif kind == Decision.CERSEI:
         loser = side_house(g, 1 - side)
+        asha = cb.active_ability(b, side, t.card_ability) == cb.Ability.ASHA_1E
         for a in range(t.n_areas):
-            if g.owner[a] == loser and g.order[a] >= 0:
+            if asha:  # any house's support or consolidate power order next to the battle
+                order = g.order[a]
+                if t.adjacent[g.combat_area, a] and order >= 5 and order != 7 and order != 8:
+                    mask[a] = True
+            elif g.owner[a] == loser and g.order[a] >= 0:
                 mask[a] = True
         mask[ACT_NONE] = True
     elif kind == Decision.PATCHFACE:
         loser = g.ctx[0]
+        if g.ctx[1] == 1:  # 1e Melisandre: a card of the loser's hand (not the one played)
+            if g.power[side_house(g, g.ctx[2])] >= 1:
+                lo = (1 - g.ctx[2]) * cb.SIDE
+                for slot in range(7):
+                    mask[slot] = (b[lo + cb.HAND] >> t.deck_card[loser, slot]) & 1 != 0
+        else:
+            for slot in range(7):
+                mask[slot] = (g.hand[loser] >> slot) & 1 != 0
+        mask[ACT_NONE] = True
+    elif kind == Decision.LUWIN:
+        house = side_house(g, side)
         for slot in range(7):
-            mask[slot] = (g.hand[loser] >> slot) & 1 != 0
+            mask[slot] = (g.discard[house] >> slot) & 1 != 0
         mask[ACT_NONE] = True
     else:
         return False
@@ -753,6 +828,8 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
     elif kind == Decision.RETREAT:
         retreat_defenders(g, t, action)
     elif kind == Decision.RENLY:
+        if action != ACT_NONE and b[cb.FIRST_EDITION] != 0 and action == g.combat_area:
+            cb.renly_upgrade_footman(b, side, t.card_ability, 1)  # keeps the battle in step
         if action != ACT_NONE:
             # the attacker's units still stand in the march's origin until they move in
             fighting = action == g.combat_area
@@ -765,6 +842,20 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
     elif kind == Decision.CERSEI:
         if action != ACT_NONE:
             remove_order(g, action)
+    elif kind == Decision.PATCHFACE and g.ctx[1] == 1:
+        if action != ACT_NONE:
+            loser = g.ctx[0]
+            winner = g.ctx[2]
+            if cb.melisandre_discard(b, winner, t.card_ability, t.deck_card[loser, action]):
+                g.hand[loser] &= np.uint8(~(1 << action) & 0x7F)
+                g.discard[loser] |= np.uint8(1 << action)
+                lose_power(g, house, 1)
+    elif kind == Decision.LUWIN:
+        if action != ACT_NONE and cb.luwin_take_back(
+            b, side, t.card_ability, t.deck_card[house, action]
+        ):
+            g.discard[house] &= np.uint8(~(1 << action) & 0x7F)
+            g.hand[house] |= np.uint8(1 << action)
     elif kind == Decision.PATCHFACE:
         if action != ACT_NONE:
             loser = g.ctx[0]

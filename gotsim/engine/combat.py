@@ -195,7 +195,7 @@ AFTER_COMBAT_ONLY = frozenset(
     }
 )
 # 1st edition: abilities that act on the board outside the battle (orders anywhere, or next to
-# it). The combat code cannot carry them and the 1st-edition engine does not exist yet.
+# it). The combat code cannot carry them; the engine does.
 BOARD_ONLY_1E = frozenset({Ability.CERSEI, Ability.ASHA_1E})
 
 
@@ -203,20 +203,20 @@ def implemented_in(effect: str | None, edition: str = "2e") -> list[str]:
     """Which parts of gotsim carry out a card's ability (``gotsim cards --json``): ``combat``
     (this module, used by the odds calculator and the engine) and ``engine`` (the game).
 
-    The 1st edition has no engine yet: its cards are carried by the combat code, except the
-    abilities that remove orders elsewhere on the board (Cersei, Asha), which nothing carries.
+    In the 1st edition the abilities that remove orders elsewhere on the board (Cersei, Asha)
+    are the engine's alone.
 
     >>> implemented_in("vargo_attacking_footmen_plus1", "1e")
-    ['combat']
+    ['combat', 'engine']
     >>> implemented_in("asha_remove_adjacent_support_or_consolidate_on_win", "1e")
-    []
+    ['engine']
     """
     tags = EFFECT_TAGS_BY_EDITION[edition]
     ability = tags.get(effect) if effect is not None else Ability.NONE
     if ability is None:
         return []
     if edition != "2e":
-        return [] if ability in BOARD_ONLY_1E else ["combat"]
+        return ["engine"] if ability in BOARD_ONLY_1E else ["combat", "engine"]
     if ability in AFTER_COMBAT_ONLY:
         return ["engine"]  # acts after the victor is known: no effect on the odds
     return ["combat", "engine"]

@@ -146,7 +146,8 @@ class Game:
             line = g.history[after[0] - 1]
             if line[4]:  # a wildling attack this round
                 who = ("", "the Night's Watch", "the wildlings")[int(line[5])]
-                card = WildlingCard(int(line[9])).name.lower()
+                # the 1st edition has no wildling deck (-1): the attack has a fixed outcome
+                card = WildlingCard(int(line[9])).name.lower() if line[9] >= 0 else "1st edition"
                 self._event("wildlings", -1, f"wildlings attack: {card}, {who} win")
             self._event(
                 "westeros",
@@ -265,6 +266,8 @@ class Game:
         """The action in words."""
         kind, ctx, house = pending.kind, pending.context, pending.house
         if kind == Decision.PLACE_ORDER:
+            if action == ACT_NONE:  # 1st edition: an area may stay without an order
+                return f"no order in {self._area(ctx[0])}"
             return f"order {ORDER_NAMES[action]} in {self._area(ctx[0])}"
         if kind in (Decision.RAID_FROM, Decision.MARCH_FROM):
             return f"resolves the order in {self._area(action)}"

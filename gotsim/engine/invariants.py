@@ -3,14 +3,15 @@
 ``violations(g, t)`` lists every broken invariant as a readable line; an empty list means the
 record is consistent: owners match units, routed units are a subset, order-token counts match the
 board, power in hand plus power tokens on the board stay within 20, unit limits hold, ports hold at
-most 3 ships, tracks order exactly the houses in play, hands and discards never overlap.
+most 3 ships, tracks order exactly the houses in play, hands and discards never overlap; for the
+1st edition also every card in hand or discarded, no routed unit after the marches.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from gotsim.engine.state import N_ORDER_KINDS, ORDER_COUNT, H
+from gotsim.engine.state import N_ORDER_KINDS, ORDER_COUNT, H, Phase, Restriction
 from gotsim.rules.ids import AreaKind, Unit
 
 
@@ -68,4 +69,27 @@ def violations(g: np.void, t: np.void) -> list[str]:
             out.append(f"house {h}: supply {g['supply'][h]}")
     if not 0 <= g["threat"] <= 12 or g["threat"] % 2:
         out.append(f"wildling threat {g['threat']}")
+    if int(t["edition"]) == 1:
+        out.extend(_first_edition(g, t))
+    return out
+
+
+def _first_edition(g: np.void, t: np.void) -> list[str]:
+    """What the 1st edition adds: no card ever leaves the game (all seven return, D10) and a
+    hand is never empty; routed units stand up once the marches are over (D3); no port,
+    garrison or 2nd-edition-only restriction exists."""
+    out: list[str] = []
+    n = int(t["n_areas"])
+    for h in range(H):
+        if g["in_play"][h] and (int(g["hand"][h]) | int(g["discard"][h])) != 0x7F:
+            out.append(f"house {h}: cards out of the game (hand {g['hand'][h]}, ...)")
+        if g["in_play"][h] and g["hand"][h] == 0:
+            out.append(f"house {h}: an empty hand")
+    after_marches = int(g["phase"]) in (Phase.CONSOLIDATE, Phase.CLEANUP, Phase.WESTEROS)
+    if after_marches and g["routed"][:n].any():
+        out.append("routed units after the marches")
+    if (t["kind"][:n] == AreaKind.PORT).any() or g["garrison"][:n].any():
+        out.append("a port or garrison on the 1st-edition board")
+    if int(g["restrict"]) & int(Restriction.NO_MARCH_PLUS):
+        out.append("a 2nd-edition Rains of Autumn restriction")
     return out

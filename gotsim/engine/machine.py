@@ -6,9 +6,8 @@ and applies one. Each phase keeps its loop counters in ``g.pc`` so it can stop a
 and pick up where it left off. All functions are compiled (numba) and run unchanged as Python
 under ``NUMBA_DISABLE_JIT=1``.
 
-Built so far: planning (every order rule and Westeros restriction), the Messenger Raven, raids,
-consolidate power and the round's clean-up. Marches, combat in the engine and the Westeros phase
-are under construction (``docs/status.md``).
+Both editions run here, selected by the rules record (``t.edition``: 1 or 2); every 1st-edition
+difference is a branch on it, documented in ``docs/rules.md`` (section "1st edition").
 """
 
 from __future__ import annotations
@@ -200,7 +199,8 @@ def raid_target_ok(g, t, source: int, target: int) -> bool:
     kind_type = ORDER_TYPE[kind]
     if kind_type == SUPPORT or kind_type == RAID or kind_type == CONSOLIDATE:
         return True
-    return kind_type == DEFENSE and g.order[source] == Order.RAID_STAR
+    # 2e: the star raid may also take a defense order; 1e: raids never touch defense (D4)
+    return kind_type == DEFENSE and g.order[source] == Order.RAID_STAR and t.edition == 2
 
 
 @numba.njit(cache=True)
@@ -238,13 +238,21 @@ def _raids(g, t) -> None:
 def resolve_raid(g, t, source: int, target: int) -> None:
     """Remove the raided order (pillaging a consolidate power order) and the raid itself."""
     raider = g.owner[source]
+    pillage_order(g, t, raider, target)
+    remove_order(g, source)
+
+
+@numba.njit(cache=True)
+def pillage_order(g, t, raider: int, target: int) -> None:
+    """Remove the raided order; a consolidate power order gives the raider 1 power (2e: and
+    costs its owner 1; 1e: the owner loses nothing, D4)."""
     if target >= 0:
         victim = g.owner[target]
         if ORDER_TYPE[g.order[target]] == CONSOLIDATE:
             gain_power(g, t, raider, 1)
-            lose_power(g, victim, 1)
+            if t.edition == 2:
+                lose_power(g, victim, 1)
         remove_order(g, target)
-    remove_order(g, source)
 
 
 # --- marches ------------------------------------------------------------------------------------
@@ -256,6 +264,8 @@ def _marches(g, t) -> None:
     if stage == mv.PICK:
         house = _next_with_orders(g, t, MARCH)
         if house < 0:
+            if t.edition == 1:  # 1e: routed units stand up once every march is resolved (D3)
+                g.routed[:, :] = 0
             g.phase = Phase.CONSOLIDATE
             g.turn = 0
             g.pc[:] = 0
@@ -385,7 +395,7 @@ def _consolidate(g, t) -> None:
             g.pc[1] += 1
             if g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == CONSOLIDATE:
                 star = g.order[a] == Order.CONSOLIDATE_STAR
-                if star and t.kind[a] == LAND and t.muster_points[a] > 0:
+                if star and t.edition == 2 and t.kind[a] == LAND and t.muster_points[a] > 0:
                     _ask(g, Decision.CONSOLIDATE_CHOICE, house, a)
                     return
                 gain_power(g, t, house, consolidate_income(g, t, a))
@@ -443,18 +453,29 @@ def _cleanup(g, t) -> None:
 @numba.njit(cache=True)
 def end_after_last_round(g, t) -> None:
     """After round 10 the most castles and strongholds wins; ties go to more land areas, then
-    the higher supply level, then the higher place on the Iron Throne track."""
+    the higher supply level, then the higher place on the Iron Throne track (1e: the higher
+    supply level, then more power in hand, then the Iron Throne track)."""
     best = -1
     best_key = (-1, -1, -1, -1)
     for house in range(H):
         if not g.in_play[house]:
             continue
-        key = (
-            castles_held(g, t, house),
-            land_areas_held(g, t, house),
-            int(g.supply[house]),
-            -track_position(g, 0, house),
-        )
+        if t.edition == 1:
+            # 1e: castles, supply, power in hand (D19); a remaining tie (a draw in the rules)
+            # goes to the higher place on the Iron Throne track
+            key = (
+                castles_held(g, t, house),
+                int(g.supply[house]),
+                int(g.power[house]),
+                -track_position(g, 0, house),
+            )
+        else:
+            key = (
+                castles_held(g, t, house),
+                land_areas_held(g, t, house),
+                int(g.supply[house]),
+                -track_position(g, 0, house),
+            )
         if key > best_key:
             best_key = key
             best = house
@@ -500,9 +521,10 @@ def legal(g, t, mask) -> int:
         a = g.ctx[0]
         for k in range(N_ORDER_KINDS):
             mask[k] = order_allowed(g, t, house, a, k, -1)
+        mask[ACT_NONE] = t.edition == 1  # 1e: an area may be left without an order (D11)
     elif kind == Decision.RAVEN:
         mask[0] = True
-        mask[2] = True
+        mask[2] = t.edition == 2  # 1e has no wildling deck to look at
         for a in range(t.n_areas):
             if g.owner[a] == house and g.order[a] >= 0:
                 for k in range(N_ORDER_KINDS):
@@ -572,7 +594,8 @@ def apply_legal(g, t, action: int) -> None:
     house = g.pending_house
     _clear(g)
     if kind == Decision.PLACE_ORDER:
-        _place(g, g.ctx[0], action)
+        if action != ACT_NONE:
+            _place(g, g.ctx[0], action)
         g.pc[1] += 1
     elif kind == Decision.RAVEN:
         row = g.game_round - 1
@@ -602,8 +625,18 @@ def apply_legal(g, t, action: int) -> None:
     elif kind == Decision.RAID_FROM:
         _ask(g, Decision.RAID_TARGET, house, action)
     elif kind == Decision.RAID_TARGET:
-        resolve_raid(g, t, g.ctx[0], -1 if action == ACT_NONE else action)
-        g.turn = (g.turn + 1) % t.players
+        source = g.ctx[0]
+        target = -1 if action == ACT_NONE else action
+        first_of_two = (
+            t.edition == 1 and g.order[source] == Order.RAID_STAR and g.ctx[1] == 0 and target >= 0
+        )
+        if first_of_two:
+            # 1e: the star raid removes a second order (D4); the raid token stays until then
+            pillage_order(g, t, house, target)
+            _ask(g, Decision.RAID_TARGET, house, source, 1)
+        else:
+            resolve_raid(g, t, source, target)
+            g.turn = (g.turn + 1) % t.players
     elif kind == Decision.MARCH_FROM:
         g.pc[:] = 0
         g.pc[mv.STAGE] = mv.ASSIGN

@@ -126,8 +126,8 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, c
     if is_attack(g, t, house, dest):
         if g.pc[TARGET] >= 0 and g.pc[TARGET] != dest:
             return False
-        if unit == SHIP_UNIT and g.neutral[dest] > 0:
-            return False
+        if unit == SHIP_UNIT and g.neutral[dest] > 0 and t.edition == 2:
+            return False  # 2e neutral forces stand on land; 1e neutral armies hold seas too
     return _supply_ok(g, t, house, origin, dest, counts)
 
 

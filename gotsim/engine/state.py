@@ -109,19 +109,21 @@ class Restriction(IntEnum):
     NO_RAID = 4
     NO_SUPPORT = 8
     NO_CONSOLIDATE = 16
+    FOOTMEN_NO_SUPPORT = 32  # 1st-edition Rains of Autumn: supporting footmen add no strength
 
 
 class Decision(IntEnum):
     """Kinds of pending decision. ``ctx`` and the meaning of the action number are per kind."""
 
     NONE = 0
-    PLACE_ORDER = 1  # ctx0 area; action = Order kind
+    PLACE_ORDER = 1  # ctx0 area; action = Order kind (1e also ACT_NONE: no order there)
     RAVEN = 2  # action 0 keep, 1 replace an order, 2 look at the top wildling card
     RAVEN_AREA = 3  # action = area whose order is replaced
     RAVEN_ORDER = 4  # ctx0 area; action = Order kind put there instead
     RAVEN_BURY = 5  # ctx0 wildling card seen; action 0 leave on top, 1 put at the bottom
     RAID_FROM = 6  # action = area of the raid order resolved now
-    RAID_TARGET = 7  # ctx0 raid area; action = area raided, or ACT_NONE (no effect)
+    RAID_TARGET = 7  # ctx0 raid area, ctx1 1 for a 1e star raid's second target; action = area
+    # raided, or ACT_NONE (no effect)
     MARCH_FROM = 8  # action = area of the march order resolved now
     MARCH_UNIT = 9  # ctx0 origin, ctx1 unit type; action = destination area (origin: stay)
     LEAVE_POWER = 10  # ctx0 origin; action 0 no, 1 leave a power token
@@ -135,8 +137,10 @@ class Decision(IntEnum):
     CASUALTY = 18  # ctx0 area, ctx1 losses left; action = Unit to destroy
     RETREAT = 19  # ctx0 from area; action = area to retreat into
     RENLY = 20  # action = area of a footman to upgrade, ACT_NONE none
-    CERSEI = 21  # action = area of the loser's order to remove, ACT_NONE none
-    PATCHFACE = 22  # action = card slot of the opponent's hand to discard, ACT_NONE none
+    CERSEI = 21  # action = area of the loser's order to remove (1e Asha: an adjacent support or
+    # consolidate power order), ACT_NONE none
+    PATCHFACE = 22  # action = card slot of the opponent's hand to discard (1e Melisandre, for 1
+    # power), ACT_NONE none
     MUSTER = 23  # ctx0 area, ctx1 points left; action: area (ship there) or ACT_* unit codes
     SUPPLY_CUT = 24  # action = area of an army to shrink by one unit
     SUPPLY_CUT_UNIT = 25  # ctx0 area; action = Unit to destroy
@@ -149,6 +153,7 @@ class Decision(IntEnum):
     CROW_KILLERS = 32  # action = area of a knight to downgrade (or upgrade a footman)
     TRACK_CHOICE = 33  # action = Track
     CONSOLIDATE_CHOICE = 34  # ctx0 area of a star consolidate order; action 0 power, 1 muster
+    LUWIN = 35  # 1e Maester Luwin: ctx0 side; action = deck slot taken back, ACT_NONE none
 
 
 N_DECISIONS = len(Decision)

@@ -27,7 +27,8 @@ N_TIDES = 6
 
 
 class WesterosCard(IntEnum):
-    """Westeros card kinds (2nd edition), the values stored in a game's decks."""
+    """Westeros card kinds (both editions; the 1st edition uses a subset), the values stored
+    in a game's decks."""
 
     LAST_DAYS_OF_SUMMER = 0
     SUPPLY = 1
@@ -110,8 +111,10 @@ def rules_table(
     """The read-only rule record for one edition, player count and variant set, as a
     one-element record array (``rules[0]`` is the record; the array form crosses into compiled
     parallel loops, and records read as attributes in uncompiled Python too)."""
-    if edition != "2e":
-        raise NotImplementedError("the engine plays the 2nd edition; the 1st edition comes later")
+    if edition not in ("1e", "2e"):
+        raise NotImplementedError(f"the engine plays the 1st and 2nd editions, not {edition!r}")
+    if edition == "1e" and tides_of_battle:
+        raise ValueError("Tides of Battle is a 2nd-edition variant; the 1st edition has none")
     board = load_board(edition)
     setup = load_setup(edition, players)
     if board.n_areas > A_MAX:
@@ -121,7 +124,7 @@ def rules_table(
     rules = np.zeros(1, RULES_DTYPE).view(np.recarray)
     t = rules[0]
     n = board.n_areas
-    t["edition"] = 2
+    t["edition"] = 1 if edition == "1e" else 2
     t["players"] = players
     t["n_areas"] = n
     t["castles_to_win"] = setup.castles_to_win

@@ -1,4 +1,6 @@
-"""The Westeros phase of the 2nd edition: Westeros cards, supply, mustering, bidding, wildlings.
+"""The Westeros phase: Westeros cards, supply, mustering, bidding, wildlings (2nd edition, and
+the 1st edition's differences where ``t.edition == 1``: Rains of Autumn, no attack at the top of
+the track, the fixed wildling outcome with the track back to 0).
 
 Compiled (numba) like ``machine.py`` and run unchanged as Python under ``NUMBA_DISABLE_JIT=1``.
 The developer wires five entry points into the machine:
@@ -188,6 +190,9 @@ ROLE_LOWEST, ROLE_OTHER, ROLE_HIGHEST = 0, 1, 2
 # DESTROY_UNIT restrictions
 R_ANY = -1
 R_CASTLE2 = -2
+R_POINTS = -3  # 1e wildling victory: anywhere, ctx0 counts mustering points (knight 2, else 1)
+# the 1st edition's wildling attack has no card: this stands for its fixed outcome (``S_WCARD``)
+WILDLINGS_1E = 9
 # TRACK_CHOICE contexts
 TC_KING_TOP, TC_KING_BOTTOM, TC_PREEMPTIVE = 0, 1, 2
 
@@ -196,6 +201,7 @@ NO_MARCH_PLUS = int(Restriction.NO_MARCH_PLUS)
 NO_RAID = int(Restriction.NO_RAID)
 NO_SUPPORT = int(Restriction.NO_SUPPORT)
 NO_CONSOLIDATE = int(Restriction.NO_CONSOLIDATE)
+FOOTMEN_NO_SUPPORT = int(Restriction.FOOTMEN_NO_SUPPORT)
 
 WESTEROS_DECISIONS = (
     int(Decision.MUSTER),
@@ -426,8 +432,8 @@ def _ship_target_ok(g, t, house: int, area: int, s: int) -> bool:
             return False
     else:
         return False
-    if g.owner[s] >= 0 and g.owner[s] != house:
-        return False
+    if (g.owner[s] >= 0 and g.owner[s] != house) or g.neutral[s] > 0:
+        return False  # another house's units, or a 1e absent house's neutral ships
     return not (t.kind[s] == PORT and g.units[s, SHIP] >= PORT_SHIPS)
 
 
@@ -698,7 +704,7 @@ def _clash_step(g, t) -> bool:
 def _destroy_area_ok(g, t, house: int, a: int, where: int) -> bool:
     if g.owner[a] != house or unit_count(g, a) == 0:
         return False
-    if where == R_ANY:
+    if where == R_ANY or where == R_POINTS:
         return True
     if where == R_CASTLE2:
         return (t.castle[a] or t.stronghold[a]) and unit_count(g, a) >= 2
@@ -716,7 +722,10 @@ def _any_destroy_area(g, t, house: int, where: int) -> bool:
 @numba.njit(cache=True)
 def _start_destroy(g, t, house: int, n: int, where: int) -> None:
     """``house`` destroys ``n`` of its units (as many as it has), one DESTROY_UNIT at a time."""
-    n = min(n, _all_units(g, t, house))
+    cap = _all_units(g, t, house)
+    if where == R_POINTS:  # mustering points: a knight is worth 2
+        cap += units_of(g, t, house, KNIGHT)
+    n = min(n, cap)
     if n > 0 and _any_destroy_area(g, t, house, where):
         _ask(g, Decision.DESTROY_UNIT, house, n, where)
 
@@ -724,7 +733,7 @@ def _start_destroy(g, t, house: int, n: int, where: int) -> None:
 @numba.njit(cache=True)
 def _destroy_and_continue(g, t, house: int, a: int, u: int, left: int, where: int) -> None:
     remove_unit(g, a, u)
-    left -= 1
+    left -= 2 if (where == R_POINTS and u == KNIGHT) else 1
     if where == R_CASTLE2:
         where = a  # both units come from the same castle/stronghold area
     if left > 0 and _any_destroy_area(g, t, house, where):
@@ -897,6 +906,8 @@ def _lowest_effect(g, t, card: int, house: int) -> None:
     """The lowest bidder's penalty after a wildling victory."""
     if card == WildlingCard.PREEMPTIVE_RAID:
         _ask(g, Decision.WILDLING_CHOICE, house, card, ROLE_LOWEST)
+    elif card == WILDLINGS_1E:  # units worth 4 mustering points
+        _start_destroy(g, t, house, 4, R_POINTS)
     elif card == WildlingCard.CROW_KILLERS:
         _crow_killers_lowest(g, t, house)
     elif card == WildlingCard.RATTLESHIRTS_RAIDERS:
@@ -917,7 +928,9 @@ def _lowest_effect(g, t, card: int, house: int) -> None:
 @numba.njit(cache=True)
 def _other_effect(g, t, card: int, house: int) -> None:
     """The everyone-else penalty after a wildling victory (each house in turn order)."""
-    if card == WildlingCard.CROW_KILLERS:
+    if card == WILDLINGS_1E:  # units worth 2 mustering points
+        _start_destroy(g, t, house, 2, R_POINTS)
+    elif card == WildlingCard.CROW_KILLERS:
         _crow_killers_other(g, t, house)
     elif card == WildlingCard.RATTLESHIRTS_RAIDERS:
         g.supply[house] = max(0, g.supply[house] - 1)
@@ -940,7 +953,10 @@ def _other_effect(g, t, card: int, house: int) -> None:
 def _highest_effect(g, t, card: int, house: int) -> None:
     """The highest bidder's reward after a Night's Watch victory (Preemptive Raid's second attack
     is started when the attack ends)."""
-    if card == WildlingCard.CROW_KILLERS:
+    if card == WILDLINGS_1E:  # may take one house card back from the discards
+        if g.discard[house] != 0:
+            _ask(g, Decision.WILDLING_CHOICE, house, card, ROLE_HIGHEST)
+    elif card == WildlingCard.CROW_KILLERS:
         _crow_killers_highest(g, t, house)
     elif card == WildlingCard.RATTLESHIRTS_RAIDERS:
         g.supply[house] = min(MAX_SUPPLY, g.supply[house] + 1)
@@ -975,7 +991,7 @@ def _apply_wildling_choice(g, t, house: int, action: int) -> None:
     elif card == WildlingCard.MASSING_ON_THE_MILKWATER:
         g.hand[house] = g.hand[house] & (ALL_CARDS ^ (1 << action))
         g.discard[house] = g.discard[house] | (1 << action)
-    elif card == WildlingCard.MAMMOTH_RIDERS:
+    elif card == WildlingCard.MAMMOTH_RIDERS or card == WILDLINGS_1E:
         if action != ACT_NONE:
             g.discard[house] = g.discard[house] & (ALL_CARDS ^ (1 << action))
             g.hand[house] = g.hand[house] | (1 << action)
@@ -1081,8 +1097,10 @@ def _end_attack(g, t) -> bool:
     row = min(max(g.game_round, 1), 10) - 1
     g.history[row, H_ATTACKS] += 1
     g.history[row, H_ATTACK_RESULT] = 1 if _nw_won(g) else 2
-    g.history[row, H_ATTACK_CARD] = card
-    if _nw_won(g):
+    g.history[row, H_ATTACK_CARD] = card if card != WILDLINGS_1E else -1
+    if card == WILDLINGS_1E:
+        g.threat = 0  # 1e: back to 0 whatever the outcome (D9)
+    elif _nw_won(g):
         g.threat = 0
     else:
         g.threat = max(0, g.threat - 4)
@@ -1140,7 +1158,10 @@ def wildling_attack_step(g, t) -> bool:
             if not _bidding_step(g, t):
                 return False
             total = _pay_bids(g, t)
-            g.wscratch[S_WCARD] = _reveal_wildling_card(g)
+            if t.edition == 1:
+                g.wscratch[S_WCARD] = WILDLINGS_1E  # no wildling deck: a fixed outcome
+            else:
+                g.wscratch[S_WCARD] = _reveal_wildling_card(g)
             if total >= g.wscratch[S_STRENGTH]:
                 g.wscratch[S_RESULT] |= RESULT_NW_WON
             g.wpc[A_STEP] = A_CHOOSE
@@ -1217,7 +1238,8 @@ def _start_card(g, t, card: int) -> int:
     if card == WesterosCard.STORM_OF_SWORDS:
         g.restrict |= NO_DEFENSE
     elif card == WesterosCard.RAINS_OF_AUTUMN:
-        g.restrict |= NO_MARCH_PLUS
+        # 2e: no March +1 orders; 1e: supporting footmen add no strength (E12)
+        g.restrict |= NO_MARCH_PLUS if t.edition == 2 else FOOTMEN_NO_SUPPORT
     elif card == WesterosCard.SEA_OF_STORMS:
         g.restrict |= NO_RAID
     elif card == WesterosCard.WEB_OF_LIES:
@@ -1298,7 +1320,7 @@ def westeros_phase(g, t) -> None:
             g.wpc[W_EFFECT] = E_START
             if icons > 0:
                 g.threat = min(MAX_THREAT, g.threat + 2 * icons)
-                if g.threat >= MAX_THREAT:
+                if g.threat >= MAX_THREAT and t.edition == 2:  # 1e: no attack at the top (D9)
                     start_wildling_attack(g, t, g.threat)
                     g.wpc[W_STEP] = STEP_ATTACK
         elif step == STEP_ATTACK:
@@ -1329,7 +1351,7 @@ def _legal_wildling_choice(g, t, house: int, mask) -> None:
     elif card == WildlingCard.MASSING_ON_THE_MILKWATER:
         for slot in range(7):
             mask[slot] = (g.hand[house] >> slot) & 1 == 1
-    elif card == WildlingCard.MAMMOTH_RIDERS:
+    elif card == WildlingCard.MAMMOTH_RIDERS or card == WILDLINGS_1E:
         for slot in range(7):
             mask[slot] = (g.discard[house] >> slot) & 1 == 1
         mask[ACT_NONE] = True

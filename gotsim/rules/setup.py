@@ -139,6 +139,7 @@ def build_setup(
     victory = spec.get("victory", {})
     castles = victory.get("castles_and_strongholds_to_win", 7)
     castles = victory.get("castles_to_win_by_players", {}).get(str(players), castles)
+    castles = per_count.get("castles_and_strongholds_to_win", castles)
     wildlings = spec.get("wildling_track", {})
     table = tuple(tuple(level["allowed_armies"]) for level in spec["supply_track"])
     return Setup(
