@@ -176,7 +176,17 @@ BAD: list[tuple[str, str, str]] = [
     ('name = "x"\nseed = 1\ngames = 10\nquick_games = 20\n', "quick_games", "must not exceed"),
     ('name = "x"\nseed = 1\ngames = 10\nplayers = 7\n', "players", "3 to 6 players"),
     ('name = "x"\nseed = 1\ngames = 10\n[grid]\nplayers = [3, 7]\n', "grid.players", "7 players"),
-    ('name = "x"\nseed = 1\ngames = 10\nedition = "1e"\n', "edition", "not playable yet"),
+    (
+        'name = "x"\nseed = 1\ngames = 10\nedition = "1e"\nplayers = 5\npolicies = "heuristic"\n',
+        "policies",
+        "only the 2nd edition",
+    ),
+    (
+        'name = "x"\nseed = 1\ngames = 10\nedition = "1e"\nplayers = 5\n'
+        "[variants]\ntides_of_battle = true\n",
+        "variants.tides_of_battle",
+        "2nd-edition variant",
+    ),
     ('name = "x"\nseed = 1\ngames = 10\nedition = "2nd"\n', "edition", "unknown edition"),
     (
         'name = "x"\nseed = 1\ngames = 10\nplayers = 3\n'

@@ -33,7 +33,7 @@ __all__ = [
     "load_scenario",
 ]
 
-PLAYABLE_EDITIONS: tuple[str, ...] = ("2e",)
+PLAYABLE_EDITIONS: tuple[str, ...] = ("1e", "2e")
 EDITION_NAMES: Mapping[str, str] = {"1e": "1st edition", "2e": "2nd edition"}
 # policy kind → its parameters and their types (random takes none)
 POLICY_KINDS: Mapping[str, Mapping[str, type]] = {
@@ -585,6 +585,18 @@ def _check_cell(
                 f"the swap exchanges tyrell and greyjoy on the King's Court track, but "
                 f"{' and '.join(absent)} {'is' if len(absent) == 1 else 'are'} not playing with "
                 f"{cell.players} players{where}",
+            )
+    if cell.edition == "1e":
+        if cell.tides_of_battle:
+            r.fail(
+                _key("tides_of_battle", axes),
+                f"Tides of Battle is a 2nd-edition variant; the 1st edition has none{where}",
+            )
+        if any(spec.get("kind") == "heuristic" for spec in cell.policies.values()):
+            r.fail(
+                _key("policies", axes),
+                "the heuristic players know only the 2nd edition; play the 1st edition with "
+                f'policies = "random"{where}',
             )
     if "houses" in setup:
         listed = setup["houses"]
