@@ -1,7 +1,9 @@
 """Long invariant fuzz of the engine: many complete random games per player count and Tides of
-Battle setting, checking every invariant at the end of each game.
+Battle setting (2nd edition) or per player count (1st edition), checking every invariant at the
+end of each game.
 
-Run: ``python benchmarks/fuzz_engine.py [--games N]``; prints the games played and violations.
+Run: ``python benchmarks/fuzz_engine.py [--games N] [--edition 1e|2e|both]``; prints the games
+played and violations.
 """
 
 from __future__ import annotations
@@ -20,23 +22,28 @@ from gotsim.engine.tables import rules_table
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=5000, help="games per setting")
+    parser.add_argument("--edition", choices=("1e", "2e", "both"), default="2e")
     args = parser.parse_args()
     report = {"games": 0, "violations": 0, "unfinished": 0, "examples": []}
-    for players in (3, 4, 5, 6):
-        for tides in (False, True):
-            rules = rules_table("2e", players, tides)
-            seeds = [
-                np.random.SeedSequence(99, spawn_key=(players, tides, i)) for i in range(args.games)
-            ]
-            games = new_games(seeds, players=players)
-            play_random(games, rules, 1_000_000)
-            report["games"] += len(games)
-            report["unfinished"] += int((games.done == 0).sum())
-            for i, g in enumerate(games):
-                found = violations(g, rules[0])
-                report["violations"] += len(found)
-                if found and len(report["examples"]) < 10:
-                    report["examples"].append([players, tides, i, found[:3]])
+    settings = []
+    if args.edition in ("2e", "both"):
+        settings += [("2e", p, tides) for p in (3, 4, 5, 6) for tides in (False, True)]
+    if args.edition in ("1e", "both"):
+        settings += [("1e", p, False) for p in (3, 4, 5)]
+    for edition, players, tides in settings:
+        rules = rules_table(edition, players, tides)
+        # the 2e keys stay as they were, so its fuzz games do not change
+        key = (players, tides) if edition == "2e" else (1, players)
+        seeds = [np.random.SeedSequence(99, spawn_key=(*key, i)) for i in range(args.games)]
+        games = new_games(seeds, edition=edition, players=players)
+        play_random(games, rules, 1_000_000)
+        report["games"] += len(games)
+        report["unfinished"] += int((games.done == 0).sum())
+        for i, g in enumerate(games):
+            found = violations(g, rules[0])
+            report["violations"] += len(found)
+            if found and len(report["examples"]) < 10:
+                report["examples"].append([edition, players, tides, i, found[:3]])
     print(json.dumps(report))
 
 
