@@ -19,8 +19,9 @@ import gotsim
 from gotsim.engine import machine as mc
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
+from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.runner import play_random
-from gotsim.engine.state import EndReason, Restriction
+from gotsim.engine.state import N_ACTIONS, EndReason, Restriction
 from gotsim.engine.tables import rules_table
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House
@@ -564,6 +565,22 @@ def test_random_1e_games_keep_every_invariant(players: int) -> None:
         assert violations(g, rules[0]) == []
     castles = games.end_reason == EndReason.CASTLES
     assert (games.game_round[~castles] == 10).all()
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_random_1e_games_keep_every_invariant_after_every_decision(players: int) -> None:
+    """Outside battles the record is consistent after every single decision (5 games each)."""
+    t = rules_table("1e", players)[0]
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    seeds = [np.random.SeedSequence(12, spawn_key=(players, i)) for i in range(5)]
+    for g in new_games(seeds, edition="1e", players=players):
+        while True:
+            mc.advance(g, t)
+            assert violations(g, t) == [] or g.combat_area >= 0
+            if g.done:
+                break
+            assert mc.legal(g, t, mask) > 0
+            assert mc.apply(g, t, pick_from_mask(g.rng, 1 + g.pending_house, mask))
 
 
 def test_simulate_plays_1e_and_refuses_heuristic_players() -> None:
