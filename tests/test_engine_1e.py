@@ -535,6 +535,7 @@ def test_wildlings_nights_watch_win_returns_a_card_to_the_highest_bidder() -> No
     """D9: the Night's Watch wins at least the wildling strength; the highest bidder takes a
     house card back from its discards; the track goes back to 0."""
     c = case(players=3, phase="westeros", game_round=2)
+    c.wildlings("silence_at_the_wall")  # never revealed: the 1st edition has no wildling deck
     c.power(stark=0, lannister=0, baratheon=5)
     c.hand("baratheon", "stannis_baratheon")
     c.westeros("last_days_of_summer", "last_days_of_summer", "wildlings_attack")
