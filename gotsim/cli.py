@@ -187,18 +187,36 @@ def _python_policy(name: str) -> Any:
     return make_policy(name)
 
 
+def _check_edition(args: argparse.Namespace) -> None:
+    """One line for a player count, policy or variant the edition does not have."""
+    counts = (3, 4, 5) if args.edition == "1e" else (3, 4, 5, 6)
+    name = "1st" if args.edition == "1e" else "2nd"
+    if args.players not in counts:
+        _fail(
+            f"--players {args.players}: the {name} edition is played by 3 to {counts[-1]} players"
+        )
+    if args.edition == "1e" and args.policy == "heuristic":
+        _fail("--policy heuristic: the heuristic players know only the 2nd edition")
+    if args.edition == "1e" and getattr(args, "tides", False):
+        _fail("--tides: Tides of Battle is a 2nd-edition variant")
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     from gotsim.engine.game import Game
 
-    if args.players not in (3, 4, 5, 6):
-        _fail(f"--players {args.players}: the 2nd edition is played by 3 to 6 players")
+    _check_edition(args)
     log = Path(args.log) if args.log else None
     if log is not None and not log.parent.exists():
         _fail(f"--log {args.log!r}: folder {str(log.parent)!r} does not exist")
     pictures = Path(args.pictures) if args.pictures else None
     if pictures is not None and pictures.exists() and not pictures.is_dir():
         _fail(f"--pictures {args.pictures!r} is a file, not a folder")
-    game = Game(players=args.players, seed=args.seed, variants={"tides_of_battle": args.tides})
+    game = Game(
+        players=args.players,
+        seed=args.seed,
+        edition=args.edition,
+        variants={"tides_of_battle": args.tides},
+    )
     policy = _python_policy(args.policy)
     if pictures is not None:
         _play_with_pictures(game, pictures, policy)
@@ -206,6 +224,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         game.play(policy)
     summary = {
         "players": args.players,
+        "edition": args.edition,
         "seed": args.seed,
         "winner": game.winner.id if game.winner is not None else None,
         "end_round": int(game.record.game_round),
@@ -253,13 +272,17 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     from gotsim.engine.simulate import play_games
 
-    if args.players not in (3, 4, 5, 6):
-        _fail(f"--players {args.players}: the 2nd edition is played by 3 to 6 players")
+    _check_edition(args)
     if args.games <= 0:
         _fail(f"--games must be positive, got {args.games}")
     if args.jobs <= 0:
         _fail(f"--jobs must be positive, got {args.jobs}")
-    kw = {"players": args.players, "n_jobs": args.jobs, "policies": args.policy}
+    kw = {
+        "players": args.players,
+        "edition": args.edition,
+        "n_jobs": args.jobs,
+        "policies": args.policy,
+    }
     play_games(min(args.games, 64), **kw)  # compile / warm up
     start = time.perf_counter()
     play_games(args.games, seed=12345, **kw)
@@ -268,6 +291,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         "games_per_s": round(args.games / elapsed, 1),
         "games": args.games,
         "players": args.players,
+        "edition": args.edition,
         "policy": args.policy,
         "jobs": args.jobs,
         "seconds": round(elapsed, 3),
@@ -357,6 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play one game and narrate it")
     play.add_argument("--players", type=_players, default=6)
     play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--edition", choices=EDITIONS, default="2e")
     play.add_argument("--policy", choices=("random", "heuristic"), default="random")
     play.add_argument("--tides", action="store_true", help="Tides of Battle variant")
     play.add_argument("--log", help="write the narrated log to this file")
@@ -367,6 +392,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure complete games per second")
     bench.add_argument("--players", type=_players, default=6)
     bench.add_argument("--games", type=int, default=4000)
+    bench.add_argument("--edition", choices=EDITIONS, default="2e")
     bench.add_argument("--policy", choices=("random", "heuristic"), default="random")
     bench.add_argument("--jobs", type=int, default=2, help="threads (cores) to use")
     bench.add_argument("--json", action="store_true")

@@ -349,19 +349,23 @@ def replay(
     players: int = 6,
     seed: int = 0,
     variants: Mapping[str, bool] | None = None,
+    edition: str = "2e",
 ) -> Game:
     """The game that ``actions`` (``Game.actions``) make from ``seed``: the same record, move
     for move."""
-    game = Game(players=players, seed=seed, variants=variants)
+    game = Game(players=players, seed=seed, variants=variants, edition=edition)
     for action in actions:
         game.step(action)
     return game
 
 
 def random_game(
-    players: int = 6, seed: int = 0, variants: Mapping[str, bool] | None = None
+    players: int = 6,
+    seed: int = 0,
+    variants: Mapping[str, bool] | None = None,
+    edition: str = "2e",
 ) -> Game:
-    game = Game(players=players, seed=seed, variants=variants)
+    game = Game(players=players, seed=seed, variants=variants, edition=edition)
     game.play(RandomPolicy())
     return game
 
