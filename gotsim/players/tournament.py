@@ -6,7 +6,7 @@ a table depends only on its arguments, never on ``n_jobs``.
 
 >>> table = seat_table("heuristic", n_games=2, players=3, seed=1)
 >>> sorted(table.columns)[:3]
-['castle_wins', 'games', 'house']
+['castle_wins', 'castles', 'end_round']
 """
 
 from __future__ import annotations
