@@ -391,14 +391,19 @@ def test_play_from_position_records() -> None:
 # --- bad inputs -----------------------------------------------------------------------------------
 
 
-def test_first_edition_position_is_refused() -> None:
+def test_first_edition_position_resumes_but_is_not_read_back() -> None:
+    """A 1st-edition starting position resumes as the record ``new_games`` makes (Greyjoy's
+    units as neutral forces at 4 players) and plays on; reading a 1e record back as a position
+    is not built and says so."""
     p = starting_position("1e", 4)
-    with pytest.raises(PositionError, match="edition: the engine plays the 2nd edition only"):
-        record_from_position(p)
-    with pytest.raises(PositionError, match="2nd edition"):
-        simulate_from_position(p, 2)
-    with pytest.raises(PositionError, match="2nd edition"):
-        rules_for(p)
+    g = record_from_position(p, seed=3)
+    fresh = new_games([np.random.SeedSequence(3, spawn_key=(0,))], edition="1e", players=4)
+    for field in ("owner", "units", "neutral", "track", "power", "supply", "hand"):
+        assert (g[field] == fresh[field]).all(), field
+    assert int(rules_for(p)[0].edition) == 1
+    assert len(simulate_from_position(p, 2)) == 2
+    with pytest.raises(PositionError, match="1st-edition record"):
+        position_from_record(g[0], rules_for(p))
 
 
 @pytest.mark.parametrize(

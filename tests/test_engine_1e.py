@@ -12,6 +12,7 @@ Greyjoy), power 5 each, full hands, the three neutral forces and nothing else on
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -117,6 +118,13 @@ def test_planning_an_area_may_stay_without_order() -> None:
     c.play("lannister PLACE_ORDER none")
     assert c.order_at("lannisport") is None
     assert c.orders_used("lannister", "march+0") == 0
+
+
+def test_planning_no_consolidate_power_at_sea() -> None:
+    """§1.9 [C]: a consolidate power order may not be placed in a sea area (1e)."""
+    c = case(phase="planning").place("the_golden_sound lannister S")
+    c.expect("lannister PLACE_ORDER")
+    assert "consolidate_power" not in c.options() and "raid" in c.options()
 
 
 def test_raven_only_replaces_an_order() -> None:
@@ -637,3 +645,21 @@ def test_a_1e_game_replays_exactly_from_its_actions() -> None:
     b.rng[:, 1:] = 0
     assert a.tobytes() == b.tobytes()
     assert "wins (" in game.narrative()
+
+
+def test_scenario_takes_a_1e_start_position(tmp_path: Path) -> None:
+    """A scenario started from a 1st-edition position plays the 1st edition (the position's
+    edition is the default) and refuses a 2nd-edition cell with one line."""
+    from gotsim.engine.position import dump_position, starting_position
+    from gotsim.study import ScenarioError, load_scenario, run_study
+
+    (tmp_path / "p.json").write_text(json.dumps(dump_position(starting_position("1e", 3))))
+    text = 'name = "p1e"\nseed = 1\ngames = 4\nblock_size = 2\nstart_position = "p.json"\n'
+    (tmp_path / "s.toml").write_text(text)
+    scenario = load_scenario(tmp_path / "s.toml")
+    assert [(c.edition, c.players) for c in scenario.cells] == [("1e", 3)]
+    result = run_study(scenario, out=tmp_path / "out")
+    assert len(result.games) == 4 and set(result.games["edition"]) == {"1e"}
+    (tmp_path / "s.toml").write_text(text + 'edition = "2e"\n')
+    with pytest.raises(ScenarioError, match="edition: start_position is a 1e position"):
+        load_scenario(tmp_path / "s.toml")

@@ -9,10 +9,12 @@ a phase boundary: no decision pending at the start of a phase, or the first deci
 whose answer nothing before it depends on. ``simulate_from_position(p, n)`` plays ``n`` random
 games from a position with the compiled runner and returns ``gotsim.simulate``'s columns.
 
-What the record cannot hold is refused with a ``PositionError``: a 1st-edition position, the
-action phase without its step, a raven used before the action phase, a restriction at the start
+What the record cannot hold is refused with a ``PositionError``: the action phase without its
+step, a raven used before the action phase, a restriction at the start
 of the Westeros phase. Read back, ``raven_used`` is always false (the record keeps no trace of the
-raven once its moment has passed) and ``kings_court_swap`` is whatever the caller says.
+raven once its moment has passed) and ``kings_court_swap`` is whatever the caller says. A
+1st-edition position resumes (its absent houses' neutral armies become neutral forces of their
+strength, as in ``new_games``); reading a 1st-edition record back is not built.
 """
 
 from __future__ import annotations
@@ -56,7 +58,9 @@ from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House, OrderType, Unit
 
-EDITION = "2e"  # the only edition the engine plays
+EDITION = "2e"  # the edition a record is read back as (positions of the 1st edition resume only)
+PLAYABLE = ("1e", "2e")  # editions whose positions the engine resumes
+UNIT_STRENGTH = (1, 2, 1, 0)  # a 1e neutral army fights with its units' strength (rules.md D8)
 
 # position vocabulary ↔ engine vocabulary
 ORDER_KIND: Mapping[str, int] = {name: kind for kind, name in enumerate(ORDER_NAMES)}
@@ -141,11 +145,8 @@ def _seed_sequence(seed: int | np.random.SeedSequence) -> np.random.SeedSequence
 def _resumable(source: PositionSource) -> Position:
     """The position, validated again by the loader, and checked for what a record can hold."""
     p = load_position(dump_position(source) if isinstance(source, Position) else source)
-    if p.edition != EDITION:
-        raise PositionError(
-            f"edition: the engine plays the 2nd edition only; cannot resume a {p.edition!r} "
-            "position"
-        )
+    if p.edition not in PLAYABLE:
+        raise PositionError(f"edition: the engine cannot resume a {p.edition!r} position")
     if p.phase == PositionPhase.ACTION and p.step is None:
         raise PositionError(
             "step: resuming the action phase needs its step (raid, march or consolidate_power)"
@@ -210,6 +211,9 @@ def _position_fields(p: Position) -> NDArray[np.void]:
         g["garrison"][board.index(area)] = strength
     for area, strength in p.neutral_forces.items():
         g["neutral"][board.index(area)] = strength
+    for area, counts in p.neutral_armies.items():
+        strength = sum(UNIT_STRENGTH[unit] * n for unit, n in counts.items())
+        g["neutral"][board.index(area)] = strength
     g["blade_used"] = p.blade_used
     g["restrict"] = RESTRICTION_BIT[p.restriction] if p.restriction else 0
     g["threat"] = p.wildling_threat
@@ -249,11 +253,10 @@ def record_from_position(
 
 def rules_for(position: Position) -> np.recarray:
     """The rule table a record of this position plays under (player count, Tides of Battle)."""
-    if position.edition != EDITION:
-        raise PositionError(
-            f"edition: the engine plays the 2nd edition only, not {position.edition!r}"
-        )
-    return rules_table(EDITION, position.players, position.variants["tides_of_battle"])
+    if position.edition not in PLAYABLE:
+        raise PositionError(f"edition: the engine cannot play {position.edition!r}")
+    tides = position.variants.get("tides_of_battle", False)
+    return rules_table(position.edition, position.players, tides)
 
 
 # --- record → position -------------------------------------------------------------------------
@@ -361,7 +364,7 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     g, t = _one(g), _one(rules)
     phase, step = boundary(g, t)
     if t.edition != 2:
-        raise PositionError("edition: the engine plays the 2nd edition only")
+        raise PositionError("edition: reading a 1st-edition record back as a position is not built")
     board = load_board(EDITION)
     players = int(t.players)
     houses = [House(h) for h in range(len(House)) if g.in_play[h]]

@@ -108,6 +108,8 @@ def order_allowed(g, t, house: int, area: int, kind: int, replacing: int) -> boo
         if star_in_use >= stars_allowed(g, t, house):
             return False
     kind_type = ORDER_TYPE[kind]
+    if kind_type == CONSOLIDATE and t.edition == 1 and t.kind[area] != LAND:
+        return False  # 1e: no consolidate power order at sea ([C])
     r = g.restrict
     if kind_type == DEFENSE and r & Restriction.NO_DEFENSE:
         return False

@@ -523,7 +523,10 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
     start_position = position = None
     if "start_position" in raw:
         start_position, position = r.position(raw["start_position"], "start_position")
-        # the position's own player count and Tides of Battle switch, unless the scenario says
+        # the position's own edition, player count and Tides of Battle switch, unless the
+        # scenario says
+        if not given["edition"] and "edition" not in axes:
+            fixed["edition"] = position.get("edition", "2e")
         if not given["players"] and "players" not in axes:
             fixed["players"] = position["players"]
         if not given["tides_of_battle"] and "tides_of_battle" not in axes:
@@ -617,6 +620,12 @@ def _check_cell(
                 f"(houses: {', '.join(houses)}){where}",
             )
     if position is not None:
+        if cell.edition != position.get("edition", "2e"):
+            r.fail(
+                _key("edition", axes),
+                f"start_position is a {position.get('edition', '2e')} position, the cell plays "
+                f"the {edition_name}{where}",
+            )
         if cell.players != position["players"]:
             r.fail(
                 _key("players", axes),
