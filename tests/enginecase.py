@@ -338,8 +338,6 @@ class Case:
             return "keep" if action == 0 else self.deck[House(house)][action - 1]
         if kind == Decision.PATCHFACE:
             return self.deck[House(int(g.ctx[0]))][action]
-        if kind == Decision.LUWIN:
-            return self.deck[House(house)][action]
         if kind in UNIT_KINDS:
             return UNIT_LETTERS[action]
         if kind in TRACK_KINDS:
@@ -368,7 +366,7 @@ class Case:
             return int(g.ctx[0])
         if kind == Decision.AERON and word == "keep":
             return 0
-        if kind in (Decision.HOUSE_CARD, Decision.AERON, Decision.PATCHFACE, Decision.LUWIN) or (
+        if kind in (Decision.HOUSE_CARD, Decision.AERON, Decision.PATCHFACE) or (
             kind == Decision.WILDLING_CHOICE and word in self.deck[House(house)]
         ):
             owner = int(g.ctx[0]) if kind == Decision.PATCHFACE else house

@@ -362,10 +362,10 @@ def test_cards_maester_luwin_takes_a_discard_back() -> None:
         stark   HOUSE_CARD maester_luwin
         greyjoy HOUSE_CARD house_blacktyde_captain
     """)
-    c.expect("stark LUWIN")
+    c.expect("stark PATCHFACE")  # the card-slot decision, here Luwin's (ctx1 = 2)
     assert c.options() == {*discards, "none"}
     c.play("""
-        stark   LUWIN eddard_stark
+        stark   PATCHFACE eddard_stark
         greyjoy RETREAT widows_watch
     """)
     assert c.hand_of("stark") == {"eddard_stark", "greatjon_umber", "catelyn_stark"}

@@ -430,7 +430,8 @@ def first_edition_after_winner(g, t, winner: int, mine: int) -> bool:
         _ask(g, Decision.PATCHFACE, house, side_house(g, 1 - winner), 1)
         g.ctx[2] = winner
     elif mine == cb.Ability.LUWIN_1E:
-        _ask(g, Decision.LUWIN, house, winner, 0)
+        _ask(g, Decision.PATCHFACE, house, house, 2)
+        g.ctx[2] = winner
     elif mine == cb.Ability.ASHA_1E:
         _ask(g, Decision.CERSEI, house, winner, 0)
     else:
@@ -733,7 +734,10 @@ def battle_legal(g, t, mask) -> bool:
         mask[ACT_NONE] = True
     elif kind == Decision.PATCHFACE:
         loser = g.ctx[0]
-        if g.ctx[1] == 1:  # 1e Melisandre: a card of the loser's hand (not the one played)
+        if g.ctx[1] == 2:  # 1e Maester Luwin: a card of the winner's own discard pile
+            for slot in range(7):
+                mask[slot] = (g.discard[loser] >> slot) & 1 != 0
+        elif g.ctx[1] == 1:  # 1e Melisandre: a card of the loser's hand (not the one played)
             if g.power[side_house(g, g.ctx[2])] >= 1:
                 lo = (1 - g.ctx[2]) * cb.SIDE
                 for slot in range(7):
@@ -742,11 +746,7 @@ def battle_legal(g, t, mask) -> bool:
             for slot in range(7):
                 mask[slot] = (g.hand[loser] >> slot) & 1 != 0
         mask[ACT_NONE] = True
-    elif kind == Decision.LUWIN:
-        house = side_house(g, side)
-        for slot in range(7):
-            mask[slot] = (g.discard[house] >> slot) & 1 != 0
-        mask[ACT_NONE] = True
+
     else:
         return False
     return True
@@ -850,9 +850,9 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
                 g.hand[loser] &= np.uint8(~(1 << action) & 0x7F)
                 g.discard[loser] |= np.uint8(1 << action)
                 lose_power(g, house, 1)
-    elif kind == Decision.LUWIN:
+    elif kind == Decision.PATCHFACE and g.ctx[1] == 2:
         if action != ACT_NONE and cb.luwin_take_back(
-            b, side, t.card_ability, t.deck_card[house, action]
+            b, g.ctx[2], t.card_ability, t.deck_card[house, action]
         ):
             g.discard[house] &= np.uint8(~(1 << action) & 0x7F)
             g.hand[house] |= np.uint8(1 << action)

@@ -139,8 +139,9 @@ class Decision(IntEnum):
     RENLY = 20  # action = area of a footman to upgrade, ACT_NONE none
     CERSEI = 21  # action = area of the loser's order to remove (1e Asha: an adjacent support or
     # consolidate power order), ACT_NONE none
-    PATCHFACE = 22  # action = card slot of the opponent's hand to discard (1e Melisandre, for 1
-    # power), ACT_NONE none
+    PATCHFACE = 22  # ctx0 the house whose card slots are offered; action = card slot, ACT_NONE
+    # none. ctx1 0: Patchface discards from the opponent's hand; 1: 1e Melisandre, the same for 1
+    # power; 2: 1e Maester Luwin takes a card of his own discards back (ctx2 the winner's side)
     MUSTER = 23  # ctx0 area, ctx1 points left; action: area (ship there) or ACT_* unit codes
     SUPPLY_CUT = 24  # action = area of an army to shrink by one unit
     SUPPLY_CUT_UNIT = 25  # ctx0 area; action = Unit to destroy
@@ -153,7 +154,6 @@ class Decision(IntEnum):
     CROW_KILLERS = 32  # action = area of a knight to downgrade (or upgrade a footman)
     TRACK_CHOICE = 33  # action = Track
     CONSOLIDATE_CHOICE = 34  # ctx0 area of a star consolidate order; action 0 power, 1 muster
-    LUWIN = 35  # 1e Maester Luwin: ctx0 side; action = deck slot taken back, ACT_NONE none
 
 
 N_DECISIONS = len(Decision)
