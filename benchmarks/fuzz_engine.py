@@ -2,7 +2,8 @@
 Battle setting (2nd edition) or per player count (1st edition), checking every invariant at the
 end of each game.
 
-Run: ``python benchmarks/fuzz_engine.py [--games N] [--edition 1e|2e|both]``; prints the games
+Run: ``python benchmarks/fuzz_engine.py [--games N] [--edition 1e|2e|both] [--variant NAME]``
+(``--variant`` repeats; the A Clash of Kings modules are 1st-edition variants); prints the games
 played and violations.
 """
 
@@ -16,22 +17,24 @@ import numpy as np
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
 from gotsim.engine.runner import play_random
-from gotsim.engine.tables import rules_table
+from gotsim.engine.tables import rules_table, variant_flags
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=5000, help="games per setting")
     parser.add_argument("--edition", choices=("1e", "2e", "both"), default="2e")
+    parser.add_argument("--variant", action="append", default=[], help="a variant switched on")
     args = parser.parse_args()
-    report = {"games": 0, "violations": 0, "unfinished": 0, "examples": []}
+    flags = variant_flags(dict.fromkeys(args.variant, True))
+    report = {"games": 0, "violations": 0, "unfinished": 0, "fortified_at_end": 0, "examples": []}
     settings = []
     if args.edition in ("2e", "both"):
         settings += [("2e", p, tides) for p in (3, 4, 5, 6) for tides in (False, True)]
     if args.edition in ("1e", "both"):
         settings += [("1e", p, False) for p in (3, 4, 5)]
     for edition, players, tides in settings:
-        rules = rules_table(edition, players, tides)
+        rules = rules_table(edition, players, tides, flags["fortifications"])
         # the 2e keys stay as they were, so its fuzz games do not change
         key = (players, tides) if edition == "2e" else (1, players)
         seeds = [np.random.SeedSequence(99, spawn_key=(*key, i)) for i in range(args.games)]
@@ -39,6 +42,7 @@ def main() -> None:
         play_random(games, rules, 1_000_000)
         report["games"] += len(games)
         report["unfinished"] += int((games.done == 0).sum())
+        report["fortified_at_end"] += int((games.fortification > 0).sum())
         for i, g in enumerate(games):
             found = violations(g, rules[0])
             report["violations"] += len(found)

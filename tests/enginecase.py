@@ -147,11 +147,13 @@ class Case:
         seed: int = 0,
         empty=True,
         edition: str = "2e",
+        variants: dict[str, bool] | None = None,
     ):
         self.edition = edition
         self.board = load_board(edition)
         self.deck = DECK if edition == "2e" else deck_ids(edition)
-        self.rules = rules_table(edition, players, tides)
+        fortifications = bool((variants or {}).get("fortifications", False))
+        self.rules = rules_table(edition, players, tides, fortifications)
         self.t = self.rules[0]
         self.games = new_games(
             [np.random.SeedSequence(seed, spawn_key=(0,))], edition=edition, players=players
@@ -216,6 +218,16 @@ class Case:
     def garrison(self, area_name: str, strength: int) -> Case:
         self.g.garrison[self._area(area_name)] = strength
         return self
+
+    def fortify(self, area_name: str, house: str) -> Case:
+        """A fortification of ``house`` (1e fortifications variant) in the area."""
+        self.g.fortification[self._area(area_name)] = house_of(house) + 1
+        return self
+
+    def fortified(self, area_name: str) -> str | None:
+        """The house whose fortification stands in the area, None if none."""
+        f = int(self.g.fortification[self._area(area_name)])
+        return House(f - 1).name.lower() if f else None
 
     def neutral(self, area_name: str, strength: int) -> Case:
         self.g.neutral[self._area(area_name)] = strength
@@ -324,6 +336,8 @@ class Case:
         house = int(g.pending_house)
         if action == ACT_NONE:
             return "none"
+        if kind == Decision.CONSOLIDATE_CHOICE and g.ctx[1] == 1:
+            return ("power", "fortify")[action]
         if kind in SMALL:
             return SMALL[kind][action]
         if kind in (Decision.PLACE_ORDER, Decision.RAVEN_ORDER):
@@ -358,6 +372,8 @@ class Case:
         house = int(g.pending_house)
         if word == "none":
             return ACT_NONE
+        if kind == Decision.CONSOLIDATE_CHOICE and word == "fortify":
+            return 1
         if kind in SMALL and word in SMALL[kind]:
             return SMALL[kind].index(word)
         if kind in (Decision.PLACE_ORDER, Decision.RAVEN_ORDER) and word in ORDER_BY_NAME:

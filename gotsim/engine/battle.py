@@ -94,6 +94,8 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
         b[d + cb.ORDER_BONUS] = defense - 2
     b[d + cb.GARRISON] = g.garrison[target]
     b[cb.FORTIFIED] = 1 if (t.castle[target] or t.stronghold[target]) else 0
+    if g.fortification[target] > 0 and g.fortification[target] - 1 == defender:
+        b[cb.FORTIFIED] |= cb.FORTIFICATION_TOKEN
     b[cb.SEA_BATTLE] = 1 if t.kind[target] != LAND else 0
     b[cb.FIRST_EDITION] = 1 if t.edition == 1 else 0
     b[cb.RAINS] = 1 if g.restrict & FOOTMEN_NO_SUPPORT else 0

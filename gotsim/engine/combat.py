@@ -61,7 +61,10 @@ NO_RETREAT = 33  # 1 if this side would have no legal retreat (its units die if 
 PRE_LOST = 34  # 4 slots: units destroyed by abilities before strengths are compared, by Unit
 SIDE = 38
 # --- battle-wide slots -------------------------------------------------------------------------
-FORTIFIED = 2 * SIDE  # 1 if the embattled area has a castle or stronghold
+# bits: 1 the embattled area has a castle or stronghold; FORTIFICATION_TOKEN the defender's
+# fortification (1e A Clash of Kings variant) stands there
+FORTIFIED = 2 * SIDE
+FORTIFICATION_TOKEN = 2
 SEA_BATTLE = FORTIFIED + 1  # 1 if the embattled area is a sea
 RAINS = FORTIFIED + 2  # 1 when supporting footmen add no strength (1st-edition Rains of Autumn)
 FIRST_EDITION = FORTIFIED + 3  # 1 for a 1st-edition battle (routed units killed are no casualties)
@@ -397,23 +400,27 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
         if theirs == Ability.SALLADHOR_1E:  # ships supporting his opponent add nothing
             own_support_ship, ally_support_ship = 0, 0
         footman_support = 0 if b[RAINS] != 0 else 1
+        # a fortification: attacking knights and knights supporting the attack count 1
+        knight = 1 if (attacking and b[FORTIFIED] & FORTIFICATION_TOKEN) else 2
 
         out[side, P_UNITS] = (
             b[o + UNITS + FOOTMAN]
-            + 2 * b[o + UNITS + KNIGHT]
+            + knight * b[o + UNITS + KNIGHT]
             + own_ship * b[o + UNITS + SHIP]
             + siege * b[o + UNITS + SIEGE]
         )
         out[side, P_ORDER] = b[o + ORDER_BONUS]
         out[side, P_SUPPORT] = (
             footman_support * (b[o + SUPPORT_OWN + FOOTMAN] + b[o + SUPPORT_ALLY + FOOTMAN])
-            + 2 * (b[o + SUPPORT_OWN + KNIGHT] + b[o + SUPPORT_ALLY + KNIGHT])
+            + knight * (b[o + SUPPORT_OWN + KNIGHT] + b[o + SUPPORT_ALLY + KNIGHT])
             + own_support_ship * b[o + SUPPORT_OWN + SHIP]
             + ally_support_ship * b[o + SUPPORT_ALLY + SHIP]
             + siege * (b[o + SUPPORT_OWN + SIEGE] + b[o + SUPPORT_ALLY + SIEGE])
             + b[o + SUPPORT_BONUS]
         )
         out[side, P_GARRISON] = b[o + GARRISON]
+        if not attacking and b[FORTIFIED] & FORTIFICATION_TOKEN:
+            out[side, P_GARRISON] += 1  # a fortification counts with the garrisons: +1
         card = b[o + CARD]
         if card >= 0:
             out[side, P_CARD] = 0 if theirs == Ability.BALON else card_strength[card]
@@ -429,7 +436,7 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
                 mods += 1
                 out[side, P_SWORDS] += 1
         elif mine == Ability.THEON:
-            if not attacking and b[FORTIFIED] != 0:
+            if not attacking and b[FORTIFIED] & 1:  # a castle or stronghold, not a fortification
                 mods += 1
                 out[side, P_SWORDS] += 1
         elif mine == Ability.CATELYN:

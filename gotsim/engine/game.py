@@ -95,7 +95,9 @@ class Game:
             if isinstance(self.seed, np.random.SeedSequence)
             else (np.random.SeedSequence(self.seed, spawn_key=(0,)))
         )
-        self.rules = rules_table(self.edition, self.players, flags["tides_of_battle"])
+        self.rules = rules_table(
+            self.edition, self.players, flags["tides_of_battle"], flags["fortifications"]
+        )
         self.games = new_games(
             [seq],
             edition=self.edition,

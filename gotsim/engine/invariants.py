@@ -92,4 +92,15 @@ def _first_edition(g: np.void, t: np.void) -> list[str]:
         out.append("a port or garrison on the 1st-edition board")
     if int(g["restrict"]) & int(Restriction.NO_MARCH_PLUS):
         out.append("a 2nd-edition Rains of Autumn restriction")
+    forts = g["fortification"][:n]
+    if forts.any() and not t["fortifications"]:
+        out.append("a fortification without the fortifications variant")
+    if int((forts > 0).sum()) > 9:
+        out.append(f"{int((forts > 0).sum())} fortifications (9 tokens)")
+    if (forts[t["kind"][:n] != AreaKind.LAND] > 0).any():
+        out.append("a fortification at sea")
+    settled = int(g["phase"]) in (Phase.CONSOLIDATE, Phase.CLEANUP, Phase.GAME_OVER)
+    for a in np.flatnonzero(forts > 0):
+        if settled and g["owner"][a] != forts[a] - 1:
+            out.append(f"area {a}: a fortification of house {forts[a] - 1} held by {g['owner'][a]}")
     return out

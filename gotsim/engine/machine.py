@@ -56,6 +56,7 @@ from gotsim.engine.state import (
 )
 
 MARCH, DEFENSE, SUPPORT, RAID, CONSOLIDATE = 1, 2, 3, 4, 5
+MAX_FORTIFICATIONS = 9  # A Clash of Kings tokens, shared by all houses
 KINGS_COURT = 2
 
 
@@ -141,6 +142,8 @@ def house_at(g, position: int) -> int:
 def _planning(g, t) -> None:
     if g.game_round == 1 and g.pc[0] == 0 and g.pc[1] == 0:
         note_castle_holders(g, t)  # the baseline of round 1's castles lost
+    if t.fortifications and g.pc[0] == 0 and g.pc[1] == 0:
+        clear_fortifications(g, t)  # units the Westeros phase destroyed
     while g.pc[0] < t.players:
         house = house_at(g, g.pc[0])
         while g.pc[1] < t.n_areas:
@@ -348,6 +351,8 @@ def _end_march(g, t) -> None:
     if g.order[origin] >= 0 and g.order[origin] <= 2 and g.owner[origin] == house:
         remove_order(g, origin)
     mv.vacate_if_empty(g, origin)
+    if t.fortifications:
+        clear_fortifications(g, t)
     if g.pc[mv.LEAVE] and g.owner[origin] < 0 and g.power[house] >= 1 and g.power_token[origin] < 0:
         g.power_token[origin] = house
         g.power[house] -= 1
@@ -387,6 +392,28 @@ def consolidate_income(g, t, a: int) -> int:
 
 
 @numba.njit(cache=True)
+def can_fortify(g, t, a: int) -> bool:
+    """1e fortifications variant: a consolidate order on land may build one of the 9
+    fortifications instead of taking power, where none stands yet."""
+    if not t.fortifications or t.kind[a] != LAND or g.fortification[a] > 0:
+        return False
+    built = 0
+    for b in range(t.n_areas):
+        if g.fortification[b] > 0:
+            built += 1
+    return built < MAX_FORTIFICATIONS
+
+
+@numba.njit(cache=True)
+def clear_fortifications(g, t) -> None:
+    """A fortification goes as soon as its builder's units have left the area (a march, a
+    retreat, or a loss), so nobody uses another house's fortification."""
+    for a in range(t.n_areas):
+        if g.fortification[a] > 0 and g.owner[a] != g.fortification[a] - 1:
+            g.fortification[a] = 0
+
+
+@numba.njit(cache=True)
 def _consolidate(g, t) -> None:
     """Consolidate power orders in turn order; a star order in a castle or stronghold area may
     muster there instead (``CONSOLIDATE_CHOICE``). pc[0] turn position, pc[1] next area."""
@@ -399,6 +426,9 @@ def _consolidate(g, t) -> None:
                 star = g.order[a] == Order.CONSOLIDATE_STAR
                 if star and t.edition == 2 and t.kind[a] == LAND and t.muster_points[a] > 0:
                     _ask(g, Decision.CONSOLIDATE_CHOICE, house, a)
+                    return
+                if can_fortify(g, t, a):
+                    _ask(g, Decision.CONSOLIDATE_CHOICE, house, a, 1)
                     return
                 gain_power(g, t, house, consolidate_income(g, t, a))
                 remove_order(g, a)
@@ -657,7 +687,12 @@ def apply_legal(g, t, action: int) -> None:
     elif kind == Decision.CONSOLIDATE_CHOICE:
         a = g.ctx[0]
         remove_order(g, a)
-        if action == 0 or not ws.start_muster(g, t, house, a):
+        if g.ctx[1] == 1:  # 1e fortifications: build instead of taking power
+            if action == 1:
+                g.fortification[a] = house + 1
+            else:
+                gain_power(g, t, house, consolidate_income(g, t, a))
+        elif action == 0 or not ws.start_muster(g, t, house, a):
             gain_power(g, t, house, consolidate_income(g, t, a))
     elif ws.is_westeros_decision(kind):
         ws.westeros_apply(g, t, kind, house, action)

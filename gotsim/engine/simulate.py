@@ -74,7 +74,7 @@ def play_games(
             "with policies='random'"
         )
     flags = variant_flags(variants)
-    rules = rules_table(edition, players, flags["tides_of_battle"])
+    rules = rules_table(edition, players, flags["tides_of_battle"], flags["fortifications"])
     out = []
     previous = numba.get_num_threads()
     cores = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))

@@ -153,7 +153,9 @@ class Decision(IntEnum):
     DESTROY_UNIT_TYPE = 31  # ctx0 area; action = Unit
     CROW_KILLERS = 32  # action = area of a knight to downgrade (or upgrade a footman)
     TRACK_CHOICE = 33  # action = Track
-    CONSOLIDATE_CHOICE = 34  # ctx0 area of a star consolidate order; action 0 power, 1 muster
+    CONSOLIDATE_CHOICE = 34  # ctx0 area of a star consolidate order; action 0 power, 1 muster.
+    # ctx1 1: 1e A Clash of Kings fortifications, any consolidate order on land; action 0 power,
+    # 1 build a fortification there instead (no power)
 
 
 N_DECISIONS = len(Decision)
@@ -203,6 +205,8 @@ def state_dtype() -> np.dtype:
         ("neutral", np.int8, (A_MAX,)),  # neutral force token strength, 0 if none
         ("blocked", np.uint8, (A_MAX,)),  # impassable this game
         ("marched", np.uint8, (A_MAX,)),  # units here arrived by a march this round
+        # 1e fortifications variant: 1 + the House whose fortification stands there, 0 none
+        ("fortification", np.int8, (A_MAX,)),
         # --- decks ----------------------------------------------------------------------------
         ("westeros", np.int8, (3, 10)),  # card numbers per deck, drawn from index 0 up
         ("westeros_next", np.int8, (3,)),

@@ -69,6 +69,7 @@ RULES_DTYPE = np.dtype(
         ("castles_to_win", np.int8),
         ("max_rounds", np.int8),
         ("tides_of_battle", np.uint8),
+        ("fortifications", np.uint8),  # 1e A Clash of Kings fortifications (9 tokens)
         ("kind", np.int8, (A_MAX,)),  # AreaKind
         ("castle", np.int8, (A_MAX,)),
         ("stronghold", np.int8, (A_MAX,)),
@@ -106,7 +107,10 @@ _WESTEROS_IDS = {card.name.lower(): card for card in WesterosCard}
 
 @lru_cache(maxsize=32)
 def rules_table(
-    edition: str = "2e", players: int = 6, tides_of_battle: bool = False
+    edition: str = "2e",
+    players: int = 6,
+    tides_of_battle: bool = False,
+    fortifications: bool = False,
 ) -> np.recarray:
     """The read-only rule record for one edition, player count and variant set, as a
     one-element record array (``rules[0]`` is the record; the array form crosses into compiled
@@ -115,6 +119,10 @@ def rules_table(
         raise NotImplementedError(f"the engine plays the 1st and 2nd editions, not {edition!r}")
     if edition == "1e" and tides_of_battle:
         raise ValueError("Tides of Battle is a 2nd-edition variant; the 1st edition has none")
+    if edition == "2e" and fortifications:
+        raise ValueError(
+            "fortifications is a 1st-edition (A Clash of Kings) variant; the 2nd edition has none"
+        )
     board = load_board(edition)
     setup = load_setup(edition, players)
     if board.n_areas > A_MAX:
@@ -130,6 +138,7 @@ def rules_table(
     t["castles_to_win"] = setup.castles_to_win
     t["max_rounds"] = setup.max_rounds
     t["tides_of_battle"] = tides_of_battle
+    t["fortifications"] = fortifications
     t["kind"][:n] = board.kind
     t["castle"][:n] = board.castle
     t["stronghold"][:n] = board.stronghold
@@ -187,7 +196,7 @@ def rules_table(
 
 def variant_flags(variants: Mapping[str, bool] | None) -> dict[str, bool]:
     """Known variant switches with their defaults; unknown keys are refused."""
-    known = {"tides_of_battle": False, "kings_court_swap": False}
+    known = {"tides_of_battle": False, "kings_court_swap": False, "fortifications": False}
     for key, value in (variants or {}).items():
         if key not in known:
             raise ValueError(f"variants: unknown variant {key!r} (known: {', '.join(known)})")

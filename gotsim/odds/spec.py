@@ -56,6 +56,7 @@ TOP_KEYS = (
     "blade_used",
     "discards",
     "rains_of_autumn",
+    "fortification",
     "name",
     "description",
 )
@@ -290,8 +291,19 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
             "only the 1st-edition card changes combat (in the 2nd it forbids March +1 orders)",
         )
 
+    fortification = spec.get("fortification", False)
+    if not isinstance(fortification, bool):
+        raise _fail("fortification", f"must be true or false, got {fortification!r}")
+    if fortification and (edition == "2e" or board.kind[area] != AreaKind.LAND):
+        raise _fail(
+            "fortification",
+            "a fortification (the 1st-edition fortifications variant) stands only on 1e land",
+        )
+
     b = cb.new_battle()
     b[cb.FORTIFIED] = int(board.castle[area] or board.stronghold[area])
+    if fortification:
+        b[cb.FORTIFIED] |= cb.FORTIFICATION_TOKEN
     b[cb.SEA_BATTLE] = int(board.kind[area] != AreaKind.LAND)
     b[cb.RAINS] = int(rains)
     b[cb.FIRST_EDITION] = int(edition == "1e")
