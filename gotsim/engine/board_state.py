@@ -41,8 +41,18 @@ def controller(g, t, a: int) -> int:
 def castles_held(g, t, house: int) -> int:
     n = 0
     for a in range(t.n_areas):
-        if (t.castle[a] or t.stronghold[a]) and controller(g, t, a) == house:
-            n += 1
+        if t.castle[a] or t.stronghold[a]:
+            # controller(), written out: checked after every march for every house
+            if g.owner[a] >= 0:
+                c = g.owner[a]
+            elif g.power_token[a] >= 0:
+                c = g.power_token[a]
+            elif t.home[a] >= 0 and g.in_play[t.home[a]] and g.neutral[a] == 0:
+                c = t.home[a]
+            else:
+                c = -1
+            if c == house:
+                n += 1
     return n
 
 
@@ -124,16 +134,15 @@ def army_sizes_fit(g, t, house: int, level: int, extra_area: int, extra: int) ->
     n4 = 0
     biggest = 0
     for a in range(t.n_areas):
-        if g.owner[a] != house and a != extra_area:
-            continue
         n = unit_count(g, a) if g.owner[a] == house else 0
         if a == extra_area:
             n += extra
-        if n >= 2:
-            n2 += 1
-            n3 += n >= 3
-            n4 += n >= 4
-            biggest = max(biggest, n)
+        # counted without branching (areas of fewer than 2 units add nothing; ``biggest``
+        # only matters when there is an army, and then it is the largest count)
+        n2 += n >= 2
+        n3 += n >= 3
+        n4 += n >= 4
+        biggest = max(biggest, n)
     return sizes_fit(n2, n3, n4, biggest, t.supply_table[level])
 
 
@@ -210,11 +219,11 @@ def armies_fit(counts, allowed) -> bool:
     biggest = 0
     for a in range(counts.shape[0]):
         n = counts[a]
-        if n >= 2:
-            n2 += 1
-            n3 += n >= 3
-            n4 += n >= 4
-            biggest = max(biggest, n)
+        # without branching, so that the loop vectorises (see army_sizes_fit)
+        n2 += n >= 2
+        n3 += n >= 3
+        n4 += n >= 4
+        biggest = max(biggest, n)
     return sizes_fit(n2, n3, n4, biggest, allowed)
 
 

@@ -23,11 +23,12 @@ from gotsim.engine.board_state import (
     remove_order,
     unit_count,
 )
-from gotsim.engine.state import U
+from gotsim.engine.state import A_MAX, U
 
 STAGE, ORIGIN, UNIT, NEXT, TARGET, LEAVE = 0, 1, 2, 3, 4, 5
 PICK, ASSIGN, ASK_LEAVE, RESOLVE, COMBAT = 0, 1, 2, 3, 4
 MAX_PORT_SHIPS = 3
+assert A_MAX < 64  # transport_reach keeps sets of seas as bits of an int64
 
 
 @numba.njit(cache=True)
@@ -35,37 +36,39 @@ def transport_reach(g, t, house: int, origin: int, reach) -> None:
     """Mark in ``reach`` every land area that land units in ``origin`` can march to: adjacent land,
     and land next to a chain of seas holding ``house``'s ships that touches ``origin``."""
     reach[:] = False
-    seen = np.zeros(t.n_areas, np.bool_)
-    stack = np.empty(t.n_areas, np.int64)
-    top = 0
-    for j in range(t.neighbours.shape[1]):
+    width = t.neighbours.shape[1]
+    # the chain's seas as bit sets (A_MAX < 64): no work arrays to allocate per call
+    seen = np.int64(0)
+    todo = np.int64(0)
+    one = np.int64(1)
+    for j in range(width):
         b = t.neighbours[origin, j]
         if b < 0:
             break
         if t.kind[b] == LAND:
             reach[b] = True
         elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP_UNIT] > 0:
-            seen[b] = True
-            stack[top] = b
-            top += 1
-    while top > 0:
-        top -= 1
-        sea = stack[top]
-        for j in range(t.neighbours.shape[1]):
-            b = t.neighbours[sea, j]
-            if b < 0:
-                break
-            if t.kind[b] == LAND:
-                reach[b] = True
-            elif (
-                t.kind[b] == SEA
-                and not seen[b]
-                and g.owner[b] == house
-                and g.units[b, SHIP_UNIT] > 0
-            ):
-                seen[b] = True
-                stack[top] = b
-                top += 1
+            seen |= one << b
+            todo |= one << b
+    while todo != 0:
+        for sea in range(t.n_areas):
+            if not (todo >> sea) & 1:
+                continue
+            todo &= ~(one << sea)
+            for j in range(width):
+                b = t.neighbours[sea, j]
+                if b < 0:
+                    break
+                if t.kind[b] == LAND:
+                    reach[b] = True
+                elif (
+                    t.kind[b] == SEA
+                    and not (seen >> b) & 1
+                    and g.owner[b] == house
+                    and g.units[b, SHIP_UNIT] > 0
+                ):
+                    seen |= one << b
+                    todo |= one << b
     reach[origin] = False
 
 
@@ -82,12 +85,12 @@ def is_attack(g, t, house: int, area: int) -> bool:
 @numba.njit(cache=True)
 def planned_army_sizes(g, t, house: int, origin: int, counts) -> None:
     """``counts[a]``: the house's units in each area once the march planned so far is made."""
+    leaving = 0
     for a in range(t.n_areas):
-        counts[a] = unit_count(g, a) if g.owner[a] == house else 0
-    for a in range(t.n_areas):
-        for u in range(U):
-            counts[a] += g.moving[a, u]
-            counts[origin] -= g.moving[a, u]
+        m = g.moving[a, 0] + g.moving[a, 1] + g.moving[a, 2] + g.moving[a, 3]
+        counts[a] = m + (unit_count(g, a) if g.owner[a] == house else 0)
+        leaving += m
+    counts[origin] -= leaving
 
 
 @numba.njit(cache=True)
@@ -102,7 +105,7 @@ def _supply_ok(g, t, house: int, origin: int, dest: int, counts) -> bool:
     return ok
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")  # asked for every area of the board per unit
 def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, counts) -> bool:
     """May one ``unit`` of ``house`` march from ``origin`` to ``dest`` given the plan so far?
     (``reach`` is ``transport_reach`` of the origin, ``counts`` ``planned_army_sizes``.)"""
@@ -163,6 +166,9 @@ def leave_power_possible(g, t, house: int) -> bool:
 @numba.njit(cache=True)
 def move_units(g, t, house: int, origin: int, dest: int) -> None:
     """Carry the units planned for ``dest`` from ``origin`` into it (no battle there)."""
+    if g.moving[dest, 0] == 0 and g.moving[dest, 1] == 0 and g.moving[dest, 2] == 0:
+        if g.moving[dest, 3] == 0:
+            return  # nothing planned for dest (the common case: called for every area)
     n = 0
     for u in range(U):
         k = g.moving[dest, u]

@@ -97,7 +97,8 @@ def heuristic_action(g, t, house: int, mask, params, memo) -> int:
     """A legal action of ``house`` for the pending decision of game ``g`` (``mask``: its legal
     actions, from ``machine.legal``; ``params``: the house's parameter row; ``memo``: the game's
     heuristic memo, ``gotsim.players.memo.new_memos``)."""
-    init_memo(t, memo)
+    if not memo.ready:
+        init_memo(t, memo)
     action = _choose(g, t, house, mask, params, memo)
     if 0 <= action < N_ACTIONS and mask[action]:
         return action

@@ -62,10 +62,8 @@ R_LEN = 8
 def reach_list(g, t, house: int, origin: int, memo) -> int:
     """List in ``memo.reach`` the areas the units of ``origin`` can march to (land units: by
     land and along the house's ships; ships: adjacent seas and own ports); returns the count."""
-    n = t.n_areas
-    seen = memo.seen
-    seen[:n] = 0
-    seen[origin] = 1
+    one = np.int64(1)
+    seen = one << origin  # areas met, as bits (A_MAX < 64)
     out = 0
     width = t.neighbours.shape[1]
     if t.kind[origin] == LAND:
@@ -75,15 +73,15 @@ def reach_list(g, t, house: int, origin: int, memo) -> int:
             b = t.neighbours[origin, j]
             if b < 0:
                 break
-            if seen[b]:
+            if (seen >> b) & 1:
                 continue
             if t.kind[b] == LAND:
-                seen[b] = 1
+                seen |= one << b
                 if not g.blocked[b]:
                     memo.reach[out] = b
                     out += 1
             elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP] > 0:
-                seen[b] = 1
+                seen |= one << b
                 stack[top] = b
                 top += 1
         while top > 0:
@@ -93,15 +91,15 @@ def reach_list(g, t, house: int, origin: int, memo) -> int:
                 b = t.neighbours[sea, j]
                 if b < 0:
                     break
-                if seen[b]:
+                if (seen >> b) & 1:
                     continue
                 if t.kind[b] == LAND:
-                    seen[b] = 1
+                    seen |= one << b
                     if not g.blocked[b]:
                         memo.reach[out] = b
                         out += 1
                 elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP] > 0:
-                    seen[b] = 1
+                    seen |= one << b
                     stack[top] = b
                     top += 1
         return out
@@ -215,11 +213,17 @@ def threat_at(g, t, memo, house: int, a: int, planning: bool) -> float:
 
 
 @numba.njit(cache=True)
+def dest_key(memo, house: int, planning: bool) -> int:
+    """The key of ``memo.d_*`` entries filled for ``house`` in the current view."""
+    return memo.view_key * 16 + house * 2 + (1 if planning else 0)
+
+
+@numba.njit(cache=True)
 def dest_info(g, t, memo, house: int, x: int, planning: bool, params) -> None:
     """Fill ``memo.d_*[x]`` for ``house`` (once per view): whether entering ``x`` is a
     battle, a new area to take (its worth for the first unit) or an own area (its worth, the
     strength already there), the threat to it and its position worth."""
-    key = memo.view_key * 16 + house * 2 + (1 if planning else 0)
+    key = dest_key(memo, house, planning)
     if memo.d_key[x] == key:
         return
     memo.d_key[x] = key
@@ -274,6 +278,23 @@ def unit_strength(u: int) -> float:
     return 1.0
 
 
+@numba.njit(cache=True, inline="always")
+def _send_worth(memo, r: int, s: float, exposure: float, defence: float) -> float:
+    """Worth of one more unit of strength ``s`` sent to listed destination ``r`` (``NEG`` where
+    none may go), given what is sent there already."""
+    cv = memo.cand_v[r]
+    if cv == NEG:
+        return NEG
+    thr = memo.cand_t[r]
+    if memo.d_kind[memo.reach[r]] == D_TAKE and memo.sent[r] == 0.0:
+        p = lose_chance(thr, s)
+        gv = cv * (1.0 - p) - exposure * s * p
+    else:
+        hold = memo.sent[r]
+        gv = cv * (lose_chance(thr, hold) - lose_chance(thr, hold + s)) * defence
+    return gv + s * memo.cand_p[r]
+
+
 @numba.njit(cache=True)
 def allocate(
     g,
@@ -292,9 +313,11 @@ def allocate(
     (adding); returns the worth gained over staying put, the cost of emptying ``origin``
     included. Siege engines stay."""
     land = t.kind[origin] == LAND
+    key = dest_key(memo, house, planning)  # dest_info is asked only for what is not filled yet
     for r in range(n_reach):
         x = memo.reach[r]
-        dest_info(g, t, memo, house, x, planning, params)
+        if memo.d_key[x] != key:
+            dest_info(g, t, memo, house, x, planning, params)
         kind = memo.d_kind[x]
         if x == exclude or kind == D_BATTLE:
             memo.cand_v[r] = NEG
@@ -303,7 +326,8 @@ def allocate(
         memo.cand_p[r] = memo.d_pos[x]
         memo.cand_v[r] = memo.d_val[x]
         memo.sent[r] = memo.d_hold[x] if kind == D_OWN else 0.0
-    dest_info(g, t, memo, house, origin, planning, params)
+    if memo.d_key[origin] != key:
+        dest_info(g, t, memo, house, origin, planning, params)
     t_o = memo.d_thr[origin]
     pos_o = memo.d_pos[origin]
     v_o = value_for(g, t, memo, house, origin)
@@ -317,28 +341,21 @@ def allocate(
     min_u = -1
     defence = 0.3 + params[P_DEFENCE]
     exposure = EXPOSURE * (1.2 - params[P_RISK])
+    gv = memo.cand_g  # worth of sending the next unit to each destination
     for u in (KNIGHT, FOOTMAN, SHIP):
+        if left[u] == 0:
+            continue
         s = unit_strength(u)
+        for r in range(n_reach):
+            gv[r] = _send_worth(memo, r, s, exposure, defence)
         for _ in range(left[u]):
             sv = v_o * (lose_chance(t_o, stay_hold) - lose_chance(t_o, stay_hold + s)) * defence
             sv += s * pos_o
             best = sv
             best_r = -1
             for r in range(n_reach):
-                cv = memo.cand_v[r]
-                if cv == NEG:
-                    continue
-                thr = memo.cand_t[r]
-                x = memo.reach[r]
-                if memo.d_kind[x] == D_TAKE and memo.sent[r] == 0.0:
-                    p = lose_chance(thr, s)
-                    gv = cv * (1.0 - p) - exposure * s * p
-                else:
-                    hold = memo.sent[r]
-                    gv = cv * (lose_chance(thr, hold) - lose_chance(thr, hold + s)) * defence
-                gv += s * memo.cand_p[r]
-                if gv > best + 1e-9:
-                    best = gv
+                if gv[r] > best + 1e-9:
+                    best = gv[r]
                     best_r = r
             if best_r < 0:
                 stayed += 1
@@ -346,6 +363,7 @@ def allocate(
             else:
                 move[memo.reach[best_r], u] += 1
                 memo.sent[best_r] += s
+                gv[best_r] = _send_worth(memo, best_r, s, exposure, defence)
                 gain = best - sv
                 total += gain
                 if gain < min_gain:
@@ -362,7 +380,7 @@ def allocate(
     return total
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _attack_at(memo, m, house, e, tie, gain, units, params, lead) -> float:
     """Worth of an attack with board margin ``m``."""
     if e < 0:
@@ -391,15 +409,18 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
     movers = 0
     for u in range(U):
         avail[u] = live(g, origin, u)
-        if not planning:
-            for d in range(t.n_areas):
-                avail[u] -= g.moving[d, u]  # already assigned (a plan resumed mid-way)
+    if not planning:
+        for d in range(t.n_areas):  # already assigned (a plan resumed mid-way)
+            for u in range(U):
+                avail[u] -= g.moving[d, u]
+    for u in range(U):
         if avail[u] < 0:
             avail[u] = 0
         movers += avail[u]
     if movers == 0:
         return
     n_reach = reach_list(g, t, house, origin, memo)
+    key = dest_key(memo, house, planning)
     fighters = avail[FOOTMAN] + 2 * avail[KNIGHT] + avail[SHIP]
     march = g.order[origin]
     actual = float(march - 1) if 0 <= march <= 2 else 0.0
@@ -411,7 +432,8 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         x = memo.reach[r]
         if fighters == 0:
             break
-        dest_info(g, t, memo, house, x, planning, params)
+        if memo.d_key[x] != key:
+            dest_info(g, t, memo, house, x, planning, params)
         if memo.d_kind[x] != D_BATTLE:
             continue
         if land and avail[FOOTMAN] + avail[KNIGHT] == 0:
@@ -517,7 +539,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
 @numba.njit(cache=True)
 def plan_march(g, t, house: int, origin: int, params, memo) -> float:
     """Plan where the units of ``origin`` go now (``memo.march_move``); returns the worth."""
-    res = np.zeros(R_LEN)  # one small allocation per plan
+    res = memo.p_num[6, R_LEN : 2 * R_LEN]  # work space (the order planner uses the first slots)
     evaluate_march(g, t, house, origin, params, memo, False, res)
     memo.march_move[:, :] = memo.move_a
     memo.march_key = g.game_round * 64 + origin

@@ -23,6 +23,12 @@ MEMO_DTYPE = np.dtype(
         ("view_key", np.int32),  # round * 16 + phase of the cached view, -1 none
         ("pot", np.float32, (H, A_MAX)),  # strength each house's adjacent units can bring
         ("threat", np.float32, (H, A_MAX)),  # pot plus transported armies, 0 without a marcher
+        # per area, from threat: the largest (its house) and the largest of any other house, so
+        # that the danger to any house is one look-up
+        ("thr_top", np.float32, (A_MAX,)),
+        ("thr_top_house", np.int8, (A_MAX,)),
+        ("thr_second", np.float32, (A_MAX,)),
+        ("marcher", np.int64, (A_MAX,)),  # work space of the view: houses able to march in
         ("plan_key", np.int32, (H,)),  # round of the house's order plan, 0 none
         ("plan", np.int8, (H, A_MAX)),  # planned Order kind per area, -1 none
         ("plan_target", np.int8, (H, A_MAX)),  # intended attack target of a march origin
@@ -36,12 +42,12 @@ MEMO_DTYPE = np.dtype(
         ("hsum", np.float64, (H,)),  # per-house sums (local danger)
         # work space of the march planner (no allocations in the hot loop)
         ("reach", np.int16, (A_MAX,)),  # areas a march can go, listed
-        ("seen", np.uint8, (A_MAX,)),
         ("stack", np.int16, (A_MAX,)),
         ("sent", np.float64, (A_MAX,)),  # strength sent to each destination so far
         ("cand_v", np.float64, (A_MAX,)),  # per listed destination: worth, threat, position
         ("cand_t", np.float64, (A_MAX,)),
         ("cand_p", np.float64, (A_MAX,)),
+        ("cand_g", np.float64, (A_MAX,)),  # worth of the next unit sent there
         # per destination, cached per view and house: kind (0 battle, 1 to take, 2 own), worth,
         # threat, position worth, own strength there
         ("d_key", np.int32, (A_MAX,)),
@@ -64,9 +70,12 @@ MEMO_DTYPE = np.dtype(
         # the stronger half of each house's public hand (card strengths, strongest first)
         ("cards_top", np.int64, (H, 7)),
         ("n_top", np.int64, (H,)),
-        # win chance against each opponent, piecewise linear in the margin: values at 13 points
+        ("hand_key", np.int32, (H,)),  # the public hand cards_top was taken from, -1 none
+        # win chance against each opponent, piecewise linear in the margin: values at 13 points,
+        # kept while both public hands stay the same
         ("wc_table", np.float64, (H, H, 13)),
         ("wc_key", np.int32, (H, H)),
+        ("wc_pairs", np.int64, (17,)),  # work space: card pairs by strength difference + 8
         ("posv", np.float32, (H, A_MAX)),  # position_value, cached per view
         ("posv_key", np.int32, (H, A_MAX)),
         # work space of the order planner
@@ -77,6 +86,7 @@ MEMO_DTYPE = np.dtype(
         ("p_hold", np.float64, (A_MAX,)),  # defence added by the orders planned so far
         ("p_left", np.int64, (N_ORDER_KINDS,)),
         ("p_usable", np.uint8, (N_ORDER_KINDS,)),
+        ("p_ok", np.uint8, (N_ORDER_KINDS,)),
         # work space of the card choice
         ("b_copy", np.int64, (BATTLE_LEN,)),
         ("b_parts", np.int64, (2, N_PARTS)),
@@ -95,6 +105,7 @@ def new_memos(n: int) -> np.recarray:
     memos["posv_key"] = -1
     memos["d_key"] = -1
     memos["wc_key"] = -1
+    memos["hand_key"] = -1
     return memos
 
 

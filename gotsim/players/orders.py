@@ -247,10 +247,14 @@ def plan_orders(g, t, house: int, params, memo) -> None:
 
     # --- phase 2: everything else, supports scored against the planned attacks ------------------
     dirty = True  # support worths change only when a support or defence order is planned
+    ok = memo.p_ok  # order kinds still open: tokens left, not restricted, a star if it needs one
     while True:
+        for k in range(N_ORDER_KINDS):
+            ok[k] = left[k] > 0 and usable[k] and not (ORDER_STAR[k] and stars <= 0)
         if dirty:
+            # (a support kind no longer open is never read again: tokens and stars only run out)
             for i in range(na):
-                if not done[i]:
+                if not done[i] and ok[O_SUPPORT_ZERO]:
                     a = areas[i]
                     score[i, O_SUPPORT_ZERO] = _support_value(
                         g,
@@ -266,6 +270,8 @@ def plan_orders(g, t, house: int, params, memo) -> None:
                         n_att,
                         hold_extra,
                     )
+                if not done[i] and ok[O_SUPPORT_ONE]:
+                    a = areas[i]
                     score[i, O_SUPPORT_ONE] = (
                         _support_value(
                             g,
@@ -291,11 +297,7 @@ def plan_orders(g, t, house: int, params, memo) -> None:
             if done[i]:
                 continue
             for k in range(N_ORDER_KINDS):
-                if left[k] <= 0 or not usable[k]:
-                    continue
-                if ORDER_STAR[k] and stars <= 0:
-                    continue
-                if score[i, k] > best:
+                if ok[k] and score[i, k] > best:
                     best = score[i, k]
                     bi = i
                     bk = k
@@ -514,7 +516,10 @@ def raid_from(g, t, house: int, mask, params, memo) -> int:
         if not mask[a]:
             continue
         v = 0.0
-        for x in range(t.n_areas):
+        for j in range(t.neighbours.shape[1]):  # raids reach neighbours only
+            x = t.neighbours[a, j]
+            if x < 0:
+                break
             if g.owner[x] >= 0 and g.owner[x] != house and g.order[x] >= 0:
                 if raid_reaches(t, a, x):
                     r = _raid_value(g, t, house, a, x, memo)

@@ -51,7 +51,7 @@ def lead_of(g, t, memo, house: int, rival: int) -> float:
     return v
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def attack_value(gain: float, loss: float, p: float, params, lead: float) -> float:
     """Expected worth of an attack won with chance ``p``; against a leader (``lead``) a lower
     chance is accepted."""

@@ -159,7 +159,8 @@ def ensure_view(g, t, memo) -> None:
     held and public hands also after every march resolved (their count dates the board). In
     the action phase the danger to an area is counted afresh from its neighbours
     (``danger``), so the full view is not rebuilt per march."""
-    init_memo(t, memo)
+    if not memo.ready:
+        init_memo(t, memo)
     phase_key = (g.game_round * 16 + g.phase) * 64
     if g.phase != Phase.MARCHES:
         if memo.view_key != phase_key:
@@ -201,7 +202,8 @@ def refresh_view(g, t, memo) -> None:
     pot[:, :] = 0.0
     threat[:, :] = 0.0
     # marchers: bit per house that has units able to march into the area
-    marcher = np.zeros(n, np.int64)
+    marcher = memo.marcher
+    marcher[:] = 0
     for b in range(n):
         e = g.owner[b]
         if e < 0:
@@ -287,12 +289,27 @@ def refresh_view(g, t, memo) -> None:
                 if s_a > threat[e, a]:
                     threat[e, a] = s_a  # best transported army (added to pot below)
                 marcher[a] |= 1 << e
-    for e in range(H):
-        for a in range(n):
+    for a in range(n):
+        # with the largest threat to the area and the largest of any other house (``danger``)
+        top = 0.0
+        who = -1
+        second = 0.0
+        for e in range(H):
             if (marcher[a] >> e) & 1:
                 threat[e, a] += pot[e, a]
             else:
                 threat[e, a] = 0.0
+            if g.in_play[e]:
+                v = threat[e, a]
+                if v > top:
+                    second = top
+                    top = v
+                    who = e
+                elif v > second:
+                    second = v
+        memo.thr_top[a] = top
+        memo.thr_top_house[a] = who
+        memo.thr_second[a] = second
     refresh_counts(g, t, memo)
 
 
@@ -301,7 +318,10 @@ def refresh_cards(g, t, memo) -> None:
     """The stronger half of every house's public hand, for quick win chances."""
     for e in range(H):
         if g.in_play[e]:
-            memo.n_top[e] = _strengths(t, e, public_hand(g, t, e), memo.cards_top[e], True)
+            hand = public_hand(g, t, e)
+            if hand != memo.hand_key[e]:
+                memo.n_top[e] = _strengths(t, e, hand, memo.cards_top[e], True)
+                memo.hand_key[e] = hand
 
 
 @numba.njit(cache=True)
@@ -311,11 +331,10 @@ def danger(g, t, memo, house: int, a: int) -> float:
     to it."""
     if g.phase == Phase.MARCHES:
         return local_danger(g, t, memo, house, a)
-    best = 0.0
-    for e in range(H):
-        if e != house and g.in_play[e] and memo.threat[e, a] > best:
-            best = memo.threat[e, a]
-    return best
+    # the largest threat of another house in play (from refresh_view)
+    if memo.thr_top_house[a] == house:
+        return memo.thr_second[a]
+    return memo.thr_top[a]
 
 
 @numba.njit(cache=True)
@@ -403,7 +422,7 @@ def win_chance(memo, margin: float, house: int, opp: int, tie_mine: bool) -> flo
     x = margin + (0.75 if tie_mine else 0.25)
     if opp < 0:
         return 0.0 if x < 0.0 else (1.0 if x > 1.0 else x)
-    if memo.wc_key[house, opp] != memo.view_key:
+    if memo.wc_key[house, opp] != _hands_key(memo, house, opp):
         _fill_win_table(memo, house, opp)
     if x <= -6.0:
         return memo.wc_table[house, opp, 0]
@@ -419,16 +438,26 @@ def win_chance(memo, margin: float, house: int, opp: int, tie_mine: bool) -> flo
 def _fill_win_table(memo, house: int, opp: int) -> None:
     n_mine = memo.n_top[house]
     n_theirs = memo.n_top[opp]
+    # at whole margins a card pair adds 1 when the difference beats the margin, else 0: count
+    # the pairs by difference (strengths 0 … 4 or so; offset by 8) and add up from the top
+    pairs = memo.wc_pairs
+    pairs[:] = 0
+    for j in range(n_theirs):
+        for i in range(n_mine):
+            pairs[memo.cards_top[house, i] - memo.cards_top[opp, j] + 8] += 1
     for k in range(13):
-        x = k - 6.0
-        total = 0.0
-        for j in range(n_theirs):
-            base = x - memo.cards_top[opp, j]
-            for i in range(n_mine):
-                d = base + memo.cards_top[house, i]
-                total += 0.0 if d < 0.0 else (1.0 if d > 1.0 else d)
+        # pairs with difference >= 7 - k (k - 6 + difference >= 1)
+        total = 0
+        for d in range(max(0, 7 - k + 8), pairs.shape[0]):
+            total += pairs[d]
         memo.wc_table[house, opp, k] = total / (n_mine * n_theirs)
-    memo.wc_key[house, opp] = memo.view_key
+    memo.wc_key[house, opp] = _hands_key(memo, house, opp)
+
+
+@numba.njit(cache=True)
+def _hands_key(memo, house: int, opp: int) -> int:
+    """The two public hands a win table was filled from (a table depends on nothing else)."""
+    return (memo.hand_key[house] + 1) * 256 + memo.hand_key[opp] + 1
 
 
 @numba.njit(cache=True)
