@@ -20,8 +20,9 @@
 #
 # **Read this first.** Every house is played by gotsim's heuristic player (`docs/players.md`), a
 # rule-based model of sensible play: the answer is the swap's effect *as the heuristic plays
-# the game*. `POLICIES = "random"` gives the rules-only baseline. 2nd edition now; the 1st
-# edition is added when it lands (`edition = ["1e", "2e"]` in the grid).
+# the game*. `POLICIES = "random"` gives the rules-only baseline. The 1st edition, where the
+# question was first asked, follows at the end (`scenarios/lannister_swap_1e.toml`); the
+# heuristic players know only the 2nd edition, so its houses play at random.
 
 # %% tags=["parameters"]
 import os
@@ -228,10 +229,54 @@ mech = rates.pivot(
 mech.round(2)
 
 # %% [markdown]
+# ## The 1st edition
+# The 5-player errata of the 1st edition puts Tyrell 4th and Greyjoy 5th on King's Court; the
+# printed start cards have them the other way round (`docs/rules.md` D7). The 1st-edition
+# engine plays the base game with random players only (the heuristic players know the 2nd
+# edition), so this arm checks the rules and the setup; it cannot say how real players fare.
+
+# %%
+scenario_1e = tomllib.loads((ROOT / "scenarios/lannister_swap_1e.toml").read_text())
+if GAMES is not None:
+    scenario_1e["games"] = GAMES
+    scenario_1e["block_size"] = min(GAMES // 3, scenario_1e["block_size"])
+with tempfile.TemporaryDirectory() as tmp:
+    games_1e = gotsim.run_study(scenario_1e, jobs=JOBS, out=Path(tmp) / "study_1e").games
+houses_1e = sorted(set(win_rates(games_1e, by=["kings_court_swap"]).house))
+diffs_1e = pd.concat(
+    [gotsim.compare(games_1e, house=h, by="kings_court_swap", baseline=False) for h in houses_1e],
+    ignore_index=True,
+)
+battles_1e = games_1e.groupby("kings_court_swap").battles.mean()
+castle_share_1e = (games_1e.end_reason == "castles").mean()
+diffs_1e[COLUMNS].round(4)
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 3.8))
+for k, (label, d) in enumerate(
+    ((f"2nd edition, {POLICIES} players", diffs), ("1st edition, random players", diffs_1e))
+):
+    y = np.arange(len(d)) + (k - 0.5) * 0.3
+    ax.errorbar(
+        d.difference,
+        y,
+        xerr=[d.difference - d.ci_low, d.ci_high - d.difference],
+        fmt="o",
+        capsize=3,
+        label=label,
+    )
+ax.axvline(0, color="grey", lw=0.8)
+ax.set_yticks(np.arange(len(diffs)), diffs.house)
+ax.set_xlabel("win rate, swapped − as set up (95 % CI)")
+ax.legend(fontsize=8)
+save(fig, "lannister_swap_editions.png")
+
+# %% [markdown]
 # ## Conclusion
 
 # %%
 lan = diffs.set_index("house").loc["lannister"]
+lan_1e = diffs_1e.set_index("house").loc["lannister"]
 strongest = diffs.loc[diffs.p_value.idxmin()]
 significant = diffs[diffs.p_value < 0.05]
 
@@ -256,5 +301,9 @@ print(
     f"{measure('Lannister → Greyjoy battles')}; Lannister castles lost in battle "
     f"{measure('Lannister castles lost in battle')}, in all "
     f"{measure('Lannister castles lost (all ways)')}.\n"
-    "1st edition: added when it lands."
+    f"1st edition ({len(games_1e) // 2} paired games per arm, random players, errata track as set "
+    f"up vs the printed one): Lannister {lan_1e.difference:+.2%} "
+    f"(95 % CI {lan_1e.ci_low:+.2%} to {lan_1e.ci_high:+.2%}, p = {lan_1e.p_value:.2g}); random "
+    f"players fight {battles_1e.mean():.1f} battles a game and win by castles in "
+    f"{castle_share_1e:.1%} of games, so this checks the rules, not the balance."
 )
