@@ -27,14 +27,28 @@ def main() -> None:
     parser.add_argument("--variant", action="append", default=[], help="a variant switched on")
     args = parser.parse_args()
     flags = variant_flags(dict.fromkeys(args.variant, True))
-    report = {"games": 0, "violations": 0, "unfinished": 0, "fortified_at_end": 0, "examples": []}
+    report = {
+        "games": 0,
+        "violations": 0,
+        "unfinished": 0,
+        "fortified_at_end": 0,
+        "siege_engines_at_end": 0,
+        "examples": [],
+    }
     settings = []
     if args.edition in ("2e", "both"):
         settings += [("2e", p, tides) for p in (3, 4, 5, 6) for tides in (False, True)]
     if args.edition in ("1e", "both"):
         settings += [("1e", p, False) for p in (3, 4, 5)]
     for edition, players, tides in settings:
-        rules = rules_table(edition, players, tides, flags["fortifications"])
+        rules = rules_table(
+            edition,
+            players,
+            tides,
+            flags["fortifications"],
+            flags["siege_engines"],
+            flags["westeros_lookahead"],
+        )
         # the 2e keys stay as they were, so its fuzz games do not change
         key = (players, tides) if edition == "2e" else (1, players)
         seeds = [np.random.SeedSequence(99, spawn_key=(*key, i)) for i in range(args.games)]
@@ -43,6 +57,7 @@ def main() -> None:
         report["games"] += len(games)
         report["unfinished"] += int((games.done == 0).sum())
         report["fortified_at_end"] += int((games.fortification > 0).sum())
+        report["siege_engines_at_end"] += int(games.units[:, :, 3].sum())
         for i, g in enumerate(games):
             found = violations(g, rules[0])
             report["violations"] += len(found)

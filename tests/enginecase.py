@@ -153,7 +153,9 @@ class Case:
         self.board = load_board(edition)
         self.deck = DECK if edition == "2e" else deck_ids(edition)
         fortifications = bool((variants or {}).get("fortifications", False))
-        self.rules = rules_table(edition, players, tides, fortifications)
+        siege_engines = bool((variants or {}).get("siege_engines", False))
+        lookahead = bool((variants or {}).get("westeros_lookahead", False))
+        self.rules = rules_table(edition, players, tides, fortifications, siege_engines, lookahead)
         self.t = self.rules[0]
         self.games = new_games(
             [np.random.SeedSequence(seed, spawn_key=(0,))], edition=edition, players=players

@@ -18,7 +18,7 @@ from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
 from gotsim.engine.runner import play_random
 from gotsim.engine.simulate import play_games
-from gotsim.engine.tables import rules_table
+from gotsim.engine.tables import WesterosCard, rules_table
 from gotsim.odds.spec import BattleSpecError
 
 FORTS = {"fortifications": True}
@@ -216,3 +216,213 @@ def test_fortifications_random_games_keep_every_invariant(players: int) -> None:
     assert (games.done == 1).all()
     for g in games:
         assert violations(g, rules[0]) == []
+
+
+# =================================================================================================
+# §2.3 Siege engines
+# =================================================================================================
+
+SIEGE = {"siege_engines": True}
+
+
+def _mustering(variants: dict[str, bool]) -> Case:
+    """Round 2's Westeros phase with Mustering; Lannister holds Lannisport (2 points) and the
+    houses before it on the Iron Throne muster nothing."""
+    c = Case(5, edition="1e", variants=variants).phase("westeros", 2)
+    c.westeros("mustering", "last_days_of_summer", "rains_of_autumn")
+    c.place("lannisport lannister F")
+    c.advance()
+    while c.pending != "lannister MUSTER":
+        c.play(f"{c.pending} none")
+    return c
+
+
+def test_siege_engines_muster_for_two_points() -> None:
+    """§2.3 and K6: with the module a house has 3 siege engines and musters one for 2 points
+    (a stronghold's two; the cost is not in [J], 2 as in 2e); without it none is offered."""
+    c = _mustering(SIEGE)
+    assert {"siege", "upgrade_siege"} <= c.options()
+    c.play("lannister MUSTER siege")
+    assert c.at("lannisport") == "lannister F E"
+    base = _mustering({})
+    assert "siege" not in base.options() and "upgrade_siege" not in base.options()
+
+
+def test_siege_engines_four_against_a_castle_supporting_too() -> None:
+    """§2.3: a siege engine attacking, or supporting an attack on, a castle (The Reach) counts
+    4: engine 4 + supporting engine 4 + Tywin 3 = 11 against footman 1 + Mace 3 = 4."""
+    c = case(variants=SIEGE).place("""
+        searoad_marches lannister E march+0
+        blackwater      lannister E support+0
+        the_reach       tyrell    F
+    """)
+    c.play("""
+        lannister MARCH_FROM searoad_marches
+        lannister MARCH_UNIT E the_reach
+        lannister HOUSE_CARD tywin_lannister
+        tyrell    HOUSE_CARD mace_tyrell
+    """)
+    assert c.totals() == (4 + 4 + 3, 1 + 3)
+
+
+def test_siege_engines_nothing_against_open_ground_or_defending() -> None:
+    """§2.3: 0 in every other case: attacking Stoney Sept (no castle) the engine adds nothing,
+    and a defending or defence-supporting engine adds nothing either."""
+    c = case(variants=SIEGE).place("""
+        lannisport   lannister E F march+0
+        stoney_sept  stark     E F
+        harrenhal    stark     E support+0
+    """)
+    c.play("""
+        lannister MARCH_FROM lannisport
+        lannister MARCH_UNIT F stoney_sept
+        lannister MARCH_UNIT E stoney_sept
+        lannister HOUSE_CARD tywin_lannister
+        stark     HOUSE_CARD eddard_stark
+    """)
+    assert c.totals() == (1 + 3, 1 + 3)
+
+
+def test_siege_engines_and_a_fortification() -> None:
+    """§2.3: a fortified area counts like a castle for siege engines (with both modules):
+    attacking Stoney Sept, fortified by Stark, the engine counts 4."""
+    c = case(variants={**SIEGE, **FORTS}).place("""
+        lannisport   lannister E march+0
+        stoney_sept  stark     F
+    """)
+    c.fortify("stoney_sept", "stark")
+    c.play("""
+        lannister MARCH_FROM lannisport
+        lannister MARCH_UNIT E stoney_sept
+        lannister HOUSE_CARD tywin_lannister
+        stark     HOUSE_CARD eddard_stark
+    """)
+    assert c.totals()[0] == 4 + 3
+
+
+def test_siege_engines_are_never_casualties_and_cannot_retreat() -> None:
+    """§2.3: Stark loses at Stoney Sept with 2 footmen and an engine; Tywin's 2 swords against
+    the Mormont lord's 0 fortifications: both casualties must be footmen (the engine is never
+    offered), and the engine, unable to retreat, is destroyed when Stark would retreat."""
+    c = case(variants=SIEGE).place("""
+        lannisport   lannister 2K F march+0
+        stoney_sept  stark     2F E
+    """)
+    c.play("""
+        lannister MARCH_FROM lannisport
+        lannister MARCH_UNIT F stoney_sept
+        lannister MARCH_UNIT K stoney_sept
+        lannister MARCH_UNIT K stoney_sept
+        lannister HOUSE_CARD tywin_lannister
+        stark     HOUSE_CARD house_mormont_lord
+    """)
+    assert c.pending == "stark CASUALTY"
+    assert c.options() == {"F"}
+    c.play("""
+        stark CASUALTY F
+        stark CASUALTY F
+    """)
+    assert c.count("stark", "E") == 0
+    assert c.controller("stoney_sept") == "lannister"
+
+
+def test_siege_engines_take_no_ship_transport() -> None:
+    """§2.3: siege engines never move by sea: from Riverrun, with a Lannister ship in the
+    Golden Sound, the footman may sail to the Searoad Marches, the engine may not."""
+    c = case(variants=SIEGE).place("""
+        riverrun         lannister F E march+0
+        the_golden_sound lannister S
+    """)
+    c.play("lannister MARCH_FROM riverrun")
+    assert c.pending == "lannister MARCH_UNIT"
+    assert "searoad_marches" in c.options()
+    c.play("lannister MARCH_UNIT F stay")
+    assert "searoad_marches" not in c.options() and "stoney_sept" in c.options()
+
+
+def test_siege_engines_refused_in_the_second_edition() -> None:
+    """The 2nd edition has siege engines in its base game: the switch is refused there."""
+    with pytest.raises(ValueError, match="siege_engines is a 1st-edition"):
+        rules_table("2e", 6, siege_engines=True)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_siege_engines_random_games_keep_every_invariant(players: int) -> None:
+    """Random 1e games with siege engines (and fortifications): every invariant holds, and
+    siege engines are mustered."""
+    rules = rules_table("1e", players, fortifications=True, siege_engines=True)
+    seeds = [np.random.SeedSequence(12, spawn_key=(players, i)) for i in range(40)]
+    games = new_games(seeds, edition="1e", players=players)
+    play_random(games, rules, 1_000_000)
+    assert (games.done == 1).all()
+    assert games.units[:, :, 3].sum() > 0
+    for g in games:
+        assert violations(g, rules[0]) == []
+
+
+# =================================================================================================
+# §2.6 Westeros look-ahead
+# =================================================================================================
+
+LOOK = {"westeros_lookahead": True}
+
+
+def _westeros_round_two(variants: dict[str, bool], seed: int, *tops: str) -> Case:
+    """Round 2's Westeros phase with ``tops[d]`` swapped up to the top of deck ``d``."""
+    c = Case(5, edition="1e", variants=variants, seed=seed).phase("westeros", 2)
+    for d, name in enumerate(tops):
+        deck = c.g.westeros[d]
+        i = int(np.flatnonzero(deck == WesterosCard[name.upper()])[0])
+        deck[[0, i]] = deck[[i, 0]]
+        c.g.westeros_next[d] = 0
+    return c
+
+
+def test_westeros_lookahead_winter_keeps_the_two_face_up_cards() -> None:
+    """§2.6: when Winter Is Coming is resolved the deck is shuffled *without* the two revealed
+    cards: a replacement comes from the other eight, and the two face-up cards stay next, in
+    order. (Without the module the whole deck is shuffled and they move.)"""
+    for seed in range(20):
+        c = _westeros_round_two(LOOK, seed, "winter_is_coming")
+        up = c.g.westeros[0, 1:3].tolist()
+        cards = sorted(c.g.westeros[0].tolist())
+        c.advance()
+        g = c.g
+        assert g.westeros_drawn[0] != WesterosCard.WINTER_IS_COMING
+        assert g.westeros_drawn[0] == g.westeros[0, g.westeros_next[0] - 1]
+        assert g.westeros[0, g.westeros_next[0] : g.westeros_next[0] + 2].tolist() == up
+        assert sorted(g.westeros[0].tolist()) == cards
+        assert g.history[1, 10] >= 1  # Winter Is Coming drawn from deck I (twice if redrawn)
+
+
+def test_westeros_lookahead_resolved_cards_go_under_the_deck() -> None:
+    """§2.6: each resolved card goes under its deck, so a deck is never reshuffled once spent:
+    after all ten cards the first comes round again (without the module: a whole reshuffle)."""
+    c = _westeros_round_two(LOOK, 0, "last_days_of_summer", "last_days_of_summer")
+    c.g.westeros_next[:2] = 10
+    before = c.g.westeros[:2].copy()
+    c.advance()
+    assert (c.g.westeros[:2] == before).all()
+    assert c.g.westeros_drawn[:2].tolist() == [int(before[0, 0]), int(before[1, 0])]
+
+
+def test_westeros_lookahead_refused_in_the_second_edition() -> None:
+    with pytest.raises(ValueError, match="westeros_lookahead is a 1st-edition"):
+        rules_table("2e", 6, westeros_lookahead=True)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_westeros_lookahead_random_games_keep_every_invariant(players: int) -> None:
+    """Random 1e games with the look-ahead (and the other modules): every invariant holds and
+    each deck still holds its ten cards."""
+    rules = rules_table(
+        "1e", players, fortifications=True, siege_engines=True, westeros_lookahead=True
+    )
+    seeds = [np.random.SeedSequence(13, spawn_key=(players, i)) for i in range(40)]
+    games = new_games(seeds, edition="1e", players=players)
+    play_random(games, rules, 1_000_000)
+    assert (games.done == 1).all()
+    for g in games:
+        assert violations(g, rules[0]) == []
+        for d in range(3):
+            assert sorted(g.westeros[d]) == sorted(rules[0].westeros_start[d])

@@ -458,6 +458,9 @@ def casualty_candidates(g, side: int) -> int:
     if side == cb.DEFENDER and g.battle[cb.FIRST_EDITION] != 0:
         for u in range(U):
             n -= g.routed[g.combat_area, u]
+    if g.battle[cb.FIRST_EDITION] != 0:  # 1e siege engines are never sword casualties (K7)
+        target = g.combat_area
+        n -= g.moving[target, cb.SIEGE] if side == cb.ATTACKER else g.units[target, cb.SIEGE]
     return n
 
 
@@ -687,7 +690,9 @@ def battle_legal(g, t, mask) -> bool:
             for u in range(U):
                 routed += g.routed[target, u]
         for u in range(U):
-            if side == cb.ATTACKER:
+            if b[cb.FIRST_EDITION] != 0 and u == cb.SIEGE:
+                mask[u] = False  # 1e siege engines are never sword casualties (K7)
+            elif side == cb.ATTACKER:
                 mask[u] = g.moving[target, u] > 0
             elif b[cb.FIRST_EDITION] != 0:
                 mask[u] = g.units[target, u] - g.routed[target, u] > 0

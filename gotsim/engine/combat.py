@@ -92,6 +92,8 @@ N_PARTS = len(PART_NAMES)
 # casualty choice order when the odds calculator (or a policy's default) picks units to lose
 LOSER_CASUALTY_ORDER = np.array([SIEGE, FOOTMAN, SHIP, KNIGHT], np.int64)
 WINNER_CASUALTY_ORDER = np.array([FOOTMAN, SHIP, SIEGE, KNIGHT], np.int64)
+# 1e (A Clash of Kings): siege engines are never sword casualties
+LOSER_CASUALTY_ORDER_1E = np.array([FOOTMAN, SHIP, KNIGHT], np.int64)
 
 
 class Ability(IntEnum):
@@ -546,7 +548,10 @@ def settle_losses(
             if b[FIRST_EDITION] == 0:
                 need -= min(need, b[o + ROUTED + u])
             lost[side, u] += b[o + ROUTED + u]
-        take_casualties(units, need, LOSER_CASUALTY_ORDER, lost[side])
+        if b[FIRST_EDITION] != 0:
+            take_casualties(units, need, LOSER_CASUALTY_ORDER_1E, lost[side])
+        else:
+            take_casualties(units, need, LOSER_CASUALTY_ORDER, lost[side])
         if b[o + NO_RETREAT] != 0:
             for u in range(N_UNIT_TYPES):
                 lost[side, u] += units[u]

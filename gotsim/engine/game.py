@@ -96,7 +96,12 @@ class Game:
             else (np.random.SeedSequence(self.seed, spawn_key=(0,)))
         )
         self.rules = rules_table(
-            self.edition, self.players, flags["tides_of_battle"], flags["fortifications"]
+            self.edition,
+            self.players,
+            flags["tides_of_battle"],
+            flags["fortifications"],
+            flags["siege_engines"],
+            flags["westeros_lookahead"],
         )
         self.games = new_games(
             [seq],

@@ -597,6 +597,8 @@ def legal(g, t, mask) -> int:
         mv.planned_army_sizes(g, t, house, origin, counts)
         for a in range(t.n_areas):
             mask[a] = mv.destination_ok(g, t, house, origin, unit, a, reach, counts)
+            if t.edition == 1 and unit == cb.SIEGE and a != origin and not t.adjacent[origin, a]:
+                mask[a] = False  # 1e siege engines never take ship transport (K5)
     elif kind == Decision.LEAVE_POWER or kind == Decision.CONSOLIDATE_CHOICE:
         mask[0] = True
         mask[1] = True

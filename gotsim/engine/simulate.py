@@ -74,7 +74,14 @@ def play_games(
             "with policies='random'"
         )
     flags = variant_flags(variants)
-    rules = rules_table(edition, players, flags["tides_of_battle"], flags["fortifications"])
+    rules = rules_table(
+        edition,
+        players,
+        flags["tides_of_battle"],
+        flags["fortifications"],
+        flags["siege_engines"],
+        flags["westeros_lookahead"],
+    )
     out = []
     previous = numba.get_num_threads()
     cores = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))

@@ -17,7 +17,7 @@ from gotsim.data import load_data
 from gotsim.engine.state import A_MAX, H, U
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
-from gotsim.rules.ids import House
+from gotsim.rules.ids import House, Unit
 from gotsim.rules.setup import load_setup
 
 MAX_NEIGHBOURS = 12
@@ -70,6 +70,8 @@ RULES_DTYPE = np.dtype(
         ("max_rounds", np.int8),
         ("tides_of_battle", np.uint8),
         ("fortifications", np.uint8),  # 1e A Clash of Kings fortifications (9 tokens)
+        ("siege_engines", np.uint8),  # 1e A Clash of Kings siege engines (3 per house)
+        ("westeros_lookahead", np.uint8),  # 1e A Clash of Kings: three face-up cards per deck
         ("kind", np.int8, (A_MAX,)),  # AreaKind
         ("castle", np.int8, (A_MAX,)),
         ("stronghold", np.int8, (A_MAX,)),
@@ -111,6 +113,8 @@ def rules_table(
     players: int = 6,
     tides_of_battle: bool = False,
     fortifications: bool = False,
+    siege_engines: bool = False,
+    westeros_lookahead: bool = False,
 ) -> np.recarray:
     """The read-only rule record for one edition, player count and variant set, as a
     one-element record array (``rules[0]`` is the record; the array form crosses into compiled
@@ -122,6 +126,16 @@ def rules_table(
     if edition == "2e" and fortifications:
         raise ValueError(
             "fortifications is a 1st-edition (A Clash of Kings) variant; the 2nd edition has none"
+        )
+    if edition == "2e" and siege_engines:
+        raise ValueError(
+            "siege_engines is a 1st-edition (A Clash of Kings) variant; the 2nd edition has "
+            "them in its base game"
+        )
+    if edition == "2e" and westeros_lookahead:
+        raise ValueError(
+            "westeros_lookahead is a 1st-edition (A Clash of Kings) variant; the 2nd edition has "
+            "none"
         )
     board = load_board(edition)
     setup = load_setup(edition, players)
@@ -139,6 +153,8 @@ def rules_table(
     t["max_rounds"] = setup.max_rounds
     t["tides_of_battle"] = tides_of_battle
     t["fortifications"] = fortifications
+    t["siege_engines"] = siege_engines
+    t["westeros_lookahead"] = westeros_lookahead
     t["kind"][:n] = board.kind
     t["castle"][:n] = board.castle
     t["stronghold"][:n] = board.stronghold
@@ -168,6 +184,11 @@ def rules_table(
         if limits:
             for unit, count in limits.items():
                 t["unit_limits"][house, unit] = count
+        if siege_engines and limits:
+            siege = load_data(edition, "setup.json")["houses"][house.id]
+            t["unit_limits"][house, Unit.SIEGE_ENGINE] = siege["unit_limits_with_clash_of_kings"][
+                "siege_engine"
+            ]
         for slot, card in enumerate(house_deck(edition, house)):
             t["deck_card"][house, slot] = table.number(card.id)
     for key, column in zip(
@@ -196,7 +217,13 @@ def rules_table(
 
 def variant_flags(variants: Mapping[str, bool] | None) -> dict[str, bool]:
     """Known variant switches with their defaults; unknown keys are refused."""
-    known = {"tides_of_battle": False, "kings_court_swap": False, "fortifications": False}
+    known = {
+        "tides_of_battle": False,
+        "kings_court_swap": False,
+        "fortifications": False,
+        "siege_engines": False,
+        "westeros_lookahead": False,
+    }
     for key, value in (variants or {}).items():
         if key not in known:
             raise ValueError(f"variants: unknown variant {key!r} (known: {', '.join(known)})")

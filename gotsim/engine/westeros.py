@@ -723,8 +723,8 @@ def _any_destroy_area(g, t, house: int, where: int) -> bool:
 def _start_destroy(g, t, house: int, n: int, where: int) -> None:
     """``house`` destroys ``n`` of its units (as many as it has), one DESTROY_UNIT at a time."""
     cap = _all_units(g, t, house)
-    if where == R_POINTS:  # mustering points: a knight is worth 2
-        cap += units_of(g, t, house, KNIGHT)
+    if where == R_POINTS:  # mustering points: a knight (or a 1e siege engine, K6) is worth 2
+        cap += units_of(g, t, house, KNIGHT) + units_of(g, t, house, SIEGE)
     n = min(n, cap)
     if n > 0 and _any_destroy_area(g, t, house, where):
         _ask(g, Decision.DESTROY_UNIT, house, n, where)
@@ -733,7 +733,7 @@ def _start_destroy(g, t, house: int, n: int, where: int) -> None:
 @numba.njit(cache=True)
 def _destroy_and_continue(g, t, house: int, a: int, u: int, left: int, where: int) -> None:
     remove_unit(g, a, u)
-    left -= 2 if (where == R_POINTS and u == KNIGHT) else 1
+    left -= 2 if (where == R_POINTS and (u == KNIGHT or u == SIEGE)) else 1
     if where == R_CASTLE2:
         where = a  # both units come from the same castle/stronghold area
     if left > 0 and _any_destroy_area(g, t, house, where):
@@ -1185,11 +1185,35 @@ def _reshuffle(g, d: int) -> None:
 
 
 @numba.njit(cache=True)
-def _draw(g, d: int) -> int:
+def _lookahead_winter(g, d: int) -> None:
+    """1e look-ahead variant, Winter Is Coming just drawn: the deck is shuffled without the two
+    cards still face up, and the next draw (position 0) is the replacement; the two face-up
+    cards follow it (K9). Afterwards the deck cycles as usual."""
+    first = g.westeros_next[d] % DECK_SIZE
+    up1 = g.westeros[d, first]
+    up2 = g.westeros[d, (first + 1) % DECK_SIZE]
+    pool = np.empty(DECK_SIZE - 2, np.int8)
+    for i in range(DECK_SIZE - 2):
+        pool[i] = g.westeros[d, (first + 2 + i) % DECK_SIZE]
+    shuffle(g.rng, NATURE, pool, DECK_SIZE - 2)
+    g.westeros[d, 0] = pool[0]
+    g.westeros[d, 1] = up1
+    g.westeros[d, 2] = up2
+    for i in range(1, DECK_SIZE - 2):
+        g.westeros[d, 2 + i] = pool[i]
+    g.westeros_next[d] = 0
+
+
+@numba.njit(cache=True)
+def _draw(g, d: int, lookahead: bool = False) -> int:
     """The top card of deck ``d``. Drawn cards stay below ``westeros_next``; a spent deck (not
-    reached in 10 rounds) is reshuffled whole."""
+    reached in 10 rounds) is reshuffled whole. With the 1e look-ahead variant a resolved card
+    goes under its deck, so the deck is a cycle starting at ``westeros_next`` (K9)."""
     if g.westeros_next[d] >= DECK_SIZE:
-        _reshuffle(g, d)
+        if lookahead:
+            g.westeros_next[d] = 0
+        else:
+            _reshuffle(g, d)
     card = g.westeros[d, g.westeros_next[d]]
     g.westeros_next[d] += 1
     return card
@@ -1200,12 +1224,16 @@ def _draw_cards(g, t) -> int:
     """Draw the top card of decks I, II, III. Winter Is Coming is resolved at once: its deck is
     shuffled whole (this card included) and a replacement drawn. Returns the wildling icons."""
     icons = 0
+    lookahead = t.westeros_lookahead != 0
     for d in range(3):
-        card = _draw(g, d)
+        card = _draw(g, d, lookahead)
         while card == WesterosCard.WINTER_IS_COMING:
             g.history[g.game_round - 1, H_WINTER + d] += 1
-            _reshuffle(g, d)
-            card = _draw(g, d)
+            if lookahead:
+                _lookahead_winter(g, d)
+            else:
+                _reshuffle(g, d)
+            card = _draw(g, d, lookahead)
         g.westeros_drawn[d] = card
         if t.westeros_icon[card]:
             icons += 1
