@@ -195,8 +195,6 @@ def _check_edition(args: argparse.Namespace) -> None:
         _fail(
             f"--players {args.players}: the {name} edition is played by 3 to {counts[-1]} players"
         )
-    if args.edition == "1e" and args.policy == "heuristic":
-        _fail("--policy heuristic: the heuristic players know only the 2nd edition")
     if args.edition == "1e" and getattr(args, "tides", False):
         _fail("--tides: Tides of Battle is a 2nd-edition variant")
 

@@ -21,8 +21,7 @@
 # **Read this first.** Every house is played by gotsim's heuristic player (`docs/players.md`), a
 # rule-based model of sensible play: the answer is the swap's effect *as the heuristic plays
 # the game*. `POLICIES = "random"` gives the rules-only baseline. The 1st edition, where the
-# question was first asked, follows at the end (`scenarios/lannister_swap_1e.toml`); the
-# heuristic players know only the 2nd edition, so its houses play at random.
+# question was first asked, follows at the end (`scenarios/lannister_swap_1e.toml`).
 
 # %% tags=["parameters"]
 import os
@@ -231,12 +230,12 @@ mech.round(2)
 # %% [markdown]
 # ## The 1st edition
 # The 5-player errata of the 1st edition puts Tyrell 4th and Greyjoy 5th on King's Court; the
-# printed start cards have them the other way round (`docs/rules.md` D7). The 1st-edition
-# engine plays the base game with random players only (the heuristic players know the 2nd
-# edition), so this arm checks the rules and the setup; it cannot say how real players fare.
+# printed start cards have them the other way round (`docs/rules.md` D7). The same players
+# play the 1st-edition base game (`POLICIES`).
 
 # %%
 scenario_1e = tomllib.loads((ROOT / "scenarios/lannister_swap_1e.toml").read_text())
+scenario_1e["policies"] = POLICIES
 if GAMES is not None:
     scenario_1e["games"] = GAMES
     scenario_1e["block_size"] = min(GAMES // 3, scenario_1e["block_size"])
@@ -254,7 +253,7 @@ diffs_1e[COLUMNS].round(4)
 # %%
 fig, ax = plt.subplots(figsize=(7, 3.8))
 for k, (label, d) in enumerate(
-    ((f"2nd edition, {POLICIES} players", diffs), ("1st edition, random players", diffs_1e))
+    ((f"2nd edition, {POLICIES} players", diffs), (f"1st edition, {POLICIES} players", diffs_1e))
 ):
     y = np.arange(len(d)) + (k - 0.5) * 0.3
     ax.errorbar(
@@ -301,9 +300,8 @@ print(
     f"{measure('Lannister → Greyjoy battles')}; Lannister castles lost in battle "
     f"{measure('Lannister castles lost in battle')}, in all "
     f"{measure('Lannister castles lost (all ways)')}.\n"
-    f"1st edition ({len(games_1e) // 2} paired games per arm, random players, errata track as set "
-    f"up vs the printed one): Lannister {lan_1e.difference:+.2%} "
-    f"(95 % CI {lan_1e.ci_low:+.2%} to {lan_1e.ci_high:+.2%}, p = {lan_1e.p_value:.2g}); random "
-    f"players fight {battles_1e.mean():.1f} battles a game and win by castles in "
-    f"{castle_share_1e:.1%} of games, so this checks the rules, not the balance."
+    f"1st edition ({len(games_1e) // 2} paired games per arm, {POLICIES} players, errata track "
+    f"as set up vs the printed one): Lannister {lan_1e.difference:+.2%} "
+    f"(95 % CI {lan_1e.ci_low:+.2%} to {lan_1e.ci_high:+.2%}, p = {lan_1e.p_value:.2g}); "
+    f"{battles_1e.mean():.1f} battles a game, castle victories in {castle_share_1e:.1%} of games."
 )

@@ -595,13 +595,15 @@ def test_random_1e_games_keep_every_invariant_after_every_decision(players: int)
             assert mc.apply(g, t, pick_from_mask(g.rng, 1 + g.pending_house, mask))
 
 
-def test_simulate_plays_1e_and_refuses_heuristic_players() -> None:
-    """``simulate`` runs the 1st edition with random players and refuses the heuristic ones
-    (they know only the 2nd edition) with a one-line message."""
+def test_simulate_plays_1e_with_random_and_heuristic_players() -> None:
+    """``simulate`` runs the 1st edition with random players and with the heuristic ones; a
+    heuristic house beats four random ones."""
     frame = gotsim.simulate(4, players=5, edition="1e", variants={"kings_court_swap": True}, seed=1)
     assert len(frame) == 4 and set(frame["edition"]) == {"1e"}
-    with pytest.raises(ValueError, match="random"):
-        gotsim.simulate(1, players=5, edition="1e", policies="heuristic")
+    mixed = gotsim.simulate(12, players=5, edition="1e", seed=2, policies={"stark": "heuristic"})
+    assert (mixed["winner"] == "stark").mean() >= 0.75
+    every = gotsim.simulate(6, players=3, edition="1e", seed=3, policies="heuristic")
+    assert every["winner"].notna().all()
 
 
 def test_cli_plays_and_benches_1e(capsys: pytest.CaptureFixture[str]) -> None:
@@ -618,7 +620,6 @@ def test_cli_plays_and_benches_1e(capsys: pytest.CaptureFixture[str]) -> None:
     ("argv", "reason"),
     [
         (["play", "--edition", "1e", "--players", "6"], "3 to 5 players"),
-        (["play", "--edition", "1e", "--policy", "heuristic", "--players", "5"], "2nd edition"),
         (["bench", "--edition", "1e", "--players", "5", "--tides"], "unrecognized"),
         (["play", "--edition", "1e", "--players", "5", "--tides"], "2nd-edition variant"),
     ],

@@ -123,6 +123,12 @@ def test_heuristic_answers_every_decision_kind_legally() -> None:
             games = new_games(seeds, players=players)
             _explore(games, rules, DEFAULTS, new_memos(n), counts, bad, every)
             assert games.done.all()
+    for players in (3, 4, 5):  # the 1st edition asks the same kinds of decision
+        rules = rules_table("1e", players)
+        seeds = [np.random.SeedSequence(7 + players, spawn_key=(i,)) for i in range(40)]
+        games = new_games(seeds, edition="1e", players=players)
+        _explore(games, rules, DEFAULTS, new_memos(40), counts, bad, 3)
+        assert games.done.all()
     kinds = [k for k in Decision if k != Decision.NONE]
     missing = [k.name for k in kinds if counts[k] == 0]
     assert not missing, f"decision kinds never reached: {missing}"

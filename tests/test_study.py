@@ -177,11 +177,6 @@ BAD: list[tuple[str, str, str]] = [
     ('name = "x"\nseed = 1\ngames = 10\nplayers = 7\n', "players", "3 to 6 players"),
     ('name = "x"\nseed = 1\ngames = 10\n[grid]\nplayers = [3, 7]\n', "grid.players", "7 players"),
     (
-        'name = "x"\nseed = 1\ngames = 10\nedition = "1e"\nplayers = 5\npolicies = "heuristic"\n',
-        "policies",
-        "only the 2nd edition",
-    ),
-    (
         'name = "x"\nseed = 1\ngames = 10\nedition = "1e"\nplayers = 5\n'
         "[variants]\ntides_of_battle = true\n",
         "variants.tides_of_battle",

@@ -68,11 +68,6 @@ def play_games(
     """Finished game records ``first_game … first_game + n_games - 1``, each house playing its
     policy (``policies`` as in ``simulate``; all random by default)."""
     table = _policies(policies)
-    if edition == "1e" and table is not None:
-        raise ValueError(
-            "policies: the heuristic players know only the 2nd edition; play the 1st edition "
-            "with policies='random'"
-        )
     flags = variant_flags(variants)
     rules = rules_table(
         edition,

@@ -589,18 +589,11 @@ def _check_cell(
                 f"{' and '.join(absent)} {'is' if len(absent) == 1 else 'are'} not playing with "
                 f"{cell.players} players{where}",
             )
-    if cell.edition == "1e":
-        if cell.tides_of_battle:
-            r.fail(
-                _key("tides_of_battle", axes),
-                f"Tides of Battle is a 2nd-edition variant; the 1st edition has none{where}",
-            )
-        if any(spec.get("kind") == "heuristic" for spec in cell.policies.values()):
-            r.fail(
-                _key("policies", axes),
-                "the heuristic players know only the 2nd edition; play the 1st edition with "
-                f'policies = "random"{where}',
-            )
+    if cell.edition == "1e" and cell.tides_of_battle:
+        r.fail(
+            _key("tides_of_battle", axes),
+            f"Tides of Battle is a 2nd-edition variant; the 1st edition has none{where}",
+        )
     if "houses" in setup:
         listed = setup["houses"]
         if not isinstance(listed, list):
