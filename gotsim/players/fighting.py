@@ -19,6 +19,14 @@ from gotsim.engine.board_state import LAND, unit_count
 from gotsim.engine.state import ACT_NONE
 from gotsim.players.params import P_AGGRESSION, P_CARD_THRIFT
 from gotsim.players.view import (
+    O_CONSOLIDATE,
+    O_CONSOLIDATE_STAR,
+    O_DEFENSE_ONE,
+    O_DEFENSE_TWO,
+    O_RAID,
+    O_RAID_STAR,
+    O_SUPPORT_ONE,
+    O_SUPPORT_ZERO,
     castles_count,
     danger,
     ensure_view,
@@ -28,16 +36,6 @@ from gotsim.players.view import (
 )
 
 WIN_POS = 7  # g.pc slot of the battle's winner side once known (battle.WINNER)
-
-# Order kinds as plain ints (IntEnum members do not unify with int8 in compiled code)
-O_DEFENSE_ONE = 3
-O_DEFENSE_TWO = 4
-O_SUPPORT_ZERO = 5
-O_SUPPORT_ONE = 6
-O_RAID = 7
-O_RAID_STAR = 8
-O_CONSOLIDATE = 9
-O_CONSOLIDATE_STAR = 10
 
 
 @numba.njit(cache=True)

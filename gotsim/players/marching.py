@@ -31,6 +31,10 @@ from gotsim.players.values import (
 from gotsim.players.view import (
     FOOTMAN,
     KNIGHT,
+    O_DEFENSE_ONE,
+    O_DEFENSE_TWO,
+    O_SUPPORT_ONE,
+    O_SUPPORT_ZERO,
     SHIP,
     SIEGE,
     attack_strength,
@@ -48,7 +52,6 @@ from gotsim.players.view import (
 
 NEG = -1.0e9
 D_BATTLE, D_TAKE, D_OWN = 0, 1, 2
-O_DEFENSE_ONE, O_DEFENSE_TWO, O_SUPPORT_ZERO, O_SUPPORT_ONE = 3, 4, 5, 6
 # evaluate_march result slots
 R_VALUE = 0  # 3 slots: worth for march bonus -1, 0, +1 (planning) / slot 1 (action)
 R_TARGET = 3  # the attacked area, -1 none

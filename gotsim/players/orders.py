@@ -33,6 +33,17 @@ from gotsim.players.values import defender_of
 from gotsim.players.view import (
     FOOTMAN,
     KNIGHT,
+    O_CONSOLIDATE,
+    O_CONSOLIDATE_STAR,
+    O_DEFENSE_ONE,
+    O_DEFENSE_TWO,
+    O_MARCH_MINUS,
+    O_MARCH_PLUS,
+    O_MARCH_ZERO,
+    O_RAID,
+    O_RAID_STAR,
+    O_SUPPORT_ONE,
+    O_SUPPORT_ZERO,
     SHIP,
     attack_strength,
     danger,
@@ -52,19 +63,6 @@ MARCH, DEFENSE, SUPPORT, RAID, CONSOLIDATE = 1, 2, 3, 4, 5
 NEG = -1.0e9
 STAR_COST = 0.15  # a star spent here is one not spent elsewhere
 MAX_AREAS = 64
-
-# Order kinds as plain ints (IntEnum members do not unify with int8 in compiled code)
-O_MARCH_MINUS = 0
-O_MARCH_ZERO = 1
-O_MARCH_PLUS = 2
-O_DEFENSE_ONE = 3
-O_DEFENSE_TWO = 4
-O_SUPPORT_ZERO = 5
-O_SUPPORT_ONE = 6
-O_RAID = 7
-O_RAID_STAR = 8
-O_CONSOLIDATE = 9
-O_CONSOLIDATE_STAR = 10
 
 
 @numba.njit(cache=True)

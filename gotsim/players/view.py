@@ -29,6 +29,19 @@ NEAR_HOME = 2  # steps from the home area at full worth
 FAR_STEP = 0.08  # worth lost per step beyond
 FAR_FLOOR = 0.5
 
+# Order kinds as plain ints (IntEnum members do not unify with int8 in compiled code)
+O_MARCH_MINUS = 0
+O_MARCH_ZERO = 1
+O_MARCH_PLUS = 2
+O_DEFENSE_ONE = 3
+O_DEFENSE_TWO = 4
+O_SUPPORT_ZERO = 5
+O_SUPPORT_ONE = 6
+O_RAID = 7
+O_RAID_STAR = 8
+O_CONSOLIDATE = 9
+O_CONSOLIDATE_STAR = 10
+
 
 @numba.njit(cache=True)
 def jitter(g, house: int, noise: float) -> float:
