@@ -23,6 +23,7 @@ from gotsim.engine.board_state import (
     LAND,
     PORT,
     SEA,
+    castles_by_house,
     castles_held,
     controller,
     enemy_ships_in,
@@ -366,8 +367,9 @@ def _end_march(g, t) -> None:
 @numba.njit(cache=True)
 def check_castle_victory(g, t) -> None:
     """A house holding ``castles_to_win`` castles and strongholds wins at once."""
+    packed = castles_by_house(g, t)
     for house in range(H):
-        if g.in_play[house] and castles_held(g, t, house) >= t.castles_to_win:
+        if g.in_play[house] and ((packed >> (8 * house)) & 0xFF) >= t.castles_to_win:
             record_round(g, t)
             g.done = 1
             g.winner = house
@@ -591,12 +593,10 @@ def legal(g, t, mask) -> int:
     elif kind == Decision.MARCH_UNIT:
         origin = g.ctx[0]
         unit = g.ctx[1]
-        reach = np.zeros(t.n_areas, np.bool_)
-        mv.transport_reach(g, t, house, origin, reach)
-        counts = np.zeros(t.n_areas, np.int64)
-        mv.planned_army_sizes(g, t, house, origin, counts)
+        reach = mv.transport_reach_bits(g, t, house, origin)
+        army = mv.planned_army_summary(g, t, house, origin)
         for a in range(t.n_areas):
-            mask[a] = mv.destination_ok(g, t, house, origin, unit, a, reach, counts)
+            mask[a] = mv.destination_ok(g, t, house, origin, unit, a, reach, army)
             if t.edition == 1 and unit == cb.SIEGE and a != origin and not t.adjacent[origin, a]:
                 mask[a] = False  # 1e siege engines never take ship transport (K5)
     elif kind == Decision.LEAVE_POWER or kind == Decision.CONSOLIDATE_CHOICE:

@@ -441,43 +441,55 @@ def _ship_target_ok(g, t, house: int, area: int, s: int) -> bool:
 def muster_allowed(g, t, house: int, area: int, points: int, action: int) -> bool:
     """Whether ``house`` may spend ``points`` at ``area`` on ``action`` (a MUSTER action): cost,
     unit limits (the reserve), and supply (a new unit must not break it; upgrades keep sizes)."""
+    return _muster_ok(g, t, house, area, points, action, muster_reserve(g, t, house))
+
+
+@numba.njit(cache=True)
+def muster_reserve(g, t, house: int):
+    """Units of each type left in the house's reserve (``available`` for all four types in one
+    pass over the board; a muster decision asks about every action at once)."""
+    n0 = 0
+    n1 = 0
+    n2 = 0
+    n3 = 0
+    for a in range(t.n_areas):
+        if g.owner[a] == house:
+            n0 += g.units[a, 0]
+            n1 += g.units[a, 1]
+            n2 += g.units[a, 2]
+            n3 += g.units[a, 3]
+    limits = t.unit_limits[house]
+    return limits[0] - n0, limits[1] - n1, limits[2] - n2, limits[3] - n3
+
+
+@numba.njit(cache=True)
+def _muster_ok(g, t, house: int, area: int, points: int, action: int, reserve) -> bool:
+    """``muster_allowed`` with the reserve counted already (``muster_reserve``)."""
     level = g.supply[house]
     if action == ACT_FOOTMAN:
-        return (
-            points >= 1
-            and available(g, t, house, FOOTMAN) > 0
-            and army_sizes_fit(g, t, house, level, area, 1)
-        )
+        return points >= 1 and reserve[FOOTMAN] > 0 and army_sizes_fit(g, t, house, level, area, 1)
     if action == ACT_KNIGHT:
-        return (
-            points >= 2
-            and available(g, t, house, KNIGHT) > 0
-            and army_sizes_fit(g, t, house, level, area, 1)
-        )
+        return points >= 2 and reserve[KNIGHT] > 0 and army_sizes_fit(g, t, house, level, area, 1)
     if action == ACT_SIEGE:
-        return (
-            points >= 2
-            and available(g, t, house, SIEGE) > 0
-            and army_sizes_fit(g, t, house, level, area, 1)
-        )
+        return points >= 2 and reserve[SIEGE] > 0 and army_sizes_fit(g, t, house, level, area, 1)
     if action == ACT_UPGRADE_KNIGHT:
         return (
             points >= 1
             and g.owner[area] == house
             and g.units[area, FOOTMAN] > 0
-            and available(g, t, house, KNIGHT) > 0
+            and reserve[KNIGHT] > 0
         )
     if action == ACT_UPGRADE_SIEGE:
         return (
             points >= 1
             and g.owner[area] == house
             and g.units[area, FOOTMAN] > 0
-            and available(g, t, house, SIEGE) > 0
+            and reserve[SIEGE] > 0
         )
     if 0 <= action < t.n_areas:
         return (
             points >= 1
-            and available(g, t, house, SHIP) > 0
+            and reserve[SHIP] > 0
             and _ship_target_ok(g, t, house, area, action)
             and army_sizes_fit(g, t, house, level, action, 1)
         )
@@ -489,11 +501,12 @@ def can_muster(g, t, house: int, area: int, points: int) -> bool:
     """Whether ``house`` controls ``area`` and has anything to spend ``points`` on there."""
     if points <= 0 or controller(g, t, area) != house:
         return False
+    reserve = muster_reserve(g, t, house)
     for action in range(ACT_UPGRADE_SIEGE, ACT_NONE):
-        if muster_allowed(g, t, house, area, points, action):
+        if _muster_ok(g, t, house, area, points, action, reserve):
             return True
     for s in range(t.n_areas):
-        if muster_allowed(g, t, house, area, points, s):
+        if _muster_ok(g, t, house, area, points, s, reserve):
             return True
     return False
 
@@ -1432,10 +1445,11 @@ def westeros_legal(g, t, mask) -> bool:
     if kind == Decision.MUSTER:
         area = g.ctx[0]
         points = g.ctx[1]
+        reserve = muster_reserve(g, t, house)
         for action in range(ACT_UPGRADE_SIEGE, ACT_NONE):
-            mask[action] = muster_allowed(g, t, house, area, points, action)
+            mask[action] = _muster_ok(g, t, house, area, points, action, reserve)
         for s in range(t.n_areas):
-            mask[s] = muster_allowed(g, t, house, area, points, s)
+            mask[s] = _muster_ok(g, t, house, area, points, s, reserve)
         mask[ACT_NONE] = True
     elif kind == Decision.SUPPLY_CUT:
         for a in range(t.n_areas):
