@@ -509,8 +509,18 @@ def retreat_options(g, t, mask) -> int:
     one = np.int64(1)
     open_bits = np.int64(0)  # areas the units may retreat into, and of those, within supply
     fit_bits = np.int64(0)
+    # only areas next to the battle (naval) or within transport reach (land) can be open
+    candidates = reach
+    if naval:
+        for j in range(t.neighbours.shape[1]):
+            b = t.neighbours[target, j]
+            if b < 0:
+                break
+            candidates |= one << b
     for dest in range(t.n_areas):
-        if retreat_ok(g, t, house, target, dest, origin, naval) and (naval or (reach >> dest) & 1):
+        if not (candidates >> dest) & 1:
+            continue
+        if retreat_ok(g, t, house, target, dest, origin, naval):
             n_any += 1
             open_bits |= one << dest
             here = unit_count(g, dest) if g.owner[dest] == house and dest != target else 0

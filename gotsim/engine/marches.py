@@ -28,6 +28,7 @@ from gotsim.engine.state import A_MAX, U
 STAGE, ORIGIN, UNIT, NEXT, TARGET, LEAVE = 0, 1, 2, 3, 4, 5
 PICK, ASSIGN, ASK_LEAVE, RESOLVE, COMBAT = 0, 1, 2, 3, 4
 MAX_PORT_SHIPS = 3
+SIEGE_UNIT = 3
 assert A_MAX < 64  # transport_reach keeps sets of seas as bits of an int64
 
 
@@ -160,6 +161,29 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, a
 
 
 @numba.njit(cache=True)
+def march_destinations(g, t, house: int, origin: int, unit: int, mask) -> None:
+    """Mark in ``mask`` (cleared) where one ``unit`` of ``house`` may march from ``origin`` given
+    the plan so far: staying, and every ``destination_ok`` area among those it can reach at all
+    (ships: the neighbours; land units: ``transport_reach_bits``), which are the only ones
+    ``destination_ok`` can accept."""
+    mask[origin] = True
+    army = planned_army_summary(g, t, house, origin)
+    if unit == SHIP_UNIT:
+        for j in range(t.neighbours.shape[1]):
+            b = t.neighbours[origin, j]
+            if b < 0:
+                break
+            mask[b] = destination_ok(g, t, house, origin, unit, b, np.int64(0), army)
+        return
+    reach = transport_reach_bits(g, t, house, origin)
+    # 1e siege engines never take ship transport (K5): next door only
+    siege_1e = t.edition == 1 and unit == SIEGE_UNIT
+    for a in range(t.n_areas):
+        if (reach >> a) & 1 and not (siege_1e and not t.adjacent[origin, a]):
+            mask[a] = destination_ok(g, t, house, origin, unit, a, reach, army)
+
+
+@numba.njit(cache=True)
 def next_unit_to_assign(g) -> bool:
     """Move the (UNIT, NEXT) cursor to the next movable unit of the origin; False when done."""
     origin = g.pc[ORIGIN]
@@ -188,12 +212,18 @@ def leave_power_possible(g, t, house: int) -> bool:
     return staying == 0
 
 
+@numba.njit(cache=True, inline="always")
+def moving_any(g, dest: int) -> bool:
+    """Units of the march in progress are planned for ``dest``."""
+    m = g.moving[dest]
+    return m[0] != 0 or m[1] != 0 or m[2] != 0 or m[3] != 0
+
+
 @numba.njit(cache=True)
 def move_units(g, t, house: int, origin: int, dest: int) -> None:
     """Carry the units planned for ``dest`` from ``origin`` into it (no battle there)."""
-    if g.moving[dest, 0] == 0 and g.moving[dest, 1] == 0 and g.moving[dest, 2] == 0:
-        if g.moving[dest, 3] == 0:
-            return  # nothing planned for dest (the common case: called for every area)
+    if not moving_any(g, dest):
+        return  # nothing planned for dest
     n = 0
     for u in range(U):
         k = g.moving[dest, u]

@@ -17,7 +17,7 @@ from gotsim.data import load_data
 from gotsim.engine.state import A_MAX, H, U
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
-from gotsim.rules.ids import House, Unit
+from gotsim.rules.ids import AreaKind, House, Unit
 from gotsim.rules.setup import load_setup
 
 MAX_NEIGHBOURS = 12
@@ -82,6 +82,9 @@ RULES_DTYPE = np.dtype(
         # the castle and stronghold areas listed (-1 padded), for loops that visit only them
         ("forts", np.int8, (A_MAX,)),
         ("n_forts", np.int8),
+        # per area, where a ship mustered there may be placed: the adjacent seas and the area's
+        # own port, in area order (-1 padded)
+        ("ship_targets", np.int8, (A_MAX, MAX_NEIGHBOURS + 1)),
         ("adjacent", np.uint8, (A_MAX, A_MAX)),
         ("neighbours", np.int8, (A_MAX, MAX_NEIGHBOURS)),  # -1 padded
         ("port_of_area", np.int8, (A_MAX,)),
@@ -170,6 +173,15 @@ def rules_table(
     t["forts"][:] = -1
     t["forts"][: len(forts)] = forts
     t["n_forts"] = len(forts)
+    t["ship_targets"][:] = -1
+    for a in range(n):
+        targets = [
+            s
+            for s in range(n)
+            if (board.kind[s] == AreaKind.SEA and board.adjacency[a, s])
+            or (board.kind[s] == AreaKind.PORT and board.port_land[s] == a)
+        ]
+        t["ship_targets"][a, : len(targets)] = targets
     t["adjacent"][:n, :n] = board.adjacency
     t["neighbours"][:] = -1
     t["neighbours"][:n, : board.neighbours.shape[1]] = board.neighbours
