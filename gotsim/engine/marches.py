@@ -184,6 +184,22 @@ def march_destinations(g, t, house: int, origin: int, unit: int, mask) -> None:
 
 
 @numba.njit(cache=True)
+def march_destination_ok(g, t, house: int, origin: int, unit: int, dest: int) -> bool:
+    """``march_destinations``'s answer for ``dest`` alone (a policy checking the one destination
+    it has in mind needs neither the others nor the mask)."""
+    if dest == origin:
+        return True
+    if unit == SHIP_UNIT:
+        reach = np.int64(0)  # ships do not use the transport reach
+    else:
+        if t.edition == 1 and unit == SIEGE_UNIT and not t.adjacent[origin, dest]:
+            return False  # 1e siege engines never take ship transport (K5)
+        reach = transport_reach_bits(g, t, house, origin)
+    army = planned_army_summary(g, t, house, origin)
+    return destination_ok(g, t, house, origin, unit, dest, reach, army)
+
+
+@numba.njit(cache=True)
 def next_unit_to_assign(g) -> bool:
     """Move the (UNIT, NEXT) cursor to the next movable unit of the origin; False when done."""
     origin = g.pc[ORIGIN]

@@ -105,4 +105,13 @@ def heuristic_action(g, t, house: int, mask, params, memo) -> int:
     return pick_from_mask(g.rng, 1 + house, mask)
 
 
-__all__ = ["heuristic_action"]
+@numba.njit(cache=True)
+def heuristic_march_unit(g, t, house: int, params, memo) -> int:
+    """``heuristic_action`` for a pending MARCH_UNIT, without the legal mask (the batch loop
+    skips computing it): the same action, its one planned destination checked on its own."""
+    if not memo.ready:
+        init_memo(t, memo)
+    return ma.march_unit_unmasked(g, t, house, params, memo)
+
+
+__all__ = ["heuristic_action", "heuristic_march_unit"]

@@ -351,9 +351,10 @@ def allocate(
         s = unit_strength(u)
         for r in range(n_reach):
             gv[r] = _send_worth(memo, r, s, exposure, defence)
+        # worth of keeping the unit home: it changes only when a unit stays
+        sv = v_o * (lose_chance(t_o, stay_hold) - lose_chance(t_o, stay_hold + s)) * defence
+        sv += s * pos_o
         for _ in range(left[u]):
-            sv = v_o * (lose_chance(t_o, stay_hold) - lose_chance(t_o, stay_hold + s)) * defence
-            sv += s * pos_o
             best = sv
             best_r = -1
             for r in range(n_reach):
@@ -363,6 +364,8 @@ def allocate(
             if best_r < 0:
                 stayed += 1
                 stay_hold += s
+                sv = v_o * (lose_chance(t_o, stay_hold) - lose_chance(t_o, stay_hold + s)) * defence
+                sv += s * pos_o
             else:
                 move[memo.reach[best_r], u] += 1
                 memo.sent[best_r] += s
@@ -577,6 +580,23 @@ def march_unit(g, t, house: int, mask, params, memo) -> int:
         if d != origin and memo.march_move[d, u] > 0 and mask[d]:
             memo.march_move[d, u] -= 1
             return d
+    return origin
+
+
+@numba.njit(cache=True)
+def march_unit_unmasked(g, t, house: int, params, memo) -> int:
+    """``march_unit`` without the legal mask: the planned destinations are checked one by one
+    with the engine's rule (``march_destination_ok``, what the mask holds), so the answer is the
+    same; staying is always legal."""
+    origin = g.ctx[0]
+    u = g.ctx[1]
+    if memo.march_key != g.game_round * 64 + origin or memo.march_house != house:
+        plan_march(g, t, house, origin, params, memo)
+    for d in range(t.n_areas):
+        if d != origin and memo.march_move[d, u] > 0:
+            if mv.march_destination_ok(g, t, house, origin, u, d):
+                memo.march_move[d, u] -= 1
+                return d
     return origin
 
 

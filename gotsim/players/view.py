@@ -126,8 +126,8 @@ def value_for(g, t, memo, house: int, a: int) -> float:
 @numba.njit(cache=True)
 def castles_count(g, t, house: int) -> int:
     n = 0
-    for a in range(t.n_areas):
-        if (t.castle[a] or t.stronghold[a]) and controller(g, t, a) == house:
+    for i in range(t.n_forts):
+        if controller(g, t, t.forts[i]) == house:
             n += 1
     return n
 
@@ -199,11 +199,10 @@ def ensure_view(g, t, memo) -> None:
 def refresh_counts(g, t, memo) -> None:
     """Castles held per house and public hands (cheap parts of the view)."""
     memo.castles[:] = 0
-    for a in range(t.n_areas):
-        if memo.fort[a]:
-            c = controller(g, t, a)
-            if c >= 0:
-                memo.castles[c] += 1
+    for i in range(t.n_forts):
+        c = controller(g, t, t.forts[i])
+        if c >= 0:
+            memo.castles[c] += 1
     refresh_cards(g, t, memo)
 
 
