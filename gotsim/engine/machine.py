@@ -611,7 +611,10 @@ def legal(g, t, mask) -> int:
                 mask[a] = True
     elif kind == Decision.RAID_TARGET:
         source = g.ctx[0]
-        for a in range(t.n_areas):
+        for j in range(t.neighbours.shape[1]):  # raids reach only the neighbours
+            a = t.neighbours[source, j]
+            if a < 0:
+                break
             mask[a] = raid_target_ok(g, t, source, a)
         mask[ACT_NONE] = True
     elif kind == Decision.MARCH_FROM:

@@ -11,6 +11,7 @@ from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision
 from gotsim.players.heuristic import heuristic_action, heuristic_march_unit
+from gotsim.players.view import init_memos
 
 
 @numba.njit(cache=True)
@@ -98,6 +99,7 @@ def play_policies(games, rules, kinds, params, memos, max_decisions: int):
     """``play_random`` with per-house policies: ``kinds`` (G, H) policy kind per game and house,
     ``params`` (G, H, N_PARAMS) heuristic parameters, ``memos`` one heuristic memo per game."""
     out = np.zeros(games.shape[0], np.int64)
+    init_memos(rules[0], memos)  # the board's static tables, worked out once for the batch
     for i in numba.prange(games.shape[0]):
         out[i] = play_policies_one(games[i], rules[0], kinds[i], params[i], memos[i], max_decisions)
     return out

@@ -45,6 +45,7 @@ MEMO_DTYPE = np.dtype(
         ("tyrion_key", np.int32),  # the battle in which this game's Tyrion already cancelled
         ("castles", np.int32, (H,)),  # castles held per house, with the view
         ("hsum", np.float64, (H,)),  # per-house sums (local danger)
+        ("sup_sum", np.float64, (H,)),  # per-house revealed supports into a battle area
         # work space of the march planner (no allocations in the hot loop)
         ("reach", np.int16, (A_MAX,)),  # areas a march can go, listed
         ("stack", np.int16, (A_MAX,)),
