@@ -1,9 +1,10 @@
 """Counted shortcuts of the engine against their plain recounts: castles held per house in one
-pass, the transport reach as a bit set, march destinations (all of them, or one asked on its
-own), retreats and muster options from army summaries and candidate lists, star orders counted
-once, the rules table's derived lists, and reset heuristic memos. Random games of both editions
-are stepped decision by decision and every shortcut is compared with a from-scratch count of the
-same fact (written here the plain way: work arrays, every area, every action).
+pass, barrels over the barrel list, the transport reach as a bit set, march destinations (all
+of them, or one asked on its own), retreats and muster options from army summaries and
+candidate lists, star orders counted once, the rules table's derived lists, and reset
+heuristic memos. Random games of both editions are stepped decision by decision and every
+shortcut is compared with a from-scratch count of the same fact (written here the plain way:
+work arrays, every area, every action).
 """
 
 # ruff: noqa: SIM109, SIM114
@@ -21,6 +22,7 @@ from gotsim.engine.board_state import (
     SEA,
     armies_fit,
     army_summary,
+    barrels_held,
     castles_by_house,
     castles_held,
     controller,
@@ -84,6 +86,15 @@ def castles_plain(g, t, house: int) -> int:
         if (t.castle[a] or t.stronghold[a]) and controller(g, t, a) == house:
             n += 1
     return n
+
+
+@numba.njit(cache=True)
+def barrels_plain(g, t, house: int) -> int:
+    n = 0
+    for a in range(t.n_areas):
+        if t.kind[a] == LAND and controller(g, t, a) == house:
+            n += t.barrels[a]
+    return min(n, 6)
 
 
 @numba.njit(cache=True)
@@ -297,6 +308,8 @@ def _check_state(g, t, bad, seen) -> None:
             bad[CASTLES] += 1
         if castles_count(g, t, house) != plain:  # the heuristic's count
             bad[CASTLES] += 1
+        if barrels_held(g, t, house) != barrels_plain(g, t, house):
+            bad[CASTLES] += 1
     reach = np.zeros(n, np.bool_)
     for a in range(n):
         house = g.owner[a]
@@ -357,8 +370,9 @@ def _play_and_check(games, rules, bad, seen, every: int) -> None:
                     if mask[a] != plain[a]:
                         bad[MARCH] += 1
                         break
+                reach = transport_reach_bits(g, t, house, origin)
                 for a in range(t.n_areas):  # one destination asked on its own
-                    if march_destination_ok(g, t, house, origin, unit, a) != plain[a]:
+                    if march_destination_ok(g, t, house, origin, unit, a, reach) != plain[a]:
                         bad[MARCH] += 1
                         break
             elif kind == Decision.RETREAT:
@@ -432,6 +446,9 @@ def test_rules_table_lists(edition: str) -> None:
     assert t["n_forts"] == len(forts)
     assert t["forts"][: len(forts)].tolist() == forts
     assert (t["forts"][len(forts) :] == -1).all()
+    barrels = [a for a in range(n) if board.kind[a] == LAND and board.supply[a] > 0]
+    assert t["n_barrel_areas"] == len(barrels)
+    assert t["barrel_areas"][: len(barrels)].tolist() == barrels
     for a in range(n):
         row = [s for s in t["ship_targets"][a] if s >= 0]
         expected = [

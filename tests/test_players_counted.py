@@ -1,8 +1,9 @@
 """Shortcuts of the compiled heuristic against their plain recounts: the action phase's danger and
 enemy marches in one pass, every house's supports in one pass, the position worth from the
 castle neighbours, the support worths of the order plan recounted only where a planned order
-changed them, and the board tables copied to a batch of memos. Heuristic games are stepped
-decision by decision and each shortcut is compared with the plain count of the same thing.
+changed them, a march's reach kept while its units are assigned, and the board tables copied
+to a batch of memos. Heuristic games are stepped decision by decision and each shortcut is
+compared with the plain count of the same thing.
 """
 
 # ruff: noqa: SIM109
@@ -15,6 +16,7 @@ import numpy as np
 from gotsim.engine.board_state import LAND, SEA, controller
 from gotsim.engine.init import new_games
 from gotsim.engine.machine import advance, apply_legal, legal
+from gotsim.engine.marches import transport_reach_bits
 from gotsim.engine.state import N_ACTIONS, Decision, Phase
 from gotsim.engine.tables import rules_table
 from gotsim.players.heuristic import heuristic_action
@@ -37,8 +39,8 @@ from gotsim.players.view import (
     support_reaches,
 )
 
-DANGER, SUPPORTS, POSITION, PLAN = range(4)
-N_CHECKS = 4
+DANGER, SUPPORTS, POSITION, PLAN, REACH = range(5)
+N_CHECKS = 5
 
 
 @numba.njit(cache=True)
@@ -132,6 +134,12 @@ def _play(games, rules, params, memos, spare_g, spare_m, bad, seen) -> None:
                         break
             if made % 5 == 0 and memo.ready:
                 _check(g, t, memo, bad, seen)
+            if g.pending == Decision.MARCH_UNIT:
+                origin = g.ctx[0]
+                if memo.march_key == g.game_round * 64 + origin and memo.march_house == house:
+                    seen[REACH] += 1  # the march's reach kept in the memo is still the board's
+                    if memo.march_reach != transport_reach_bits(g, t, house, origin):
+                        bad[REACH] += 1
             apply_legal(g, t, heuristic_action(g, t, house, mask, params, memo))
             made += 1
 

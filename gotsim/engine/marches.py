@@ -184,17 +184,15 @@ def march_destinations(g, t, house: int, origin: int, unit: int, mask) -> None:
 
 
 @numba.njit(cache=True)
-def march_destination_ok(g, t, house: int, origin: int, unit: int, dest: int) -> bool:
+def march_destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach) -> bool:
     """``march_destinations``'s answer for ``dest`` alone (a policy checking the one destination
-    it has in mind needs neither the others nor the mask)."""
+    it has in mind needs neither the others nor the mask); ``reach`` is
+    ``transport_reach_bits`` of the origin, which stays the same while a march's units are
+    assigned."""
     if dest == origin:
         return True
-    if unit == SHIP_UNIT:
-        reach = np.int64(0)  # ships do not use the transport reach
-    else:
-        if t.edition == 1 and unit == SIEGE_UNIT and not t.adjacent[origin, dest]:
-            return False  # 1e siege engines never take ship transport (K5)
-        reach = transport_reach_bits(g, t, house, origin)
+    if t.edition == 1 and unit == SIEGE_UNIT and not t.adjacent[origin, dest]:
+        return False  # 1e siege engines never take ship transport (K5)
     army = planned_army_summary(g, t, house, origin)
     return destination_ok(g, t, house, origin, unit, dest, reach, army)
 

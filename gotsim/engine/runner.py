@@ -10,7 +10,11 @@ from gotsim.engine.board_state import castles_held
 from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision
-from gotsim.players.heuristic import heuristic_action, heuristic_march_unit
+from gotsim.players.heuristic import (
+    heuristic_action,
+    heuristic_march_unit,
+    heuristic_place_order,
+)
 from gotsim.players.view import init_memos
 
 
@@ -82,6 +86,10 @@ def play_policies_one(g, t, kinds, params, memo, max_decisions: int) -> int:
             # the heuristic checks the one destination it wants (staying is always legal, so
             # the mask would never be empty): no mask over the whole board per unit
             action = heuristic_march_unit(g, t, house, memo.params[house], memo)
+        elif heuristic and g.pending == Decision.PLACE_ORDER:
+            # likewise the one order it planned (an order is asked for only where one is
+            # allowed); the mask is made only when that order cannot be placed
+            action = heuristic_place_order(g, t, house, mask, memo.params[house], memo)
         else:
             if legal(g, t, mask) == 0:
                 return -1

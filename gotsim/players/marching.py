@@ -606,6 +606,8 @@ def plan_march(g, t, house: int, origin: int, params, memo) -> float:
     memo.march_move[:, :] = memo.move_a
     memo.march_key = g.game_round * 64 + origin
     memo.march_house = house
+    # the ships do not move while the march's units are assigned: its reach holds till then
+    memo.march_reach = mv.transport_reach_bits(g, t, house, origin)
     return res[1]
 
 
@@ -650,7 +652,7 @@ def march_unit_unmasked(g, t, house: int, params, memo) -> int:
         plan_march(g, t, house, origin, params, memo)
     for d in range(t.n_areas):
         if d != origin and memo.march_move[d, u] > 0:
-            if mv.march_destination_ok(g, t, house, origin, u, d):
+            if mv.march_destination_ok(g, t, house, origin, u, d, memo.march_reach):
                 memo.march_move[d, u] -= 1
                 return d
     return origin

@@ -394,12 +394,18 @@ def _support_value(
 
 
 @numba.njit(cache=True)
-def place_order(g, t, house: int, mask, params, memo) -> int:
-    """PLACE_ORDER: the planned order for the area (planning once per house and round)."""
-    a = g.ctx[0]
+def planned_order(g, t, house: int, params, memo) -> int:
+    """The order kind planned for the area of the pending PLACE_ORDER (planning once per house
+    and round), -1 none."""
     if memo.plan_key[house] != g.game_round:
         plan_orders(g, t, house, params, memo)
-    k = int(memo.plan[house, a])
+    return int(memo.plan[house, g.ctx[0]])
+
+
+@numba.njit(cache=True)
+def place_order(g, t, house: int, mask, params, memo) -> int:
+    """PLACE_ORDER: the planned order for the area (planning once per house and round)."""
+    k = planned_order(g, t, house, params, memo)
     if k >= 0 and mask[k]:
         return k
     # the plan cannot be followed (resumed mid-way): a plain preference order
