@@ -464,9 +464,9 @@ def _consolidate(g, t) -> None:
 @numba.njit(cache=True)
 def note_castle_holders(g, t) -> None:
     """Remember who controls each castle and stronghold area (``g.castle_holder``)."""
-    for a in range(t.n_areas):
-        if t.castle[a] or t.stronghold[a]:
-            g.castle_holder[a] = controller(g, t, a) + 1
+    for i in range(t.n_forts):
+        a = t.forts[i]
+        g.castle_holder[a] = controller(g, t, a) + 1
 
 
 @numba.njit(cache=True)
@@ -479,9 +479,12 @@ def record_round(g, t) -> None:
     g.history[row, H_THREAT] = g.threat
     for track in range(3):
         g.history[row, H_LEADERS + track] = g.track[track, 0]
+    packed = castles_by_house(g, t)
     for house in range(H):
-        g.history_castles[row, house] = castles_held(g, t, house) if g.in_play[house] else 0
-    for a in range(t.n_areas):
+        held = (packed >> (8 * house)) & 0xFF
+        g.history_castles[row, house] = held if g.in_play[house] else 0
+    for i in range(t.n_forts):  # only castle and stronghold areas have a holder noted
+        a = t.forts[i]
         before = g.castle_holder[a] - 1
         if before >= 0 and controller(g, t, a) != before:
             g.history_castles_lost[row, before] += 1
