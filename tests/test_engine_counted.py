@@ -1,10 +1,10 @@
 """Counted shortcuts of the engine against their plain recounts: castles held per house in one
-pass, barrels over the barrel list, the transport reach as a bit set, march destinations (all
-of them, or one asked on its own), retreats and muster options from army summaries and
-candidate lists, star orders counted once, the rules table's derived lists, and reset
-heuristic memos. Random games of both editions are stepped decision by decision and every
-shortcut is compared with a from-scratch count of the same fact (written here the plain way:
-work arrays, every area, every action).
+pass, barrels over the barrel list, supply fits without sorting, the transport reach as a bit
+set, march destinations (all of them, or one asked on its own), retreats and muster options
+from army summaries and candidate lists, star orders counted once, the rules table's derived
+lists, and reset heuristic memos. Random games of both editions are stepped decision by
+decision and every shortcut is compared with a from-scratch count of the same fact (written
+here the plain way: work arrays, every area, every action).
 """
 
 # ruff: noqa: SIM109, SIM114
@@ -15,6 +15,7 @@ import numba
 import numpy as np
 import pytest
 
+from gotsim.engine import combat as cb
 from gotsim.engine.battle import retreat_ok, side_house
 from gotsim.engine.board_state import (
     LAND,
@@ -64,7 +65,12 @@ from gotsim.engine.state import (
     Restriction,
 )
 from gotsim.engine.tables import rules_table
-from gotsim.engine.westeros import muster_actions, muster_allowed
+from gotsim.engine.westeros import (
+    armies_within_supply,
+    muster_actions,
+    muster_allowed,
+    supply_excess,
+)
 from gotsim.players.memo import new_memos, reset_memos
 from gotsim.players.params import policy_table
 from gotsim.players.view import castles_count
@@ -310,6 +316,10 @@ def _check_state(g, t, bad, seen) -> None:
             bad[CASTLES] += 1
         if barrels_held(g, t, house) != barrels_plain(g, t, house):
             bad[CASTLES] += 1
+        if g.in_play[house] and armies_within_supply(g, t, house) != (
+            supply_excess(g, t, house, g.supply[house], -1) == 0
+        ):
+            bad[CASTLES] += 1
     reach = np.zeros(n, np.bool_)
     for a in range(n):
         house = g.owner[a]
@@ -446,6 +456,9 @@ def test_rules_table_lists(edition: str) -> None:
     assert t["n_forts"] == len(forts)
     assert t["forts"][: len(forts)].tolist() == forts
     assert (t["forts"][len(forts) :] == -1).all()
+    seas = [a for a in range(n) if board.kind[a] == SEA]
+    assert t["n_seas"] == len(seas)
+    assert t["seas"][: len(seas)].tolist() == seas
     barrels = [a for a in range(n) if board.kind[a] == LAND and board.supply[a] > 0]
     assert t["n_barrel_areas"] == len(barrels)
     assert t["barrel_areas"][: len(barrels)].tolist() == barrels
@@ -484,3 +497,25 @@ def test_reset_memos_makes_them_fresh() -> None:
     assert memos.tobytes() != new_memos(3).tobytes()
     reset_memos(memos)
     assert memos.tobytes() == new_memos(3).tobytes()
+
+
+def test_ship_strengths_match_ship_strength() -> None:
+    """Salladhor Saan looked for once per strength count gives every side's ship strengths."""
+    t = rules_table("2e", 6)[0]
+    ability = t["card_ability"]
+    salladhor = [c for c in range(len(ability)) if ability[c] == cb.Ability.SALLADHOR]
+    other = [c for c in range(len(ability)) if ability[c] != cb.Ability.SALLADHOR]
+    rng = np.random.default_rng(3)
+    for _ in range(400):
+        b = cb.new_battle()
+        for side in (cb.ATTACKER, cb.DEFENDER):
+            o = side * cb.SIDE
+            pick = rng.integers(3)
+            b[o + cb.CARD] = -1 if pick == 0 else int(rng.choice(salladhor if pick == 1 else other))
+            b[o + cb.TEXT_IGNORED] = int(rng.integers(2)) if rng.random() < 0.2 else 0
+            b[o + cb.SUPPORTERS] = int(rng.integers(2))
+        own_att, own_def, allies = cb.ship_strengths(b, ability)
+        assert own_att == cb._ship_strength(b, cb.ATTACKER, False, ability)
+        assert own_def == cb._ship_strength(b, cb.DEFENDER, False, ability)
+        assert allies == cb._ship_strength(b, cb.ATTACKER, True, ability)
+        assert allies == cb._ship_strength(b, cb.DEFENDER, True, ability)

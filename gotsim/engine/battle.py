@@ -487,13 +487,24 @@ def can_retreat_units(g) -> int:
 
 @numba.njit(cache=True)
 def any_retreat(g, t) -> bool:
-    mask = np.zeros(64, np.bool_)
-    return retreat_options(g, t, mask) > 0
+    return _retreat_areas(g, t)[3] > 0
 
 
 @numba.njit(cache=True)
 def retreat_options(g, t, mask) -> int:
     """Legal retreat areas for the defeated defender: within supply when any area allows it."""
+    open_bits, fit_bits, n_fit, n_any = _retreat_areas(g, t)
+    for dest in range(t.n_areas):
+        ok = ((open_bits >> dest) & 1) != 0
+        fits = ((fit_bits >> dest) & 1) != 0
+        mask[dest] = ok and (fits or n_fit == 0)
+    return n_fit if n_fit > 0 else n_any
+
+
+@numba.njit(cache=True)
+def _retreat_areas(g, t):
+    """The areas the defeated defender's units may retreat into and, of those, the ones within
+    its supply (bit sets), with their numbers."""
     target, origin = g.combat_area, g.combat_from
     house = side_house(g, cb.DEFENDER)
     naval = t.kind[target] != LAND
@@ -527,11 +538,7 @@ def retreat_options(g, t, mask) -> int:
             if summary_fits_with(army, here, survivors, allowed):
                 fit_bits |= one << dest
                 n_fit += 1
-    for dest in range(t.n_areas):
-        ok = ((open_bits >> dest) & 1) != 0
-        fits = ((fit_bits >> dest) & 1) != 0
-        mask[dest] = ok and (fits or n_fit == 0)
-    return n_fit if n_fit > 0 else n_any
+    return open_bits, fit_bits, n_fit, n_any
 
 
 @numba.njit(cache=True)

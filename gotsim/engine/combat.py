@@ -341,13 +341,29 @@ def _ship_strength(
 ) -> int:
     """1, or 0 where Salladhor Saan (supported) zeroes ships not belonging to his house."""
     for holder in (ATTACKER, DEFENDER):
-        if (
-            active_ability(b, holder, card_ability) == Ability.SALLADHOR
-            and b[holder * SIDE + SUPPORTERS] > 0
-            and (holder != side or ally)
-        ):
+        if _salladhor_zeroes(b, holder, card_ability) and (holder != side or ally):
             return 0
     return 1
+
+
+@numba.njit(cache=True)
+def ship_strengths(b: NDArray[np.int64], card_ability: NDArray[np.int64]):
+    """``_ship_strength`` of the attacker's own ships, the defender's own ships and the allies'
+    ships, with Salladhor Saan looked for once: he zeroes his opponent's own ships and every
+    ally's."""
+    zeroes_att = _salladhor_zeroes(b, ATTACKER, card_ability)
+    zeroes_def = _salladhor_zeroes(b, DEFENDER, card_ability)
+    allies = 0 if (zeroes_att or zeroes_def) else 1
+    return (0 if zeroes_def else 1), (0 if zeroes_att else 1), allies
+
+
+@numba.njit(cache=True, inline="always")
+def _salladhor_zeroes(b: NDArray[np.int64], holder: int, card_ability: NDArray[np.int64]) -> bool:
+    """``holder`` plays Salladhor Saan and is supported: other houses' ships count 0."""
+    return (
+        active_ability(b, holder, card_ability) == Ability.SALLADHOR
+        and b[holder * SIDE + SUPPORTERS] > 0
+    )
 
 
 @numba.njit(cache=True)
@@ -389,6 +405,7 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
     """Every strength component except the blade and Tides of Battle (those stay 0)."""
     card_strength, card_swords, card_forts, card_ability, card_ref = cards
     out[:2, :] = 0
+    own_att, own_def, allies = ship_strengths(b, card_ability)
     for side in (ATTACKER, DEFENDER):
         o = side * SIDE
         other = 1 - side
@@ -396,8 +413,8 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
         mine = active_ability(b, side, card_ability)
         theirs = active_ability(b, other, card_ability)
         siege = 4 if (attacking and b[FORTIFIED] != 0) else 0
-        own_ship = _ship_strength(b, side, False, card_ability)
-        ally_ship = _ship_strength(b, side, True, card_ability)
+        own_ship = own_att if attacking else own_def
+        ally_ship = allies
         own_support_ship, ally_support_ship = own_ship, ally_ship
         if theirs == Ability.SALLADHOR_1E:  # ships supporting his opponent add nothing
             own_support_ship, ally_support_ship = 0, 0

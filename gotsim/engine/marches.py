@@ -61,7 +61,8 @@ def transport_reach_bits(g, t, house: int, origin: int) -> np.int64:
             seen |= one << b
             todo |= one << b
     while todo != 0:
-        for sea in range(t.n_areas):
+        for i in range(t.n_seas):
+            sea = t.seas[i]
             if not (todo >> sea) & 1:
                 continue
             todo &= ~(one << sea)

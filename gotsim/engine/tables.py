@@ -85,6 +85,9 @@ RULES_DTYPE = np.dtype(
         # per area, where a ship mustered there may be placed: the adjacent seas and the area's
         # own port, in area order (-1 padded)
         ("ship_targets", np.int8, (A_MAX, MAX_NEIGHBOURS + 1)),
+        # the sea areas listed (-1 padded)
+        ("seas", np.int8, (A_MAX,)),
+        ("n_seas", np.int8),
         # the land areas with supply barrels listed (-1 padded)
         ("barrel_areas", np.int8, (A_MAX,)),
         ("n_barrel_areas", np.int8),
@@ -187,6 +190,10 @@ def rules_table(
             or (board.kind[s] == AreaKind.PORT and board.port_land[s] == a)
         ]
         t["ship_targets"][a, : len(targets)] = targets
+    seas = [a for a in range(n) if board.kind[a] == AreaKind.SEA]
+    t["seas"][:] = -1
+    t["seas"][: len(seas)] = seas
+    t["n_seas"] = len(seas)
     barrel_areas = [a for a in range(n) if board.kind[a] == AreaKind.LAND and board.supply[a] > 0]
     t["barrel_areas"][:] = -1
     t["barrel_areas"][: len(barrel_areas)] = barrel_areas

@@ -109,6 +109,7 @@ from gotsim.engine.board_state import (
     LAND,
     PORT,
     SEA,
+    army_sizes_fit,
     barrels_held,
     controller,
     enemy_ships_in,
@@ -394,15 +395,23 @@ def _reconcile_step(g, t) -> bool:
     while g.wscratch[S_RECON] < t.players:
         house = g.track[0, g.wscratch[S_RECON]]
         g.wscratch[S_RECON] += 1
-        if house >= 0 and supply_excess(g, t, house, g.supply[house], -1) > 0:
+        if house >= 0 and not armies_within_supply(g, t, house):
             _ask(g, Decision.SUPPLY_CUT, house)
             return False
     return True
 
 
 @numba.njit(cache=True)
+def armies_within_supply(g, t, house: int) -> bool:
+    """``supply_excess(...) == 0`` at the house's supply level, without sorting its armies: the
+    armies fit exactly when they need no cut (``army_sizes_fit``; the supply rows are sorted,
+    largest first)."""
+    return army_sizes_fit(g, t, house, g.supply[house], -1, 0)
+
+
+@numba.njit(cache=True)
 def _after_cut(g, t, house: int) -> None:
-    if supply_excess(g, t, house, g.supply[house], -1) > 0:
+    if not armies_within_supply(g, t, house):
         _ask(g, Decision.SUPPLY_CUT, house)
 
 
