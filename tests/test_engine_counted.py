@@ -67,6 +67,7 @@ from gotsim.engine.state import (
 from gotsim.engine.tables import rules_table
 from gotsim.engine.westeros import (
     armies_within_supply,
+    can_muster,
     muster_actions,
     muster_allowed,
     supply_excess,
@@ -338,6 +339,12 @@ def _check_state(g, t, bad, seen) -> None:
             for points in range(3):
                 seen[MUSTER] += 1
                 actions = muster_actions(g, t, house, a, points)
+                any_plain = False
+                for action in range(ACT_NONE):
+                    any_plain = any_plain or muster_plain(g, t, house, a, points, action)
+                mine = points > 0 and controller(g, t, a) == house
+                if can_muster(g, t, house, a, points) != (mine and any_plain):
+                    bad[MUSTER] += 1
                 for action in range(ACT_NONE):
                     fast = ((actions >> action) & 1) != 0
                     if fast != muster_plain(g, t, house, a, points, action):

@@ -2,8 +2,8 @@
 enemy marches in one pass, every house's supports in one pass, the position worth from the
 castle neighbours, the support worths of the order plan recounted only where a planned order
 changed them, a march's reach kept while its units are assigned, and the board tables copied
-to a batch of memos. Heuristic games are stepped decision by decision and each shortcut is
-compared with the plain count of the same thing.
+to a batch of memos. Heuristic games are stepped decision by decision, as the batch loop plays
+them, and each shortcut is compared with the plain count of the same thing.
 """
 
 # ruff: noqa: SIM109
@@ -19,7 +19,11 @@ from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.marches import transport_reach_bits
 from gotsim.engine.state import N_ACTIONS, Decision, Phase
 from gotsim.engine.tables import rules_table
-from gotsim.players.heuristic import heuristic_action
+from gotsim.players.heuristic import (
+    heuristic_action,
+    heuristic_march_unit,
+    heuristic_place_order,
+)
 from gotsim.players.marching import (
     _danger_and_marches,
     enemy_marches_next_to,
@@ -140,7 +144,15 @@ def _play(games, rules, params, memos, spare_g, spare_m, bad, seen) -> None:
                     seen[REACH] += 1  # the march's reach kept in the memo is still the board's
                     if memo.march_reach != transport_reach_bits(g, t, house, origin):
                         bad[REACH] += 1
-            apply_legal(g, t, heuristic_action(g, t, house, mask, params, memo))
+                # answered as the batch loop does, without the mask, and checked against it
+                action = heuristic_march_unit(g, t, house, params, memo)
+                if not mask[action]:
+                    bad[REACH] += 1
+            elif g.pending == Decision.PLACE_ORDER and made % 2 == 0:
+                action = heuristic_place_order(g, t, house, mask, params, memo)
+            else:
+                action = heuristic_action(g, t, house, mask, params, memo)
+            apply_legal(g, t, action)
             made += 1
 
 

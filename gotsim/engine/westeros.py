@@ -456,10 +456,11 @@ def muster_allowed(g, t, house: int, area: int, points: int, action: int) -> boo
 
 
 @numba.njit(cache=True)
-def muster_actions(g, t, house: int, area: int, points: int) -> np.int64:
+def muster_actions(g, t, house: int, area: int, points: int, first: bool = False) -> np.int64:
     """Every MUSTER action ``muster_allowed`` accepts, as a bit set (bit ``action``; the actions
     are below ``ACT_NONE`` = 63): the reserve and the house's armies are counted once, and only
-    the area's ship targets (``t.ship_targets``) are looked at for ships."""
+    the area's ship targets (``t.ship_targets``) are looked at for ships. With ``first``, only
+    until one is found (for asking whether there is any)."""
     if points < 1:
         return np.int64(0)
     one = np.int64(1)
@@ -480,6 +481,8 @@ def muster_actions(g, t, house: int, area: int, points: int) -> np.int64:
         out |= one << ACT_UPGRADE_KNIGHT
     if footman_here and reserve[SIEGE] > 0:
         out |= one << ACT_UPGRADE_SIEGE
+    if first and out != 0:
+        return out
     if reserve[SHIP] > 0:
         for j in range(t.ship_targets.shape[1]):
             s = t.ship_targets[area, j]
@@ -489,6 +492,8 @@ def muster_actions(g, t, house: int, area: int, points: int) -> np.int64:
                 there = unit_count(g, s) if g.owner[s] == house else 0
                 if summary_fits_with(army, there, 1, allowed):
                     out |= one << s
+                    if first:
+                        return out
     return out
 
 
@@ -527,7 +532,7 @@ def can_muster(g, t, house: int, area: int, points: int) -> bool:
     """Whether ``house`` controls ``area`` and has anything to spend ``points`` on there."""
     if points <= 0 or controller(g, t, area) != house:
         return False
-    return muster_actions(g, t, house, area, points) != 0
+    return muster_actions(g, t, house, area, points, True) != 0
 
 
 @numba.njit(cache=True)
