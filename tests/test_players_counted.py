@@ -37,6 +37,7 @@ from gotsim.players.view import (
     O_SUPPORT_ONE,
     O_SUPPORT_ZERO,
     attack_strength,
+    ensure_view,
     init_memo,
     init_memos,
     local_danger,
@@ -86,6 +87,8 @@ def position_plain(g, t, memo, house: int, a: int) -> float:
 @numba.njit(cache=True)
 def _check(g, t, memo, bad, seen) -> None:
     sup = memo.sup_sum
+    if g.phase == Phase.MARCHES:
+        ensure_view(g, t, memo)  # as the heuristic does before it looks at the action phase
     for a in range(t.n_areas):
         for house in range(6):
             if not g.in_play[house]:

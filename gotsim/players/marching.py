@@ -228,8 +228,8 @@ def _danger_and_marches(g, t, memo, house: int, a: int):
             s = float(attack_strength(g, t, b, a))
             if s > worst:
                 worst = s
-        if land_a and t.kind[b] == SEA and g.units[b, SHIP] > 0:
-            for k in range(width):
+        if land_a and t.kind[b] == SEA and g.units[b, SHIP] > 0 and (memo.marching >> e) & 1:
+            for k in range(width):  # (only a house with march orders left can come this way)
                 c = t.neighbours[b, k]
                 if c < 0:
                     break
@@ -278,10 +278,13 @@ def dest_key(memo, house: int, planning: bool) -> int:
 
 
 @numba.njit(cache=True)
-def dest_info(g, t, memo, house: int, x: int, planning: bool, params) -> None:
+def dest_info(
+    g, t, memo, house: int, x: int, planning: bool, expansion: float, noise: float
+) -> None:
     """Fill ``memo.d_*[x]`` for ``house`` (once per view): whether entering ``x`` is a
     battle, a new area to take (its worth for the first unit) or an own area (its worth, the
-    strength already there), the threat to it and its position worth."""
+    strength already there), the threat to it and its position worth (``expansion`` and
+    ``noise``: the house's parameters)."""
     key = dest_key(memo, house, planning)
     if memo.d_key[x] == key:
         return
@@ -315,7 +318,7 @@ def dest_info(g, t, memo, house: int, x: int, planning: bool, params) -> None:
         if g.power_token[x] >= 0 and g.power_token[x] != house:
             v += 0.5
         # varied by up to ± noise, once per view: the house's taste for this area this turn
-        memo.d_val[x] = v * (0.3 + params[P_EXPANSION]) * jitter(g, house, params[P_NOISE])
+        memo.d_val[x] = v * (0.3 + expansion) * jitter(g, house, noise)
         memo.d_hold[x] = 0.0
 
 
@@ -376,7 +379,7 @@ def allocate(
     for r in range(n_reach):
         x = memo.reach[r]
         if memo.d_key[x] != key:
-            dest_info(g, t, memo, house, x, planning, params)
+            dest_info(g, t, memo, house, x, planning, params[P_EXPANSION], params[P_NOISE])
         kind = memo.d_kind[x]
         if x == exclude or kind == D_BATTLE:
             memo.cand_v[r] = NEG
@@ -386,7 +389,7 @@ def allocate(
         memo.cand_v[r] = memo.d_val[x]
         memo.sent[r] = memo.d_hold[x] if kind == D_OWN else 0.0
     if memo.d_key[origin] != key:
-        dest_info(g, t, memo, house, origin, planning, params)
+        dest_info(g, t, memo, house, origin, planning, params[P_EXPANSION], params[P_NOISE])
     t_o = memo.d_thr[origin]
     pos_o = memo.d_pos[origin]
     v_o = value_for(g, t, memo, house, origin)
@@ -495,7 +498,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         if fighters == 0:
             break
         if memo.d_key[x] != key:
-            dest_info(g, t, memo, house, x, planning, params)
+            dest_info(g, t, memo, house, x, planning, params[P_EXPANSION], params[P_NOISE])
         if memo.d_kind[x] != D_BATTLE:
             continue
         if land and avail[FOOTMAN] + avail[KNIGHT] == 0:

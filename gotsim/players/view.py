@@ -201,9 +201,14 @@ def ensure_view(g, t, memo) -> None:
             memo.view_key = phase_key
         return
     key = phase_key
+    marching = 0  # houses with march orders still on the board, as bits
     for a in range(t.n_areas):  # march orders still on the board (without branches: asked often)
         k = g.order[a]
-        key += (k >= 0) & (k <= 2)
+        m = (k >= 0) & (k <= 2)
+        key += m
+        if m and g.owner[a] >= 0:
+            marching |= 1 << g.owner[a]
+    memo.marching = marching
     if memo.view_key == key:
         return
     if memo.view_key // 64 != g.game_round * 16 + g.phase and memo.view_key // 64 < (
@@ -326,16 +331,13 @@ def refresh_view(g, t, memo) -> None:
         top = 0.0
         who = -1
         second = 0.0
-        if marcher[a] == 0:  # nobody can march in: every threat stays 0
-            memo.thr_top[a] = top
-            memo.thr_top_house[a] = who
-            memo.thr_second[a] = second
-            continue
+        # a house that cannot march in keeps threat 0 there (only marchers were given any), and
+        # a 0 changes neither the largest threat nor the second
+        bits = marcher[a]
         for e in range(H):
-            if (marcher[a] >> e) & 1:
-                threat[e, a] += pot[e, a]
-            else:
-                threat[e, a] = 0.0
+            if not (bits >> e) & 1:
+                continue
+            threat[e, a] += pot[e, a]
             if g.in_play[e]:
                 v = threat[e, a]
                 if v > top:
