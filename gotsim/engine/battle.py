@@ -548,8 +548,9 @@ def house_summary_without(g, t, house: int, skip: int):
     n3 = 0
     n4 = 0
     biggest = 0
-    for a in range(t.n_areas):
-        n = unit_count(g, a) if g.owner[a] == house and a != skip else 0
+    for a in range(t.n_areas):  # without branches: it vectorises
+        own = np.int64(g.units[a, 0]) + g.units[a, 1] + g.units[a, 2] + g.units[a, 3]
+        n = own if g.owner[a] == house and a != skip else 0
         n2 += n >= 2
         n3 += n >= 3
         n4 += n >= 4

@@ -112,11 +112,12 @@ def planned_army_summary(g, t, house: int, origin: int):
     biggest = 0
     leaving = 0
     for a in range(t.n_areas):
-        m = g.moving[a, 0] + g.moving[a, 1] + g.moving[a, 2] + g.moving[a, 3]
+        # without branches (the origin counted as 0 here, which adds nothing): it vectorises
+        m = np.int64(g.moving[a, 0]) + g.moving[a, 1] + g.moving[a, 2] + g.moving[a, 3]
+        own = np.int64(g.units[a, 0]) + g.units[a, 1] + g.units[a, 2] + g.units[a, 3]
         leaving += m
-        if a == origin:
-            continue
-        n = m + (unit_count(g, a) if g.owner[a] == house else 0)
+        n = m + (own if g.owner[a] == house else 0)
+        n = n if a != origin else 0
         n2 += n >= 2
         n3 += n >= 3
         n4 += n >= 4
