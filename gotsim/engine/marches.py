@@ -220,12 +220,11 @@ def leave_power_possible(g, t, house: int) -> bool:
         return False
     if g.power_token[origin] == house:
         return False
-    staying = unit_count(g, origin)
+    leaving = 0
     for a in range(t.n_areas):
-        if a != origin:
-            for u in range(U):
-                staying -= g.moving[a, u]
-    return staying == 0
+        m = np.int64(g.moving[a, 0]) + g.moving[a, 1] + g.moving[a, 2] + g.moving[a, 3]
+        leaving += m if a != origin else 0
+    return unit_count(g, origin) - leaving == 0
 
 
 @numba.njit(cache=True, inline="always")

@@ -475,9 +475,20 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
     for u in range(U):
         avail[u] = live(g, origin, u)
     if not planning:
-        for d in range(t.n_areas):  # already assigned (a plan resumed mid-way)
-            for u in range(U):
-                avail[u] -= g.moving[d, u]
+        # already assigned (a plan resumed mid-way), added up per unit type first
+        m0 = 0
+        m1 = 0
+        m2 = 0
+        m3 = 0
+        for d in range(t.n_areas):
+            m0 += g.moving[d, 0]
+            m1 += g.moving[d, 1]
+            m2 += g.moving[d, 2]
+            m3 += g.moving[d, 3]
+        avail[0] -= m0
+        avail[1] -= m1
+        avail[2] -= m2
+        avail[3] -= m3
     for u in range(U):
         if avail[u] < 0:
             avail[u] = 0

@@ -206,8 +206,8 @@ def ensure_view(g, t, memo) -> None:
         k = g.order[a]
         m = (k >= 0) & (k <= 2)
         key += m
-        if m and g.owner[a] >= 0:
-            marching |= 1 << g.owner[a]
+        e = g.owner[a]
+        marching |= (1 << e) if m and e >= 0 else 0
     memo.marching = marching
     if memo.view_key == key:
         return
