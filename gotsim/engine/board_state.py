@@ -47,7 +47,7 @@ def castles_held(g, t, house: int) -> int:
 
 
 @numba.njit(cache=True)
-def castles_by_house(g, t) -> int:
+def castles_by_house(g, t) -> np.int64:
     """Castles and strongholds held by every house at once, in one pass over them: house
     ``h``'s count is ``(packed >> (8 * h)) & 0xFF`` (checked after every march)."""
     packed = np.int64(0)

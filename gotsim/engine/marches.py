@@ -230,12 +230,7 @@ def leave_power_possible(g, t, house: int) -> bool:
 @numba.njit(cache=True, inline="always")
 def moving_any(g, dest: int) -> bool:
     """Units of the march in progress are planned for ``dest``."""
-    return (
-        g.moving[dest, 0] != 0
-        or g.moving[dest, 1] != 0
-        or g.moving[dest, 2] != 0
-        or g.moving[dest, 3] != 0
-    )
+    return (g.moving[dest, 0] | g.moving[dest, 1] | g.moving[dest, 2] | g.moving[dest, 3]) != 0
 
 
 @numba.njit(cache=True)

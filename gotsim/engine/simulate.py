@@ -119,7 +119,7 @@ def _play_table(
     games: np.recarray,
     rules: np.recarray,
     table: tuple[np.ndarray, np.ndarray] | None,
-    memos: np.recarray | None = None,
+    memos: np.ndarray | None = None,
 ) -> None:
     """Play ``games`` to the end; ``memos`` (at least one per game) is work space for the
     heuristic, made fresh here."""
@@ -131,17 +131,18 @@ def _play_table(
 
     kinds, params = table
     n = len(games)
+    batch: np.ndarray
     if memos is None or len(memos) < n:
-        memos = new_memos(n)
+        batch = new_memos(n)
     else:
-        memos = memos[:n]
-        reset_memos(memos)
+        batch = memos[:n]
+        reset_memos(batch)
     play_policies(
         games,
         rules,
         np.ascontiguousarray(np.broadcast_to(kinds, (n, *kinds.shape))),
         np.ascontiguousarray(np.broadcast_to(params, (n, *params.shape))),
-        memos,
+        batch,
         MAX_DECISIONS,
     )
 

@@ -510,21 +510,18 @@ def _reserve_and_armies(g, t, house: int):
     a3 = 0
     a4 = 0
     biggest = 0
-    for a in range(t.n_areas):  # without branches: it vectorises
-        mine = g.owner[a] == house
-        f = np.int64(g.units[a, 0]) if mine else 0
-        k = np.int64(g.units[a, 1]) if mine else 0
-        s = np.int64(g.units[a, 2]) if mine else 0
-        e = np.int64(g.units[a, 3]) if mine else 0
-        n0 += f
-        n1 += k
-        n2 += s
-        n3 += e
-        n = f + k + s + e
-        a2 += n >= 2
-        a3 += n >= 3
-        a4 += n >= 4
-        biggest = max(biggest, n)
+    for a in range(t.n_areas):
+        if g.owner[a] == house:
+            f, k, s, e = g.units[a, 0], g.units[a, 1], g.units[a, 2], g.units[a, 3]
+            n0 += f
+            n1 += k
+            n2 += s
+            n3 += e
+            n = f + k + s + e
+            a2 += n >= 2
+            a3 += n >= 3
+            a4 += n >= 4
+            biggest = max(biggest, n)
     limits = t.unit_limits[house]
     reserve = (limits[0] - n0, limits[1] - n1, limits[2] - n2, limits[3] - n3)
     return reserve, (a2, a3, a4, biggest)

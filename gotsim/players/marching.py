@@ -476,19 +476,19 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         avail[u] = live(g, origin, u)
     if not planning:
         # already assigned (a plan resumed mid-way), added up per unit type first
-        m0 = 0
-        m1 = 0
-        m2 = 0
-        m3 = 0
+        assigned_f = 0
+        assigned_k = 0
+        assigned_s = 0
+        assigned_e = 0
         for d in range(t.n_areas):
-            m0 += g.moving[d, 0]
-            m1 += g.moving[d, 1]
-            m2 += g.moving[d, 2]
-            m3 += g.moving[d, 3]
-        avail[0] -= m0
-        avail[1] -= m1
-        avail[2] -= m2
-        avail[3] -= m3
+            assigned_f += g.moving[d, 0]
+            assigned_k += g.moving[d, 1]
+            assigned_s += g.moving[d, 2]
+            assigned_e += g.moving[d, 3]
+        avail[FOOTMAN] -= assigned_f
+        avail[KNIGHT] -= assigned_k
+        avail[SHIP] -= assigned_s
+        avail[SIEGE] -= assigned_e
     for u in range(U):
         if avail[u] < 0:
             avail[u] = 0
