@@ -190,7 +190,8 @@ def move_units(g, t, house: int, origin: int, dest: int) -> None:
 
 @numba.njit(cache=True)
 def vacate_if_empty(g, area: int) -> None:
-    """An area whose last unit left loses its order and its owner."""
+    """An area whose last unit left loses its orders (a one-time order too) and its owner."""
     if unit_count(g, area) == 0 and g.owner[area] >= 0:
         remove_order(g, area)
+        g.one_time[area] = -1
         g.owner[area] = -1
