@@ -24,9 +24,10 @@ from gotsim.engine.board_state import (
     lose_power,
     port_taken,
     remove_order,
+    summary_fits_with,
     unit_count,
 )
-from gotsim.engine.marches import transport_reach
+from gotsim.engine.marches import transport_reach_bits
 from gotsim.engine.rng import below
 from gotsim.engine.state import ACT_NONE, NATURE, Decision, Restriction, U
 from gotsim.rules.ids import House
@@ -556,29 +557,57 @@ def retreat_options(g, t, mask) -> int:
     target, origin = g.combat_area, g.combat_from
     house = side_house(g, cb.DEFENDER)
     naval = t.kind[target] != LAND
-    reach = np.zeros(t.n_areas, np.bool_)
-    if not naval:
-        transport_reach(g, t, house, target, reach)
+    reach = np.int64(0) if naval else transport_reach_bits(g, t, house, target)
     n_fit, n_any = 0, 0
     survivors = 0
     for u in range(U):
         if u != cb.SIEGE:
             survivors += g.units[target, u] - g.routed[target, u]
-    fits = np.zeros(t.n_areas, np.bool_)
-    counts = house_counts_without(g, t, house, target)
+    # the house's armies without the retreating units, and each candidate with them added
+    army = house_summary_without(g, t, house, target)
     allowed = t.supply_table[g.supply[house]]
+    one = np.int64(1)
+    open_bits = np.int64(0)  # areas the units may retreat into, and of those, within supply
+    fit_bits = np.int64(0)
+    # only areas next to the battle (naval) or within transport reach (land) can be open
+    candidates = reach
+    if naval:
+        for j in range(t.neighbours.shape[1]):
+            b = t.neighbours[target, j]
+            if b < 0:
+                break
+            candidates |= one << b
     for dest in range(t.n_areas):
-        if retreat_ok(g, t, house, target, dest, origin, naval) and (naval or reach[dest]):
+        if not (candidates >> dest) & 1:
+            continue
+        if retreat_ok(g, t, house, target, dest, origin, naval):
             n_any += 1
-            counts[dest] += survivors
-            fits[dest] = armies_fit(counts, allowed)
-            counts[dest] -= survivors
-            if fits[dest]:
+            open_bits |= one << dest
+            here = unit_count(g, dest) if g.owner[dest] == house and dest != target else 0
+            if summary_fits_with(army, here, survivors, allowed):
+                fit_bits |= one << dest
                 n_fit += 1
     for dest in range(t.n_areas):
-        ok = retreat_ok(g, t, house, target, dest, origin, naval) and (naval or reach[dest])
-        mask[dest] = ok and (fits[dest] or n_fit == 0)
+        ok = ((open_bits >> dest) & 1) != 0
+        fits = ((fit_bits >> dest) & 1) != 0
+        mask[dest] = ok and (fits or n_fit == 0)
     return n_fit if n_fit > 0 else n_any
+
+
+@numba.njit(cache=True)
+def house_summary_without(g, t, house: int, skip: int):
+    """``army_summary`` of ``house_counts_without`` (no work array)."""
+    n2 = 0
+    n3 = 0
+    n4 = 0
+    biggest = 0
+    for a in range(t.n_areas):
+        n = unit_count(g, a) if g.owner[a] == house and a != skip else 0
+        n2 += n >= 2
+        n3 += n >= 3
+        n4 += n >= 4
+        biggest = max(biggest, n)
+    return n2, n3, n4, biggest
 
 
 @numba.njit(cache=True)

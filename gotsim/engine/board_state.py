@@ -40,20 +40,22 @@ def controller(g, t, a: int) -> int:
 @numba.njit(cache=True)
 def castles_held(g, t, house: int) -> int:
     n = 0
-    for a in range(t.n_areas):
-        if t.castle[a] or t.stronghold[a]:
-            # controller(), written out: checked after every march for every house
-            if g.owner[a] >= 0:
-                c = g.owner[a]
-            elif g.power_token[a] >= 0:
-                c = g.power_token[a]
-            elif t.home[a] >= 0 and g.in_play[t.home[a]] and g.neutral[a] == 0:
-                c = t.home[a]
-            else:
-                c = -1
-            if c == house:
-                n += 1
+    for i in range(t.n_forts):
+        if controller(g, t, t.forts[i]) == house:
+            n += 1
     return n
+
+
+@numba.njit(cache=True)
+def castles_by_house(g, t) -> int:
+    """Castles and strongholds held by every house at once, in one pass over them: house
+    ``h``'s count is ``(packed >> (8 * h)) & 0xFF`` (checked after every march)."""
+    packed = np.int64(0)
+    for i in range(t.n_forts):
+        c = controller(g, t, t.forts[i])
+        if c >= 0:
+            packed += np.int64(1) << (8 * c)
+    return packed
 
 
 @numba.njit(cache=True)
@@ -226,6 +228,14 @@ def port_taken(g, t, land: int, conqueror: int) -> None:
 def armies_fit(counts, allowed) -> bool:
     """Whether the armies (areas with 2+ units) in ``counts`` fit the supply row ``allowed``:
     the k-th largest army at most ``allowed[k]``."""
+    n2, n3, n4, biggest = army_summary(counts)
+    return sizes_fit(n2, n3, n4, biggest, allowed)
+
+
+@numba.njit(cache=True)
+def army_summary(counts):
+    """What ``sizes_fit`` needs of the unit counts per area: (areas of 2+, 3+, 4+ units, the
+    largest count)."""
     n2 = 0
     n3 = 0
     n4 = 0
@@ -237,7 +247,20 @@ def armies_fit(counts, allowed) -> bool:
         n3 += n >= 3
         n4 += n >= 4
         biggest = max(biggest, n)
-    return sizes_fit(n2, n3, n4, biggest, allowed)
+    return n2, n3, n4, biggest
+
+
+@numba.njit(cache=True, inline="always")
+def summary_fits_with(summary, before: int, added: int, allowed) -> bool:
+    """``sizes_fit`` of a ``army_summary`` once one area's count grows from ``before`` by
+    ``added`` (>= 0) units: the same answer as counting the changed counts afresh, since only
+    that area's thresholds move and the largest count can only grow to the new one."""
+    n2, n3, n4, biggest = summary
+    after = before + added
+    n2 += int(after >= 2) - int(before >= 2)
+    n3 += int(after >= 3) - int(before >= 3)
+    n4 += int(after >= 4) - int(before >= 4)
+    return sizes_fit(n2, n3, n4, max(biggest, after), allowed)
 
 
 @numba.njit(cache=True)

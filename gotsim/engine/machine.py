@@ -24,6 +24,7 @@ from gotsim.engine.board_state import (
     LAND,
     PORT,
     SEA,
+    castles_by_house,
     castles_held,
     controller,
     enemy_ships_in,
@@ -104,12 +105,25 @@ def stars_used(g, house: int) -> int:
 def order_allowed(g, t, house: int, area: int, kind: int, replacing: int) -> bool:
     """Whether ``house`` may put an order of ``kind`` on ``area`` (``replacing`` an order kind
     that is taken back at the same time, or -1)."""
+    if ORDER_STAR[kind]:
+        stars_free = stars_allowed(g, t, house) - stars_used(g, house)
+    else:
+        stars_free = 1  # not read for an order without a star
+    return order_allowed_counted(g, t, house, area, kind, replacing, stars_free)
+
+
+@numba.njit(cache=True)
+def order_allowed_counted(
+    g, t, house: int, area: int, kind: int, replacing: int, stars_free: int
+) -> bool:
+    """``order_allowed`` with the house's star orders still free counted already
+    (``stars_allowed - stars_used``), for a decision that asks about every kind."""
     used = g.orders_used[house, kind] - (1 if kind == replacing else 0)
     if used >= ORDER_COUNT[kind]:
         return False
     if ORDER_STAR[kind]:
-        star_in_use = stars_used(g, house) - (1 if replacing >= 0 and ORDER_STAR[replacing] else 0)
-        if star_in_use >= stars_allowed(g, t, house):
+        # a replaced star order frees its star
+        if stars_free + (1 if replacing >= 0 and ORDER_STAR[replacing] else 0) <= 0:
             return False
     kind_type = ORDER_TYPE[kind]
     if kind_type == CONSOLIDATE and t.edition == 1 and t.kind[area] == SEA:
@@ -221,10 +235,23 @@ def _has_order_type(g, t, house: int, kind_type: int) -> bool:
 @numba.njit(cache=True)
 def _next_with_orders(g, t, kind_type: int) -> int:
     """From ``g.turn`` on, in turn order, the first house with an order of ``kind_type``; -1."""
+    holders = 0  # houses with such an order, as bits: one pass over the board
+    for a in range(t.n_areas):
+        if g.owner[a] >= 0 and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == kind_type:
+            holders |= 1 << g.owner[a]
+    if t.one_time_orders:  # one-time orders of this step's icon count as orders of the step
+        for a in range(t.n_areas):
+            k = g.one_time[a]
+            if k >= 0 and g.owner[a] >= 0 and ONE_TIME_TYPE[k] == kind_type:
+                holders |= 1 << g.owner[a]
     for step in range(t.players):
         pos = (g.turn + step) % t.players
         house = house_at(g, pos)
-        if _has_order_type(g, t, house, kind_type):
+        if house >= 0:
+            has = ((holders >> house) & 1) != 0
+        else:
+            has = _has_order_type(g, t, house, kind_type)
+        if has:
             g.turn = pos
             return house
     return -1
@@ -335,7 +362,7 @@ def _resolve_march(g, t, house: int) -> None:
     origin = g.pc[mv.ORIGIN]
     target = g.pc[mv.TARGET]
     for dest in range(t.n_areas):
-        if dest != target and dest != origin:
+        if dest != target and dest != origin and mv.moving_any(g, dest):
             mv.move_units(g, t, house, origin, dest)
     if target >= 0 and g.neutral[target] > 0:
         _attack_neutral(g, t, house, origin, target)
@@ -398,8 +425,9 @@ def _end_march(g, t) -> None:
 @numba.njit(cache=True)
 def check_castle_victory(g, t) -> None:
     """A house holding ``castles_to_win`` castles and strongholds wins at once."""
+    packed = castles_by_house(g, t)
     for house in range(H):
-        if g.in_play[house] and castles_held(g, t, house) >= t.castles_to_win:
+        if g.in_play[house] and ((packed >> (8 * house)) & 0xFF) >= t.castles_to_win:
             record_round(g, t)
             g.done = 1
             g.winner = house
@@ -594,27 +622,34 @@ def legal(g, t, mask) -> int:
     house = g.pending_house
     if kind == Decision.PLACE_ORDER:
         a = g.ctx[0]
+        stars_free = stars_allowed(g, t, house) - stars_used(g, house)
         for k in range(N_ORDER_KINDS):
-            mask[k] = order_allowed(g, t, house, a, k, -1)
+            mask[k] = order_allowed_counted(g, t, house, a, k, -1, stars_free)
         mask[ACT_NONE] = t.edition == 1  # 1e: an area may be left without an order (D11)
     elif kind == Decision.RAVEN:
         mask[0] = True
         mask[2] = t.edition == 2  # 1e has no wildling deck to look at
+        stars_free = stars_allowed(g, t, house) - stars_used(g, house)
         for a in range(t.n_areas):
             if g.owner[a] == house and g.order[a] >= 0:
+                cur = g.order[a]
                 for k in range(N_ORDER_KINDS):
-                    if k != g.order[a] and order_allowed(g, t, house, a, k, g.order[a]):
+                    if k != cur and order_allowed_counted(g, t, house, a, k, cur, stars_free):
                         mask[1] = True
     elif kind == Decision.RAVEN_AREA:
+        stars_free = stars_allowed(g, t, house) - stars_used(g, house)
         for a in range(t.n_areas):
             if g.owner[a] == house and g.order[a] >= 0:
+                cur = g.order[a]
                 for k in range(N_ORDER_KINDS):
-                    if k != g.order[a] and order_allowed(g, t, house, a, k, g.order[a]):
+                    if k != cur and order_allowed_counted(g, t, house, a, k, cur, stars_free):
                         mask[a] = True
     elif kind == Decision.RAVEN_ORDER:
         a = g.ctx[0]
+        stars_free = stars_allowed(g, t, house) - stars_used(g, house)
+        cur = g.order[a]
         for k in range(N_ORDER_KINDS):
-            mask[k] = k != g.order[a] and order_allowed(g, t, house, a, k, g.order[a])
+            mask[k] = k != cur and order_allowed_counted(g, t, house, a, k, cur, stars_free)
     elif kind == Decision.RAVEN_BURY:
         mask[0] = True
         mask[1] = True
@@ -634,14 +669,7 @@ def legal(g, t, mask) -> int:
     elif kind == Decision.MARCH_UNIT:
         origin = g.ctx[0]
         unit = g.ctx[1]
-        reach = np.zeros(t.n_areas, np.bool_)
-        mv.transport_reach(g, t, house, origin, reach)
-        counts = np.zeros(t.n_areas, np.int64)
-        mv.planned_army_sizes(g, t, house, origin, counts)
-        for a in range(t.n_areas):
-            mask[a] = mv.destination_ok(g, t, house, origin, unit, a, reach, counts)
-            if t.edition == 1 and unit == cb.SIEGE and a != origin and not t.adjacent[origin, a]:
-                mask[a] = False  # 1e siege engines never take ship transport (K5)
+        mv.march_destinations(g, t, house, origin, unit, mask)
         if g.lions_cunning == house:
             for a in range(t.n_areas):
                 if g.owner[a] == ot.LANNISTER:

@@ -17,10 +17,10 @@ from gotsim.engine.board_state import (
     PORT,
     SEA,
     SHIP_UNIT,
-    armies_fit,
     controller,
     port_taken,
     remove_order,
+    summary_fits_with,
     unit_count,
 )
 from gotsim.engine.state import A_MAX, U
@@ -28,6 +28,7 @@ from gotsim.engine.state import A_MAX, U
 STAGE, ORIGIN, UNIT, NEXT, TARGET, LEAVE = 0, 1, 2, 3, 4, 5
 PICK, ASSIGN, ASK_LEAVE, RESOLVE, COMBAT = 0, 1, 2, 3, 4
 MAX_PORT_SHIPS = 3
+SIEGE_UNIT = 3
 assert A_MAX < 64  # transport_reach keeps sets of seas as bits of an int64
 
 
@@ -35,18 +36,27 @@ assert A_MAX < 64  # transport_reach keeps sets of seas as bits of an int64
 def transport_reach(g, t, house: int, origin: int, reach) -> None:
     """Mark in ``reach`` every land area that land units in ``origin`` can march to: adjacent land,
     and land next to a chain of seas holding ``house``'s ships that touches ``origin``."""
-    reach[:] = False
+    bits = transport_reach_bits(g, t, house, origin)
+    for a in range(reach.shape[0]):
+        reach[a] = ((bits >> a) & 1) != 0
+
+
+@numba.njit(cache=True)
+def transport_reach_bits(g, t, house: int, origin: int) -> np.int64:
+    """``transport_reach`` as a bit set of areas (bit ``a`` for area ``a``; A_MAX < 64), so that
+    the legal marches of every unit need no work array."""
     width = t.neighbours.shape[1]
-    # the chain's seas as bit sets (A_MAX < 64): no work arrays to allocate per call
+    # the chain's seas as bit sets too
+    one = np.int64(1)
+    lands = np.int64(0)
     seen = np.int64(0)
     todo = np.int64(0)
-    one = np.int64(1)
     for j in range(width):
         b = t.neighbours[origin, j]
         if b < 0:
             break
         if t.kind[b] == LAND:
-            reach[b] = True
+            lands |= one << b
         elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP_UNIT] > 0:
             seen |= one << b
             todo |= one << b
@@ -60,7 +70,7 @@ def transport_reach(g, t, house: int, origin: int, reach) -> None:
                 if b < 0:
                     break
                 if t.kind[b] == LAND:
-                    reach[b] = True
+                    lands |= one << b
                 elif (
                     t.kind[b] == SEA
                     and not (seen >> b) & 1
@@ -69,7 +79,7 @@ def transport_reach(g, t, house: int, origin: int, reach) -> None:
                 ):
                     seen |= one << b
                     todo |= one << b
-    reach[origin] = False
+    return lands & ~(one << origin)
 
 
 @numba.njit(cache=True)
@@ -82,33 +92,48 @@ def is_attack(g, t, house: int, area: int) -> bool:
     return g.garrison[area] > 0 and controller(g, t, area) != house
 
 
+@numba.njit(cache=True, inline="always")
+def planned_count(g, house: int, a: int) -> int:
+    """The house's units in ``a`` once the march planned so far is made (``a`` not the
+    origin)."""
+    m = g.moving[a, 0] + g.moving[a, 1] + g.moving[a, 2] + g.moving[a, 3]
+    return m + (unit_count(g, a) if g.owner[a] == house else 0)
+
+
 @numba.njit(cache=True)
-def planned_army_sizes(g, t, house: int, origin: int, counts) -> None:
-    """``counts[a]``: the house's units in each area once the march planned so far is made."""
+def planned_army_summary(g, t, house: int, origin: int):
+    """``army_summary`` of the house's units per area once the march planned so far is made and
+    one more unit has left ``origin`` (the unit being assigned); ``destination_ok`` adds it to
+    each destination in turn."""
+    n2 = 0
+    n3 = 0
+    n4 = 0
+    biggest = 0
     leaving = 0
     for a in range(t.n_areas):
         m = g.moving[a, 0] + g.moving[a, 1] + g.moving[a, 2] + g.moving[a, 3]
-        counts[a] = m + (unit_count(g, a) if g.owner[a] == house else 0)
         leaving += m
-    counts[origin] -= leaving
-
-
-@numba.njit(cache=True)
-def _supply_ok(g, t, house: int, origin: int, dest: int, counts) -> bool:
-    """After one more unit moves from ``origin`` to ``dest``, do the house's armies still fit?
-    (``counts`` from ``planned_army_sizes``.)"""
-    counts[dest] += 1
-    counts[origin] -= 1
-    ok = armies_fit(counts, t.supply_table[g.supply[house]])
-    counts[dest] -= 1
-    counts[origin] += 1
-    return ok
+        if a == origin:
+            continue
+        n = m + (unit_count(g, a) if g.owner[a] == house else 0)
+        n2 += n >= 2
+        n3 += n >= 3
+        n4 += n >= 4
+        biggest = max(biggest, n)
+    m = g.moving[origin, 0] + g.moving[origin, 1] + g.moving[origin, 2] + g.moving[origin, 3]
+    n = m + (unit_count(g, origin) if g.owner[origin] == house else 0) - leaving - 1
+    n2 += n >= 2
+    n3 += n >= 3
+    n4 += n >= 4
+    biggest = max(biggest, n)
+    return n2, n3, n4, biggest
 
 
 @numba.njit(cache=True, inline="always")  # asked for every area of the board per unit
-def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, counts) -> bool:
+def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, army) -> bool:
     """May one ``unit`` of ``house`` march from ``origin`` to ``dest`` given the plan so far?
-    (``reach`` is ``transport_reach`` of the origin, ``counts`` ``planned_army_sizes``.)"""
+    (``reach`` is ``transport_reach_bits`` of the origin, ``army`` ``planned_army_summary``:
+    after one more unit moves to ``dest`` the house's armies must still fit its supply.)"""
     if dest == origin:
         return True
     if g.blocked[dest]:
@@ -124,14 +149,38 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, c
                 return False
         elif t.kind[dest] != SEA:
             return False
-    elif not reach[dest]:
+    elif not (reach >> dest) & 1:
         return False
     if is_attack(g, t, house, dest):
         if g.pc[TARGET] >= 0 and g.pc[TARGET] != dest:
             return False
         if unit == SHIP_UNIT and g.neutral[dest] > 0 and t.edition == 2:
             return False  # 2e neutral forces stand on land; 1e neutral armies hold seas too
-    return _supply_ok(g, t, house, origin, dest, counts)
+    allowed = t.supply_table[g.supply[house]]
+    return summary_fits_with(army, planned_count(g, house, dest), 1, allowed)
+
+
+@numba.njit(cache=True)
+def march_destinations(g, t, house: int, origin: int, unit: int, mask) -> None:
+    """Mark in ``mask`` (cleared) where one ``unit`` of ``house`` may march from ``origin`` given
+    the plan so far: staying, and every ``destination_ok`` area among those it can reach at all
+    (ships: the neighbours; land units: ``transport_reach_bits``), which are the only ones
+    ``destination_ok`` can accept."""
+    mask[origin] = True
+    army = planned_army_summary(g, t, house, origin)
+    if unit == SHIP_UNIT:
+        for j in range(t.neighbours.shape[1]):
+            b = t.neighbours[origin, j]
+            if b < 0:
+                break
+            mask[b] = destination_ok(g, t, house, origin, unit, b, np.int64(0), army)
+        return
+    reach = transport_reach_bits(g, t, house, origin)
+    # 1e siege engines never take ship transport (K5): next door only
+    siege_1e = t.edition == 1 and unit == SIEGE_UNIT
+    for a in range(t.n_areas):
+        if (reach >> a) & 1 and not (siege_1e and not t.adjacent[origin, a]):
+            mask[a] = destination_ok(g, t, house, origin, unit, a, reach, army)
 
 
 @numba.njit(cache=True)
@@ -163,12 +212,18 @@ def leave_power_possible(g, t, house: int) -> bool:
     return staying == 0
 
 
+@numba.njit(cache=True, inline="always")
+def moving_any(g, dest: int) -> bool:
+    """Units of the march in progress are planned for ``dest``."""
+    m = g.moving[dest]
+    return m[0] != 0 or m[1] != 0 or m[2] != 0 or m[3] != 0
+
+
 @numba.njit(cache=True)
 def move_units(g, t, house: int, origin: int, dest: int) -> None:
     """Carry the units planned for ``dest`` from ``origin`` into it (no battle there)."""
-    if g.moving[dest, 0] == 0 and g.moving[dest, 1] == 0 and g.moving[dest, 2] == 0:
-        if g.moving[dest, 3] == 0:
-            return  # nothing planned for dest (the common case: called for every area)
+    if not moving_any(g, dest):
+        return  # nothing planned for dest
     n = 0
     for u in range(U):
         k = g.moving[dest, u]

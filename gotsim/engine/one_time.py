@@ -176,14 +176,16 @@ def _adjacent_houses(g, t, area: int, house: int) -> int:
 
 
 @numba.njit(cache=True)
-def move_reach(g, t, house: int, origin: int, unit: int, reach, counts, mask) -> int:
+def move_reach(g, t, house: int, origin: int, unit: int, mask) -> int:
     """Young Wolf: where one ``unit`` in ``origin`` may go, as a march that starts no battle
     (``mask`` over areas, the origin itself meaning stay); the number of places besides stay."""
+    reach = mv.transport_reach_bits(g, t, house, origin)
+    army = mv.planned_army_summary(g, t, house, origin)
     n = 0
     for a in range(t.n_areas):
         ok = a == origin or (
             not mv.is_attack(g, t, house, a)
-            and mv.destination_ok(g, t, house, origin, unit, a, reach, counts)
+            and mv.destination_ok(g, t, house, origin, unit, a, reach, army)
         )
         if ok and a != origin and t.edition == 1 and unit == cb.SIEGE:
             ok = t.adjacent[origin, a]  # 1e siege engines never take ship transport (K5)
@@ -194,12 +196,14 @@ def move_reach(g, t, house: int, origin: int, unit: int, reach, counts, mask) ->
 
 
 @numba.njit(cache=True)
-def forced_march_ok(g, t, house: int, source: int, unit: int, target: int, reach, counts) -> bool:
+def forced_march_ok(g, t, house: int, source: int, unit: int, target: int) -> bool:
     """Forced March: one ``unit`` in ``source`` may move into ``target`` (adjacent, or a land unit
     along its ships, within supply)."""
     if t.edition == 1 and unit == cb.SIEGE and not t.adjacent[source, target]:
         return False
-    return mv.destination_ok(g, t, house, source, unit, target, reach, counts)
+    reach = mv.transport_reach_bits(g, t, house, source)
+    army = mv.planned_army_summary(g, t, house, source)
+    return mv.destination_ok(g, t, house, source, unit, target, reach, army)
 
 
 @numba.njit(cache=True)
@@ -226,13 +230,9 @@ def _move_out(g, t, house: int, origin: int) -> None:
 @numba.njit(cache=True)
 def _young_wolf(g, t, house: int, area: int) -> bool:
     mask = np.zeros(t.n_areas, np.bool_)
-    reach = np.zeros(t.n_areas, np.bool_)
-    counts = np.zeros(t.n_areas, np.int64)
     while _next_unit(g, area):
         unit = g.one_time_pc[UNIT]
-        mv.transport_reach(g, t, house, area, reach)
-        mv.planned_army_sizes(g, t, house, area, counts)
-        if move_reach(g, t, house, area, unit, reach, counts, mask) > 0:
+        if move_reach(g, t, house, area, unit, mask) > 0:
             _ask(g, Decision.ONE_TIME_MOVE, house, area, unit, OneTimeOrder.YOUNG_WOLF, area)
             return True
         g.one_time_pc[NEXT] += 1  # nowhere to go: it stays
@@ -243,16 +243,12 @@ def _young_wolf(g, t, house: int, area: int) -> bool:
 @numba.njit(cache=True)
 def _forced_march(g, t, house: int, target: int) -> bool:
     p = g.one_time_pc
-    reach = np.zeros(t.n_areas, np.bool_)
-    counts = np.zeros(t.n_areas, np.int64)
     while p[SOURCE] < t.n_areas:
         source = p[SOURCE]
         if source != target and g.owner[source] == house:
             while _next_unit(g, source):
                 unit = p[UNIT]
-                mv.transport_reach(g, t, house, source, reach)
-                mv.planned_army_sizes(g, t, house, source, counts)
-                if forced_march_ok(g, t, house, source, unit, target, reach, counts):
+                if forced_march_ok(g, t, house, source, unit, target):
                     _ask(
                         g,
                         Decision.ONE_TIME_MOVE,
@@ -405,19 +401,12 @@ def one_time_legal(g, t, mask) -> bool:
     elif kind == Decision.ONE_TIME_MOVE:
         origin = g.ctx[0]
         unit = g.ctx[1]
-        reach = np.zeros(t.n_areas, np.bool_)
-        counts = np.zeros(t.n_areas, np.int64)
-        mv.transport_reach(g, t, house, origin, reach)
-        mv.planned_army_sizes(g, t, house, origin, counts)
         if g.ctx[2] == OneTimeOrder.YOUNG_WOLF:
-            work = np.zeros(t.n_areas, np.bool_)
-            move_reach(g, t, house, origin, unit, reach, counts, work)
-            for a in range(t.n_areas):
-                mask[a] = work[a]
+            move_reach(g, t, house, origin, unit, mask)
         else:
             target = g.ctx[3]
             mask[origin] = True
-            mask[target] = forced_march_ok(g, t, house, origin, unit, target, reach, counts)
+            mask[target] = forced_march_ok(g, t, house, origin, unit, target)
     else:
         return False
     return True

@@ -65,6 +65,9 @@ def play_policies_one(g, t, kinds, params, memo, max_decisions: int) -> int:
     0 random, 1 heuristic with ``params[house]``); returns the decisions made (-1 on a decision
     without legal action)."""
     mask = np.zeros(N_ACTIONS, np.bool_)
+    for house in range(params.shape[0]):
+        for k in range(params.shape[1]):
+            memo.params[house, k] = params[house, k]
     made = 0
     while made < max_decisions:
         advance(g, t)
@@ -74,7 +77,7 @@ def play_policies_one(g, t, kinds, params, memo, max_decisions: int) -> int:
             return -1
         house = int(g.pending_house)  # int64: the signature Python callers use too
         if kinds[house] == POLICY_HEURISTIC:
-            action = heuristic_action(g, t, house, mask, params[house], memo)
+            action = heuristic_action(g, t, house, mask, memo.params[house], memo)
         else:
             action = pick_from_mask(g.rng, 1 + house, mask)
         apply_legal(g, t, action)

@@ -88,6 +88,12 @@ RULES_DTYPE = np.dtype(
         ("crowns", np.int8, (A_MAX,)),
         ("muster_points", np.int8, (A_MAX,)),
         ("home", np.int8, (A_MAX,)),  # House, -1
+        # the castle and stronghold areas listed (-1 padded), for loops that visit only them
+        ("forts", np.int8, (A_MAX,)),
+        ("n_forts", np.int8),
+        # per area, where a ship mustered there may be placed: the adjacent seas and the area's
+        # own port, in area order (-1 padded)
+        ("ship_targets", np.int8, (A_MAX, MAX_NEIGHBOURS + 1)),
         ("adjacent", np.uint8, (A_MAX, A_MAX)),
         ("neighbours", np.int8, (A_MAX, MAX_NEIGHBOURS)),  # -1 padded
         ("port_of_area", np.int8, (A_MAX,)),
@@ -189,6 +195,19 @@ def rules_table(
     t["muster_points"][:n] = board.mustering_points
     t["home"][:] = -1
     t["home"][:n] = board.home
+    forts = [a for a in range(n) if board.castle[a] or board.stronghold[a]]
+    t["forts"][:] = -1
+    t["forts"][: len(forts)] = forts
+    t["n_forts"] = len(forts)
+    t["ship_targets"][:] = -1
+    for a in range(n):
+        targets = [
+            s
+            for s in range(n)
+            if (board.kind[s] == AreaKind.SEA and board.adjacency[a, s])
+            or (board.kind[s] == AreaKind.PORT and board.port_land[s] == a)
+        ]
+        t["ship_targets"][a, : len(targets)] = targets
     t["adjacent"][:n, :n] = board.adjacency
     t["neighbours"][:] = -1
     t["neighbours"][:n, : board.neighbours.shape[1]] = board.neighbours

@@ -109,13 +109,13 @@ from gotsim.engine.board_state import (
     LAND,
     PORT,
     SEA,
-    army_sizes_fit,
     barrels_held,
     controller,
     enemy_ships_in,
     gain_power,
     lose_power,
     remove_order,
+    summary_fits_with,
     track_position,
     unit_count,
 )
@@ -442,47 +442,81 @@ def _ship_target_ok(g, t, house: int, area: int, s: int) -> bool:
 def muster_allowed(g, t, house: int, area: int, points: int, action: int) -> bool:
     """Whether ``house`` may spend ``points`` at ``area`` on ``action`` (a MUSTER action): cost,
     unit limits (the reserve), and supply (a new unit must not break it; upgrades keep sizes)."""
-    level = g.supply[house]
-    if action == ACT_FOOTMAN:
-        return (
-            points >= 1
-            and available(g, t, house, FOOTMAN) > 0
-            and army_sizes_fit(g, t, house, level, area, 1)
-        )
-    if action == ACT_KNIGHT:
-        return (
-            points >= 2
-            and available(g, t, house, KNIGHT) > 0
-            and army_sizes_fit(g, t, house, level, area, 1)
-        )
-    if action == ACT_SIEGE:
-        return (
-            points >= 2
-            and available(g, t, house, SIEGE) > 0
-            and army_sizes_fit(g, t, house, level, area, 1)
-        )
-    if action == ACT_UPGRADE_KNIGHT:
-        return (
-            points >= 1
-            and g.owner[area] == house
-            and g.units[area, FOOTMAN] > 0
-            and available(g, t, house, KNIGHT) > 0
-        )
-    if action == ACT_UPGRADE_SIEGE:
-        return (
-            points >= 1
-            and g.owner[area] == house
-            and g.units[area, FOOTMAN] > 0
-            and available(g, t, house, SIEGE) > 0
-        )
-    if 0 <= action < t.n_areas:
-        return (
-            points >= 1
-            and available(g, t, house, SHIP) > 0
-            and _ship_target_ok(g, t, house, area, action)
-            and army_sizes_fit(g, t, house, level, action, 1)
-        )
-    return False
+    if action < 0 or action >= ACT_NONE:
+        return False
+    return ((muster_actions(g, t, house, area, points) >> action) & 1) != 0
+
+
+@numba.njit(cache=True)
+def muster_reserve(g, t, house: int):
+    """Units of each type left in the house's reserve (``available`` for all four types in one
+    pass over the board)."""
+    n0 = 0
+    n1 = 0
+    n2 = 0
+    n3 = 0
+    for a in range(t.n_areas):
+        if g.owner[a] == house:
+            n0 += g.units[a, 0]
+            n1 += g.units[a, 1]
+            n2 += g.units[a, 2]
+            n3 += g.units[a, 3]
+    limits = t.unit_limits[house]
+    return limits[0] - n0, limits[1] - n1, limits[2] - n2, limits[3] - n3
+
+
+@numba.njit(cache=True)
+def muster_actions(g, t, house: int, area: int, points: int) -> np.int64:
+    """Every MUSTER action ``muster_allowed`` accepts, as a bit set (bit ``action``; the actions
+    are below ``ACT_NONE`` = 63): the reserve and the house's armies are counted once, and only
+    the area's ship targets (``t.ship_targets``) are looked at for ships."""
+    if points < 1:
+        return np.int64(0)
+    one = np.int64(1)
+    out = np.int64(0)
+    reserve = muster_reserve(g, t, house)
+    allowed = t.supply_table[g.supply[house]]
+    army = _house_army_summary(g, t, house)
+    here = unit_count(g, area) if g.owner[area] == house else 0
+    # a new unit in the area must keep the armies within supply (army_sizes_fit)
+    new_unit_fits = summary_fits_with(army, here, 1, allowed)
+    if reserve[FOOTMAN] > 0 and new_unit_fits:
+        out |= one << ACT_FOOTMAN
+    if points >= 2 and reserve[KNIGHT] > 0 and new_unit_fits:
+        out |= one << ACT_KNIGHT
+    if points >= 2 and reserve[SIEGE] > 0 and new_unit_fits:
+        out |= one << ACT_SIEGE
+    footman_here = g.owner[area] == house and g.units[area, FOOTMAN] > 0
+    if footman_here and reserve[KNIGHT] > 0:
+        out |= one << ACT_UPGRADE_KNIGHT
+    if footman_here and reserve[SIEGE] > 0:
+        out |= one << ACT_UPGRADE_SIEGE
+    if reserve[SHIP] > 0:
+        for j in range(t.ship_targets.shape[1]):
+            s = t.ship_targets[area, j]
+            if s < 0:
+                break
+            if _ship_target_ok(g, t, house, area, s):
+                there = unit_count(g, s) if g.owner[s] == house else 0
+                if summary_fits_with(army, there, 1, allowed):
+                    out |= one << s
+    return out
+
+
+@numba.njit(cache=True)
+def _house_army_summary(g, t, house: int):
+    """``army_summary`` of the house's units per area (what ``army_sizes_fit`` counts)."""
+    n2 = 0
+    n3 = 0
+    n4 = 0
+    biggest = 0
+    for a in range(t.n_areas):
+        n = unit_count(g, a) if g.owner[a] == house else 0
+        n2 += n >= 2
+        n3 += n >= 3
+        n4 += n >= 4
+        biggest = max(biggest, n)
+    return n2, n3, n4, biggest
 
 
 @numba.njit(cache=True)
@@ -490,13 +524,7 @@ def can_muster(g, t, house: int, area: int, points: int) -> bool:
     """Whether ``house`` controls ``area`` and has anything to spend ``points`` on there."""
     if points <= 0 or controller(g, t, area) != house:
         return False
-    for action in range(ACT_UPGRADE_SIEGE, ACT_NONE):
-        if muster_allowed(g, t, house, area, points, action):
-            return True
-    for s in range(t.n_areas):
-        if muster_allowed(g, t, house, area, points, s):
-            return True
-    return False
+    return muster_actions(g, t, house, area, points) != 0
 
 
 @numba.njit(cache=True)
@@ -1433,10 +1461,9 @@ def westeros_legal(g, t, mask) -> bool:
     if kind == Decision.MUSTER:
         area = g.ctx[0]
         points = g.ctx[1]
-        for action in range(ACT_UPGRADE_SIEGE, ACT_NONE):
-            mask[action] = muster_allowed(g, t, house, area, points, action)
-        for s in range(t.n_areas):
-            mask[s] = muster_allowed(g, t, house, area, points, s)
+        allowed = muster_actions(g, t, house, area, points)
+        for action in range(ACT_NONE):
+            mask[action] = ((allowed >> action) & 1) != 0
         mask[ACT_NONE] = True
     elif kind == Decision.SUPPLY_CUT:
         for a in range(t.n_areas):

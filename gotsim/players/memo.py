@@ -13,10 +13,14 @@ import numpy as np
 
 from gotsim.engine.combat import BATTLE_LEN, N_PARTS
 from gotsim.engine.state import A_MAX, N_ORDER_KINDS, H, U
+from gotsim.players.params import N_PARAMS
 
 MEMO_DTYPE = np.dtype(
     [
         ("ready", np.uint8),  # static tables filled
+        # the houses' parameter rows, copied here by the batch loop: a row of a record field
+        # carries no reference count, so passing it down every scorer costs nothing
+        ("params", np.float64, (H, N_PARAMS)),
         ("base_value", np.float32, (A_MAX,)),  # worth of holding an area, for any house
         ("fort", np.uint8, (A_MAX,)),  # castle or stronghold
         ("reach_scale", np.float32, (H, A_MAX)),  # worth factor by distance from each home

@@ -1,0 +1,122 @@
+"""Fingerprints of seeded games, to check that a change to the engine or the players leaves every
+game exactly as it was: the same decisions, the same final records, the same DataFrames.
+
+For each setting (edition, player count, variants, policies) it plays a fixed range of seeded
+games and hashes every finished record (all its bytes) and the ``simulate`` and per-round frames.
+
+Run: ``python benchmarks/check_identical.py --save before.json`` on the reference code, then
+``python benchmarks/check_identical.py --compare before.json`` after the change; the comparison
+names the first game that differs in each setting and exits with status 1 if any does.
+``--scale`` multiplies the number of games per setting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from typing import Any
+
+import pandas as pd
+
+from gotsim.engine.simulate import games_frame, play_games, rounds_frame
+
+MIXED = {"default": "heuristic", "stark": "random", "tyrell": {"aggression": 0.9, "risk": 0.8}}
+
+# (name, edition, players, variants, policies, games at scale 1)
+SETTINGS: list[tuple[str, str, int, dict[str, bool], Any, int]] = []
+for _policy, _games in (("heuristic", 600), ("random", 1200)):
+    for _players in (3, 4, 5, 6):
+        for _tides in (False, True):
+            _name = f"2e-{_players}p{'-tides' if _tides else ''}-{_policy}"
+            SETTINGS.append((_name, "2e", _players, {"tides_of_battle": _tides}, _policy, _games))
+    for _players in (3, 4, 5):
+        SETTINGS.append((f"1e-{_players}p-{_policy}", "1e", _players, {}, _policy, _games))
+SETTINGS.append(("2e-6p-mixed", "2e", 6, {}, MIXED, 600))
+SETTINGS.append(("2e-5p-tides-mixed", "2e", 5, {"tides_of_battle": True}, MIXED, 600))
+SETTINGS.append(
+    (
+        "1e-4p-modules-heuristic",
+        "1e",
+        4,
+        {"fortifications": True, "siege_engines": True, "westeros_lookahead": True},
+        "heuristic",
+        600,
+    )
+)
+
+
+def frame_digest(frame: pd.DataFrame) -> str:
+    """A hash of a DataFrame's columns, dtypes and values."""
+    h = hashlib.sha256()
+    h.update(repr(list(zip(frame.columns, map(str, frame.dtypes), strict=True))).encode())
+    h.update(pd.util.hash_pandas_object(frame, index=True).to_numpy().tobytes())
+    return h.hexdigest()
+
+
+def fingerprints(scale: float, jobs: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, edition, players, variants, policies, games in SETTINGS:
+        n = max(1, round(games * scale))
+        start = time.perf_counter()
+        records = play_games(
+            n,
+            players=players,
+            edition=edition,
+            variants=variants,
+            seed=20240,
+            n_jobs=jobs,
+            policies=policies,
+        )
+        out[name] = {
+            "games": n,
+            "records": [hashlib.sha256(r.tobytes()).hexdigest()[:16] for r in records],
+            "games_frame": frame_digest(
+                games_frame(records, players=players, edition=edition, seed=20240)
+            ),
+            "rounds_frame": frame_digest(rounds_frame(records)),
+        }
+        print(f"{name}: {n} games, {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    return out
+
+
+def compare(now: dict[str, Any], before: dict[str, Any]) -> int:
+    bad = 0
+    for name, ref in before.items():
+        got = now.get(name)
+        if got is None or got["games"] != ref["games"]:
+            print(f"{name}: not comparable (games differ or setting missing)")
+            bad += 1
+            continue
+        pairs = zip(got["records"], ref["records"], strict=True)
+        diff = [i for i, (a, b) in enumerate(pairs) if a != b]
+        frames = [k for k in ("games_frame", "rounds_frame") if got[k] != ref[k]]
+        if diff or frames:
+            bad += 1
+            first = f"first differing game {diff[0]}, " if diff else ""
+            print(f"{name}: {len(diff)} records differ ({first}frames differing: {frames})")
+    total = sum(v["games"] for v in before.values())
+    print(f"{len(before)} settings, {total} games: {'IDENTICAL' if not bad else 'DIFFERENT'}")
+    return 1 if bad else 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--save", help="write the fingerprints to this JSON file")
+    parser.add_argument("--compare", help="compare with fingerprints saved in this JSON file")
+    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    now = fingerprints(args.scale, args.jobs)
+    if args.save:
+        with open(args.save, "w") as f:
+            json.dump(now, f)
+    if args.compare:
+        with open(args.compare) as f:
+            raise SystemExit(compare(now, json.load(f)))
+
+
+if __name__ == "__main__":
+    main()
