@@ -70,8 +70,9 @@ def land_areas_held(g, t, house: int) -> int:
 @numba.njit(cache=True)
 def barrels_held(g, t, house: int) -> int:
     n = 0
-    for a in range(t.n_areas):
-        if t.kind[a] == LAND and controller(g, t, a) == house:
+    for i in range(t.n_barrel_areas):  # the land areas with barrels
+        a = t.barrel_areas[i]
+        if controller(g, t, a) == house:
             n += t.barrels[a]
     return min(n, 6)
 

@@ -510,9 +510,9 @@ def _consolidate(g, t) -> None:
 @numba.njit(cache=True)
 def note_castle_holders(g, t) -> None:
     """Remember who controls each castle and stronghold area (``g.castle_holder``)."""
-    for a in range(t.n_areas):
-        if t.castle[a] or t.stronghold[a]:
-            g.castle_holder[a] = controller(g, t, a) + 1
+    for i in range(t.n_forts):
+        a = t.forts[i]
+        g.castle_holder[a] = controller(g, t, a) + 1
 
 
 @numba.njit(cache=True)
@@ -525,9 +525,12 @@ def record_round(g, t) -> None:
     g.history[row, H_THREAT] = g.threat
     for track in range(3):
         g.history[row, H_LEADERS + track] = g.track[track, 0]
+    packed = castles_by_house(g, t)
     for house in range(H):
-        g.history_castles[row, house] = castles_held(g, t, house) if g.in_play[house] else 0
-    for a in range(t.n_areas):
+        held = (packed >> (8 * house)) & 0xFF
+        g.history_castles[row, house] = held if g.in_play[house] else 0
+    for i in range(t.n_forts):  # only castle and stronghold areas have a holder noted
+        a = t.forts[i]
         before = g.castle_holder[a] - 1
         if before >= 0 and controller(g, t, a) != before:
             g.history_castles_lost[row, before] += 1
@@ -659,7 +662,10 @@ def legal(g, t, mask) -> int:
                 mask[a] = True
     elif kind == Decision.RAID_TARGET:
         source = g.ctx[0]
-        for a in range(t.n_areas):
+        for j in range(t.neighbours.shape[1]):  # raids reach only the neighbours
+            a = t.neighbours[source, j]
+            if a < 0:
+                break
             mask[a] = raid_target_ok(g, t, source, a)
         mask[ACT_NONE] = True
     elif kind == Decision.MARCH_FROM:
@@ -670,10 +676,6 @@ def legal(g, t, mask) -> int:
         origin = g.ctx[0]
         unit = g.ctx[1]
         mv.march_destinations(g, t, house, origin, unit, mask)
-        if g.lions_cunning == house:
-            for a in range(t.n_areas):
-                if g.owner[a] == ot.LANNISTER:
-                    mask[a] = False  # Lion's Cunning: no march against Lannister (O7)
     elif kind == Decision.LEAVE_POWER or kind == Decision.CONSOLIDATE_CHOICE:
         mask[0] = True
         mask[1] = True

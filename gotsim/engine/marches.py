@@ -29,6 +29,7 @@ STAGE, ORIGIN, UNIT, NEXT, TARGET, LEAVE = 0, 1, 2, 3, 4, 5
 PICK, ASSIGN, ASK_LEAVE, RESOLVE, COMBAT = 0, 1, 2, 3, 4
 MAX_PORT_SHIPS = 3
 SIEGE_UNIT = 3
+LANNISTER = 1  # House.LANNISTER
 assert A_MAX < 64  # transport_reach keeps sets of seas as bits of an int64
 
 
@@ -154,6 +155,8 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, a
     if is_attack(g, t, house, dest):
         if g.pc[TARGET] >= 0 and g.pc[TARGET] != dest:
             return False
+        if g.lions_cunning == house and g.owner[dest] == LANNISTER:
+            return False  # 1e Lion's Cunning: no march against Lannister this round (O7)
         if unit == SHIP_UNIT and g.neutral[dest] > 0 and t.edition == 2:
             return False  # 2e neutral forces stand on land; 1e neutral armies hold seas too
     allowed = t.supply_table[g.supply[house]]
@@ -181,6 +184,20 @@ def march_destinations(g, t, house: int, origin: int, unit: int, mask) -> None:
     for a in range(t.n_areas):
         if (reach >> a) & 1 and not (siege_1e and not t.adjacent[origin, a]):
             mask[a] = destination_ok(g, t, house, origin, unit, a, reach, army)
+
+
+@numba.njit(cache=True)
+def march_destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach) -> bool:
+    """``march_destinations``'s answer for ``dest`` alone (a policy checking the one destination
+    it has in mind needs neither the others nor the mask); ``reach`` is
+    ``transport_reach_bits`` of the origin, which stays the same while a march's units are
+    assigned."""
+    if dest == origin:
+        return True
+    if t.edition == 1 and unit == SIEGE_UNIT and not t.adjacent[origin, dest]:
+        return False  # 1e siege engines never take ship transport (K5)
+    army = planned_army_summary(g, t, house, origin)
+    return destination_ok(g, t, house, origin, unit, dest, reach, army)
 
 
 @numba.njit(cache=True)
@@ -215,8 +232,12 @@ def leave_power_possible(g, t, house: int) -> bool:
 @numba.njit(cache=True, inline="always")
 def moving_any(g, dest: int) -> bool:
     """Units of the march in progress are planned for ``dest``."""
-    m = g.moving[dest]
-    return m[0] != 0 or m[1] != 0 or m[2] != 0 or m[3] != 0
+    return (
+        g.moving[dest, 0] != 0
+        or g.moving[dest, 1] != 0
+        or g.moving[dest, 2] != 0
+        or g.moving[dest, 3] != 0
+    )
 
 
 @numba.njit(cache=True)

@@ -10,7 +10,12 @@ from gotsim.engine.board_state import castles_held
 from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision
-from gotsim.players.heuristic import heuristic_action
+from gotsim.players.heuristic import (
+    heuristic_action,
+    heuristic_march_unit,
+    heuristic_place_order,
+)
+from gotsim.players.view import init_memos
 
 
 @numba.njit(cache=True)
@@ -64,7 +69,9 @@ def play_policies_one(g, t, kinds, params, memo, max_decisions: int) -> int:
     """Play one game, each decision answered by the deciding house's policy (``kinds[house]``:
     0 random, 1 heuristic with ``params[house]``); returns the decisions made (-1 on a decision
     without legal action)."""
-    mask = np.zeros(N_ACTIONS, np.bool_)
+    # the mask and the parameter rows live in the memo record: arrays taken from a record
+    # carry no reference count, which every call taking them would otherwise update
+    mask = memo.mask[:].view(np.bool_)
     for house in range(params.shape[0]):
         for k in range(params.shape[1]):
             memo.params[house, k] = params[house, k]
@@ -73,13 +80,23 @@ def play_policies_one(g, t, kinds, params, memo, max_decisions: int) -> int:
         advance(g, t)
         if g.done or g.pending == Decision.NONE:
             return made
-        if legal(g, t, mask) == 0:
-            return -1
         house = int(g.pending_house)  # int64: the signature Python callers use too
-        if kinds[house] == POLICY_HEURISTIC:
-            action = heuristic_action(g, t, house, mask, memo.params[house], memo)
+        heuristic = kinds[house] == POLICY_HEURISTIC
+        if heuristic and g.pending == Decision.MARCH_UNIT:
+            # the heuristic checks the one destination it wants (staying is always legal, so
+            # the mask would never be empty): no mask over the whole board per unit
+            action = heuristic_march_unit(g, t, house, memo.params[house], memo)
+        elif heuristic and g.pending == Decision.PLACE_ORDER:
+            # likewise the one order it planned (an order is asked for only where one is
+            # allowed); the mask is made only when that order cannot be placed
+            action = heuristic_place_order(g, t, house, mask, memo.params[house], memo)
         else:
-            action = pick_from_mask(g.rng, 1 + house, mask)
+            if legal(g, t, mask) == 0:
+                return -1
+            if heuristic:
+                action = heuristic_action(g, t, house, mask, memo.params[house], memo)
+            else:
+                action = pick_from_mask(g.rng, 1 + house, mask)
         apply_legal(g, t, action)
         made += 1
     return made
@@ -90,6 +107,7 @@ def play_policies(games, rules, kinds, params, memos, max_decisions: int):
     """``play_random`` with per-house policies: ``kinds`` (G, H) policy kind per game and house,
     ``params`` (G, H, N_PARAMS) heuristic parameters, ``memos`` one heuristic memo per game."""
     out = np.zeros(games.shape[0], np.int64)
+    init_memos(rules[0], memos)  # the board's static tables, worked out once for the batch
     for i in numba.prange(games.shape[0]):
         out[i] = play_policies_one(games[i], rules[0], kinds[i], params[i], memos[i], max_decisions)
     return out

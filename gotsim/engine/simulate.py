@@ -74,6 +74,7 @@ def play_games(
     previous = numba.get_num_threads()
     cores = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
     numba.set_num_threads(max(1, min(n_jobs, cores)))
+    memos = None  # the heuristic's memos, allocated once and made fresh for every batch
     try:
         for start in range(first_game, first_game + n_games, BATCH):
             stop = min(start + BATCH, first_game + n_games)
@@ -81,7 +82,11 @@ def play_games(
             games = new_games(
                 seeds, edition=edition, players=players, kings_court_swap=flags["kings_court_swap"]
             )
-            _play_table(games, rules, table)
+            if table is not None and memos is None:
+                from gotsim.players.memo import new_memos
+
+                memos = new_memos(min(BATCH, n_games))
+            _play_table(games, rules, table, memos)
             stuck = np.flatnonzero(games.done == 0)
             if stuck.size:
                 phase = Phase(int(games.phase[stuck[0]])).name.lower()
@@ -104,22 +109,32 @@ def play_batch(
 
 
 def _play_table(
-    games: np.recarray, rules: np.recarray, table: tuple[np.ndarray, np.ndarray] | None
+    games: np.recarray,
+    rules: np.recarray,
+    table: tuple[np.ndarray, np.ndarray] | None,
+    memos: np.recarray | None = None,
 ) -> None:
+    """Play ``games`` to the end; ``memos`` (at least one per game) is work space for the
+    heuristic, made fresh here."""
     if table is None:
         play_random(games, rules, MAX_DECISIONS)
         return
     from gotsim.engine.runner import play_policies
-    from gotsim.players.memo import new_memos
+    from gotsim.players.memo import new_memos, reset_memos
 
     kinds, params = table
     n = len(games)
+    if memos is None or len(memos) < n:
+        memos = new_memos(n)
+    else:
+        memos = memos[:n]
+        reset_memos(memos)
     play_policies(
         games,
         rules,
         np.ascontiguousarray(np.broadcast_to(kinds, (n, *kinds.shape))),
         np.ascontiguousarray(np.broadcast_to(params, (n, *params.shape))),
-        new_memos(n),
+        memos,
         MAX_DECISIONS,
     )
 

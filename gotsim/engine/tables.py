@@ -94,6 +94,11 @@ RULES_DTYPE = np.dtype(
         # per area, where a ship mustered there may be placed: the adjacent seas and the area's
         # own port, in area order (-1 padded)
         ("ship_targets", np.int8, (A_MAX, MAX_NEIGHBOURS + 1)),
+        # the land areas with supply barrels listed (-1 padded)
+        ("barrel_areas", np.int8, (A_MAX,)),
+        ("n_barrel_areas", np.int8),
+        # per area, its neighbours that are castle or stronghold areas, in neighbour order
+        ("fort_neighbours", np.int8, (A_MAX, MAX_NEIGHBOURS)),
         ("adjacent", np.uint8, (A_MAX, A_MAX)),
         ("neighbours", np.int8, (A_MAX, MAX_NEIGHBOURS)),  # -1 padded
         ("port_of_area", np.int8, (A_MAX,)),
@@ -208,6 +213,20 @@ def rules_table(
             or (board.kind[s] == AreaKind.PORT and board.port_land[s] == a)
         ]
         t["ship_targets"][a, : len(targets)] = targets
+    barrel_areas = [a for a in range(n) if board.kind[a] == AreaKind.LAND and board.supply[a] > 0]
+    t["barrel_areas"][:] = -1
+    t["barrel_areas"][: len(barrel_areas)] = barrel_areas
+    t["n_barrel_areas"] = len(barrel_areas)
+    t["fort_neighbours"][:] = -1
+    for a in range(n):
+        near = [
+            b
+            for b in board.neighbours[a]
+            if b >= 0
+            and board.kind[b] == AreaKind.LAND
+            and (board.castle[b] or board.stronghold[b])
+        ]
+        t["fort_neighbours"][a, : len(near)] = near
     t["adjacent"][:n, :n] = board.adjacency
     t["neighbours"][:] = -1
     t["neighbours"][:n, : board.neighbours.shape[1]] = board.neighbours

@@ -448,24 +448,6 @@ def muster_allowed(g, t, house: int, area: int, points: int, action: int) -> boo
 
 
 @numba.njit(cache=True)
-def muster_reserve(g, t, house: int):
-    """Units of each type left in the house's reserve (``available`` for all four types in one
-    pass over the board)."""
-    n0 = 0
-    n1 = 0
-    n2 = 0
-    n3 = 0
-    for a in range(t.n_areas):
-        if g.owner[a] == house:
-            n0 += g.units[a, 0]
-            n1 += g.units[a, 1]
-            n2 += g.units[a, 2]
-            n3 += g.units[a, 3]
-    limits = t.unit_limits[house]
-    return limits[0] - n0, limits[1] - n1, limits[2] - n2, limits[3] - n3
-
-
-@numba.njit(cache=True)
 def muster_actions(g, t, house: int, area: int, points: int) -> np.int64:
     """Every MUSTER action ``muster_allowed`` accepts, as a bit set (bit ``action``; the actions
     are below ``ACT_NONE`` = 63): the reserve and the house's armies are counted once, and only
@@ -474,9 +456,8 @@ def muster_actions(g, t, house: int, area: int, points: int) -> np.int64:
         return np.int64(0)
     one = np.int64(1)
     out = np.int64(0)
-    reserve = muster_reserve(g, t, house)
+    reserve, army = _reserve_and_armies(g, t, house)
     allowed = t.supply_table[g.supply[house]]
-    army = _house_army_summary(g, t, house)
     here = unit_count(g, area) if g.owner[area] == house else 0
     # a new unit in the area must keep the armies within supply (army_sizes_fit)
     new_unit_fits = summary_fits_with(army, here, 1, allowed)
@@ -504,19 +485,33 @@ def muster_actions(g, t, house: int, area: int, points: int) -> np.int64:
 
 
 @numba.njit(cache=True)
-def _house_army_summary(g, t, house: int):
-    """``army_summary`` of the house's units per area (what ``army_sizes_fit`` counts)."""
+def _reserve_and_armies(g, t, house: int):
+    """Units of each type left in the house's reserve (its unit limits minus those on the
+    board, ``available``) and the ``army_summary`` of its units per area (what
+    ``army_sizes_fit`` counts), in one pass over the board."""
+    n0 = 0
+    n1 = 0
     n2 = 0
     n3 = 0
-    n4 = 0
+    a2 = 0
+    a3 = 0
+    a4 = 0
     biggest = 0
     for a in range(t.n_areas):
-        n = unit_count(g, a) if g.owner[a] == house else 0
-        n2 += n >= 2
-        n3 += n >= 3
-        n4 += n >= 4
-        biggest = max(biggest, n)
-    return n2, n3, n4, biggest
+        if g.owner[a] == house:
+            f, k, s, e = g.units[a, 0], g.units[a, 1], g.units[a, 2], g.units[a, 3]
+            n0 += f
+            n1 += k
+            n2 += s
+            n3 += e
+            n = f + k + s + e
+            a2 += n >= 2
+            a3 += n >= 3
+            a4 += n >= 4
+            biggest = max(biggest, n)
+    limits = t.unit_limits[house]
+    reserve = (limits[0] - n0, limits[1] - n1, limits[2] - n2, limits[3] - n3)
+    return reserve, (a2, a3, a4, biggest)
 
 
 @numba.njit(cache=True)

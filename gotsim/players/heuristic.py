@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numba
 
+from gotsim.engine.machine import legal, order_allowed
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision
 from gotsim.players import fighting as fi
@@ -114,4 +115,27 @@ def heuristic_action(g, t, house: int, mask, params, memo) -> int:
     return pick_from_mask(g.rng, 1 + house, mask)
 
 
-__all__ = ["heuristic_action"]
+@numba.njit(cache=True)
+def heuristic_place_order(g, t, house: int, mask, params, memo) -> int:
+    """``heuristic_action`` for a pending PLACE_ORDER, the legal mask computed (into ``mask``)
+    only when the planned order is not allowed: the planned order is checked on its own
+    (``order_allowed``, what the mask holds), so the action is the same."""
+    if not memo.ready:
+        init_memo(t, memo)
+    k = od.planned_order(g, t, house, params, memo)
+    if k >= 0 and order_allowed(g, t, house, g.ctx[0], k, -1):
+        return k
+    legal(g, t, mask)
+    return heuristic_action(g, t, house, mask, params, memo)
+
+
+@numba.njit(cache=True)
+def heuristic_march_unit(g, t, house: int, params, memo) -> int:
+    """``heuristic_action`` for a pending MARCH_UNIT, without the legal mask (the batch loop
+    skips computing it): the same action, its one planned destination checked on its own."""
+    if not memo.ready:
+        init_memo(t, memo)
+    return ma.march_unit_unmasked(g, t, house, params, memo)
+
+
+__all__ = ["heuristic_action", "heuristic_march_unit", "heuristic_place_order"]

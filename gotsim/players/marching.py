@@ -17,7 +17,7 @@ import numpy as np
 
 from gotsim.engine import marches as mv
 from gotsim.engine.board_state import LAND, PORT, SEA, controller
-from gotsim.engine.state import H, U
+from gotsim.engine.state import H, Phase, U
 from gotsim.players.params import P_DEFENCE, P_EXPANSION, P_NOISE, P_POWER, P_RISK
 from gotsim.players.values import (
     EXPOSURE,
@@ -123,32 +123,16 @@ def reach_list(g, t, house: int, origin: int, memo) -> int:
 
 
 @numba.njit(cache=True)
-def support_orders_into(g, t, x: int, house: int, exclude: int) -> float:
-    """Strength of ``house``'s revealed support orders that can join a battle in ``x``."""
-    s = 0.0
-    for j in range(t.neighbours.shape[1]):
-        b = t.neighbours[x, j]
-        if b < 0:
-            break
-        if b == exclude or g.owner[b] != house:
-            continue
-        k = g.order[b]
-        if (k == O_SUPPORT_ZERO or k == O_SUPPORT_ONE) and support_reaches(t, b, x):
-            s += attack_strength(g, t, b, x)
-            if k == O_SUPPORT_ONE:
-                s += 1.0
-    return s
-
-
-@numba.njit(cache=True)
-def battle_margin(g, t, house: int, origin: int, x: int, units: float) -> float:
+def battle_margin(g, t, house: int, origin: int, x: int, units: float, memo) -> float:
     """Board strength of an attack with ``units`` on ``x`` (march bonus and revealed supports
     included) minus the defence's (units, garrison, defence order, supports; third houses'
     supports count partly against)."""
     march = g.order[origin]
     bonus = float(march - 1) if 0 <= march <= 2 else 0.0
     e = defender_of(g, t, x)
-    mine = units + bonus + support_orders_into(g, t, x, house, origin)
+    support = memo.sup_sum
+    supports_by_house(g, t, x, house, origin, support)
+    mine = units + bonus + support[house]
     if e < 0:
         return mine - g.neutral[x]
     d = float(hold_strength(g, x))
@@ -158,10 +142,10 @@ def battle_margin(g, t, house: int, origin: int, x: int, units: float) -> float:
             d += 1.0
         elif k == O_DEFENSE_TWO:
             d += 2.0
-    d += support_orders_into(g, t, x, e, -1)
+    d += support[e]
     for other in range(H):
         if other != house and other != e and g.in_play[other]:
-            d += 0.4 * support_orders_into(g, t, x, other, -1)
+            d += 0.4 * support[other]
     holder = g.track[1, 0]
     if not g.blade_used:
         if holder == house:
@@ -169,6 +153,25 @@ def battle_margin(g, t, house: int, origin: int, x: int, units: float) -> float:
         elif holder == e:
             d += 0.5
     return mine - d
+
+
+@numba.njit(cache=True)
+def supports_by_house(g, t, x: int, house: int, exclude: int, out) -> None:
+    """Strength of each house's revealed support orders that can join a battle in ``x``
+    (``exclude`` left out for ``house``), all houses in one pass over the neighbours."""
+    out[:] = 0.0
+    for j in range(t.neighbours.shape[1]):
+        b = t.neighbours[x, j]
+        if b < 0:
+            break
+        h = g.owner[b]
+        if h < 0 or (b == exclude and h == house):
+            continue
+        k = g.order[b]
+        if (k == O_SUPPORT_ZERO or k == O_SUPPORT_ONE) and support_reaches(t, b, x):
+            out[h] += attack_strength(g, t, b, x)
+            if k == O_SUPPORT_ONE:
+                out[h] += 1.0
 
 
 @numba.njit(cache=True)
@@ -203,13 +206,66 @@ def enemy_marches_next_to(g, t, house: int, a: int) -> float:
 
 
 @numba.njit(cache=True)
+def _danger_and_marches(g, t, memo, house: int, a: int):
+    """``local_danger`` (the action phase's ``danger``) and ``enemy_marches_next_to`` of ``a``
+    in one pass over its neighbours; each is added up as on its own, so both are the same."""
+    sums = memo.hsum
+    sums[:] = 0.0
+    marcher = 0
+    worst = 0.0
+    land_a = t.kind[a] == LAND
+    width = t.neighbours.shape[1]
+    for j in range(width):
+        b = t.neighbours[a, j]
+        if b < 0:
+            break
+        e = g.owner[b]
+        if e < 0 or e == house:
+            continue
+        land_b = t.kind[b] == LAND
+        # enemy_marches_next_to
+        if 0 <= g.order[b] <= 2 and land_b == land_a:
+            s = float(attack_strength(g, t, b, a))
+            if s > worst:
+                worst = s
+        if land_a and t.kind[b] == SEA and g.units[b, SHIP] > 0:
+            for k in range(width):
+                c = t.neighbours[b, k]
+                if c < 0:
+                    break
+                if c != a and g.owner[c] == e and t.kind[c] == LAND and 0 <= g.order[c] <= 2:
+                    s = float(attack_strength(g, t, c, a))
+                    if s > worst:
+                        worst = s
+        # local_danger
+        if land_b and not land_a:
+            continue
+        if t.kind[b] == PORT and land_a:
+            continue
+        strength = live(g, b, FOOTMAN) + 2 * live(g, b, KNIGHT) + live(g, b, SHIP)
+        if land_b and memo.fort[a]:
+            strength += 4 * live(g, b, SIEGE)
+        sums[e] += strength
+        if land_b == land_a:
+            marcher |= 1 << e
+    best = 0.0
+    for e in range(H):
+        if (marcher >> e) & 1 and sums[e] > best:
+            best = sums[e]
+    return best, worst
+
+
+@numba.njit(cache=True)
 def threat_at(g, t, memo, house: int, a: int, planning: bool) -> float:
     """The danger to ``a``: the view's estimate while planning; in the action phase the
     revealed marches next to it, or half the estimate (later rounds)."""
-    d = danger(g, t, memo, house, a)
     if planning:
-        return d
-    now = enemy_marches_next_to(g, t, house, a)
+        return danger(g, t, memo, house, a)
+    if g.phase == Phase.MARCHES:
+        d, now = _danger_and_marches(g, t, memo, house, a)
+    else:
+        d = danger(g, t, memo, house, a)
+        now = enemy_marches_next_to(g, t, house, a)
     # the home area is worth guarding against later rounds too
     later = 0.8 if t.home[a] == house else 0.5
     return max(now, later * d)
@@ -351,9 +407,10 @@ def allocate(
         s = unit_strength(u)
         for r in range(n_reach):
             gv[r] = _send_worth(memo, r, s, exposure, defence)
+        # worth of keeping the unit home: it changes only when a unit stays
+        sv = v_o * (lose_chance(t_o, stay_hold) - lose_chance(t_o, stay_hold + s)) * defence
+        sv += s * pos_o
         for _ in range(left[u]):
-            sv = v_o * (lose_chance(t_o, stay_hold) - lose_chance(t_o, stay_hold + s)) * defence
-            sv += s * pos_o
             best = sv
             best_r = -1
             for r in range(n_reach):
@@ -363,6 +420,8 @@ def allocate(
             if best_r < 0:
                 stayed += 1
                 stay_hold += s
+                sv = v_o * (lose_chance(t_o, stay_hold) - lose_chance(t_o, stay_hold + s)) * defence
+                sv += s * pos_o
             else:
                 move[memo.reach[best_r], u] += 1
                 memo.sent[best_r] += s
@@ -451,7 +510,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
                 support -= attack_strength(g, t, origin, x)
             m0 = units + 0.6 * support - memo.d_str[x]
         else:
-            m0 = battle_margin(g, t, house, origin, x, units) - actual
+            m0 = battle_margin(g, t, house, origin, x, units, memo) - actual
         # the area as far as it can be held afterwards, plus what does not depend on the units
         gain = memo.d_val[x] * (1.0 - lose_chance(memo.d_thr[x], units)) + memo.d_gain[x]
         lead = memo.d_lead[x]
@@ -506,7 +565,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         if not planning and staying <= 0 and land and move_a[best_x, FOOTMAN] > 0 and fighters > 1:
             # keep one footman home when that costs the attack less than the empty origin
             e = defender_of(g, t, best_x)
-            m = battle_margin(g, t, house, origin, best_x, best_units - 1.0)
+            m = battle_margin(g, t, house, origin, best_x, best_units - 1.0, memo)
             tie = e < 0 or fiefdoms_higher(g, house, e)
             v1 = _attack_at(
                 memo,
@@ -547,6 +606,8 @@ def plan_march(g, t, house: int, origin: int, params, memo) -> float:
     memo.march_move[:, :] = memo.move_a
     memo.march_key = g.game_round * 64 + origin
     memo.march_house = house
+    # the ships do not move while the march's units are assigned: its reach holds till then
+    memo.march_reach = mv.transport_reach_bits(g, t, house, origin)
     return res[1]
 
 
@@ -577,6 +638,23 @@ def march_unit(g, t, house: int, mask, params, memo) -> int:
         if d != origin and memo.march_move[d, u] > 0 and mask[d]:
             memo.march_move[d, u] -= 1
             return d
+    return origin
+
+
+@numba.njit(cache=True)
+def march_unit_unmasked(g, t, house: int, params, memo) -> int:
+    """``march_unit`` without the legal mask: the planned destinations are checked one by one
+    with the engine's rule (``march_destination_ok``, what the mask holds), so the answer is the
+    same; staying is always legal."""
+    origin = g.ctx[0]
+    u = g.ctx[1]
+    if memo.march_key != g.game_round * 64 + origin or memo.march_house != house:
+        plan_march(g, t, house, origin, params, memo)
+    for d in range(t.n_areas):
+        if d != origin and memo.march_move[d, u] > 0:
+            if mv.march_destination_ok(g, t, house, origin, u, d, memo.march_reach):
+                memo.march_move[d, u] -= 1
+                return d
     return origin
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from gotsim.engine.combat import BATTLE_LEN, N_PARTS
-from gotsim.engine.state import A_MAX, N_ORDER_KINDS, H, U
+from gotsim.engine.state import A_MAX, N_ACTIONS, N_ORDER_KINDS, H, U
 from gotsim.players.params import N_PARAMS
 
 MEMO_DTYPE = np.dtype(
@@ -21,6 +21,7 @@ MEMO_DTYPE = np.dtype(
         # the houses' parameter rows, copied here by the batch loop: a row of a record field
         # carries no reference count, so passing it down every scorer costs nothing
         ("params", np.float64, (H, N_PARAMS)),
+        ("mask", np.uint8, (N_ACTIONS,)),  # the batch loop's legal-action mask (the same reason)
         ("base_value", np.float32, (A_MAX,)),  # worth of holding an area, for any house
         ("fort", np.uint8, (A_MAX,)),  # castle or stronghold
         ("reach_scale", np.float32, (H, A_MAX)),  # worth factor by distance from each home
@@ -41,9 +42,11 @@ MEMO_DTYPE = np.dtype(
         ("march_house", np.int8),
         ("march_move", np.int8, (A_MAX, U)),  # planned units per destination
         ("march_value", np.float64),
+        ("march_reach", np.int64),  # transport_reach_bits of the planned march's origin
         ("tyrion_key", np.int32),  # the battle in which this game's Tyrion already cancelled
         ("castles", np.int32, (H,)),  # castles held per house, with the view
         ("hsum", np.float64, (H,)),  # per-house sums (local danger)
+        ("sup_sum", np.float64, (H,)),  # per-house revealed supports into a battle area
         # work space of the march planner (no allocations in the hot loop)
         ("reach", np.int16, (A_MAX,)),  # areas a march can go, listed
         ("stack", np.int16, (A_MAX,)),
@@ -103,14 +106,24 @@ MEMO_DTYPE = np.dtype(
 def new_memos(n: int) -> np.recarray:
     """``n`` fresh memos (one per game in flight)."""
     memos = np.zeros(n, MEMO_DTYPE).view(np.recarray)
-    memos["view_key"] = -1
-    memos["march_key"] = -1
-    memos["tyrion_key"] = -1
-    memos["posv_key"] = -1
-    memos["d_key"] = -1
-    memos["wc_key"] = -1
-    memos["hand_key"] = -1
+    reset_memos(memos)
     return memos
 
 
-__all__ = ["MEMO_DTYPE", "new_memos"]
+def reset_memos(memos: np.ndarray) -> None:
+    """Make ``memos`` fresh again, for the next batch of games (reusing the memory saves
+    allocating and first touching some 33 kB per game)."""
+    memos[...] = _FRESH[0]
+
+
+def _fresh_memo() -> np.ndarray:
+    memo = np.zeros(1, MEMO_DTYPE)
+    for key in ("view_key", "march_key", "tyrion_key", "posv_key", "d_key", "wc_key", "hand_key"):
+        memo[key] = -1
+    memo.setflags(write=False)
+    return memo
+
+
+_FRESH = _fresh_memo()
+
+__all__ = ["MEMO_DTYPE", "new_memos", "reset_memos"]

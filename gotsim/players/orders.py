@@ -11,6 +11,7 @@ Compiled (numba). Planning reads the public board only: never other houses' orde
 from __future__ import annotations
 
 import numba
+import numpy as np
 
 from gotsim.engine.board_state import LAND, unit_count
 from gotsim.engine.machine import order_allowed, raid_reaches, stars_allowed, stars_used
@@ -105,8 +106,10 @@ def _raid_targets(g, t, house: int, a: int) -> int:
 
 
 @numba.njit(cache=True)
-def plan_orders(g, t, house: int, params, memo) -> None:
-    """Plan every order ``house`` still has to place this round into ``memo.plan``."""
+def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
+    """Plan every order ``house`` still has to place this round into ``memo.plan``
+    (``recount``: every support worth counted afresh after each support or defence planned,
+    the plain way the shortcut is tested against)."""
     ensure_view(g, t, memo)
     n = t.n_areas
     memo.plan[house, :] = -1
@@ -245,6 +248,11 @@ def plan_orders(g, t, house: int, params, memo) -> None:
 
     # --- phase 2: everything else, supports scored against the planned attacks ------------------
     dirty = True  # support worths change only when a support or defence order is planned
+    # ... and then only for the areas next to what it changed: the planned attacks whose margin
+    # grew (bits of att_x) and the areas whose planned defence grew (bits of areas)
+    first = True
+    changed_att = 0
+    changed_hold = np.int64(0)
     ok = memo.p_ok  # order kinds still open: tokens left, not restricted, a star if it needs one
     while True:
         for k in range(N_ORDER_KINDS):
@@ -252,6 +260,12 @@ def plan_orders(g, t, house: int, params, memo) -> None:
         if dirty:
             # (a support kind no longer open is never read again: tokens and stars only run out)
             for i in range(na):
+                if done[i]:
+                    continue
+                if not (first or recount) and not _support_inputs_changed(
+                    g, t, house, areas[i], att_x, n_att, changed_att, changed_hold
+                ):
+                    continue  # the worths counted last time still hold
                 if not done[i] and ok[O_SUPPORT_ZERO]:
                     a = areas[i]
                     score[i, O_SUPPORT_ZERO] = _support_value(
@@ -288,6 +302,9 @@ def plan_orders(g, t, house: int, params, memo) -> None:
                         - STAR_COST
                     )
             dirty = False
+            first = False
+            changed_att = 0
+            changed_hold = np.int64(0)
         best = 2.0 * NEG  # every area gets an order while tokens last, however poor
         bi = -1
         bk = -1
@@ -309,21 +326,42 @@ def plan_orders(g, t, house: int, params, memo) -> None:
             stars -= 1
         if ORDER_TYPE[bk] == SUPPORT or ORDER_TYPE[bk] == DEFENSE:
             dirty = True
+        one = np.int64(1)
         if ORDER_TYPE[bk] == SUPPORT:
             s_add = strength[bi] + (1.0 if bk == 6 else 0.0)
             for m in range(n_att):
                 if support_reaches(t, a, int(att_x[m])):
                     att_m[m] += s_add
+                    changed_att |= 1 << m
             for j in range(t.neighbours.shape[1]):
                 y = t.neighbours[a, j]
                 if y < 0:
                     break
                 if g.owner[y] == house and support_reaches(t, a, y):
                     hold_extra[y] += s_add
+                    changed_hold |= one << y
         elif bk == O_DEFENSE_ONE:
             hold_extra[a] += 1.0
+            changed_hold |= one << a
         elif bk == O_DEFENSE_TWO:
             hold_extra[a] += 2.0
+            changed_hold |= one << a
+
+
+@numba.njit(cache=True)
+def _support_inputs_changed(g, t, house, a, att_x, n_att, changed_att, changed_hold) -> bool:
+    """Whether ``_support_value`` of area ``a`` reads a planned attack margin in
+    ``changed_att`` or a planned defence of an area in ``changed_hold`` (bit sets)."""
+    for m in range(n_att):
+        if (changed_att >> m) & 1 and support_reaches(t, a, int(att_x[m])):
+            return True
+    for j in range(t.neighbours.shape[1]):
+        y = t.neighbours[a, j]
+        if y < 0:
+            break
+        if (changed_hold >> y) & 1 and g.owner[y] == house and support_reaches(t, a, y):
+            return True
+    return False
 
 
 @numba.njit(cache=True)
@@ -356,12 +394,18 @@ def _support_value(
 
 
 @numba.njit(cache=True)
-def place_order(g, t, house: int, mask, params, memo) -> int:
-    """PLACE_ORDER: the planned order for the area (planning once per house and round)."""
-    a = g.ctx[0]
+def planned_order(g, t, house: int, params, memo) -> int:
+    """The order kind planned for the area of the pending PLACE_ORDER (planning once per house
+    and round), -1 none."""
     if memo.plan_key[house] != g.game_round:
         plan_orders(g, t, house, params, memo)
-    k = int(memo.plan[house, a])
+    return int(memo.plan[house, g.ctx[0]])
+
+
+@numba.njit(cache=True)
+def place_order(g, t, house: int, mask, params, memo) -> int:
+    """PLACE_ORDER: the planned order for the area (planning once per house and round)."""
+    k = planned_order(g, t, house, params, memo)
     if k >= 0 and mask[k]:
         return k
     # the plan cannot be followed (resumed mid-way): a plain preference order

@@ -119,16 +119,15 @@ def position_value(g, t, memo, house: int, a: int) -> float:
                 v += 0.25
         return v
     v = 0.0
-    for j in range(t.neighbours.shape[1]):
-        y = t.neighbours[a, j]
+    for j in range(t.fort_neighbours.shape[1]):  # the castles and strongholds next to it
+        y = t.fort_neighbours[a, j]
         if y < 0:
             break
-        if memo.fort[y] and t.kind[y] == LAND:
-            c = controller(g, t, y)
-            if c != house:
-                v += 0.1 * memo.base_value[y]
-                if c >= 0:
-                    v += 0.1 * lead_of(g, t, memo, house, c)
+        c = controller(g, t, y)
+        if c != house:
+            v += 0.1 * memo.base_value[y]
+            if c >= 0:
+                v += 0.1 * lead_of(g, t, memo, house, c)
     return v
 
 

@@ -112,6 +112,26 @@ def init_memo(t, memo) -> None:
 
 
 @numba.njit(cache=True)
+def init_memos(t, memos) -> None:
+    """``init_memo`` for a batch of memos: the tables depend on the board only, so they are
+    worked out once and copied."""
+    source = -1  # the first fresh memo, filled by init_memo (ready ones keep their tables)
+    for i in range(memos.shape[0]):
+        memo = memos[i]
+        if memo.ready:
+            continue
+        if source < 0:
+            init_memo(t, memo)
+            source = i
+            continue
+        first = memos[source]
+        memo.base_value[:] = first.base_value
+        memo.fort[:] = first.fort
+        memo.reach_scale[:, :] = first.reach_scale
+        memo.ready = 1
+
+
+@numba.njit(cache=True)
 def value_for(g, t, memo, house: int, a: int) -> float:
     """Worth of area ``a`` to ``house``: the static value, more for its own home and for
     castles as it nears victory, less far from home."""
@@ -126,8 +146,8 @@ def value_for(g, t, memo, house: int, a: int) -> float:
 @numba.njit(cache=True)
 def castles_count(g, t, house: int) -> int:
     n = 0
-    for a in range(t.n_areas):
-        if (t.castle[a] or t.stronghold[a]) and controller(g, t, a) == house:
+    for i in range(t.n_forts):
+        if controller(g, t, t.forts[i]) == house:
             n += 1
     return n
 
@@ -181,9 +201,9 @@ def ensure_view(g, t, memo) -> None:
             memo.view_key = phase_key
         return
     key = phase_key
-    for a in range(t.n_areas):
-        if 0 <= g.order[a] <= 2:
-            key += 1
+    for a in range(t.n_areas):  # march orders still on the board (without branches: asked often)
+        k = g.order[a]
+        key += (k >= 0) & (k <= 2)
     if memo.view_key == key:
         return
     if memo.view_key // 64 != g.game_round * 16 + g.phase and memo.view_key // 64 < (
@@ -199,11 +219,10 @@ def ensure_view(g, t, memo) -> None:
 def refresh_counts(g, t, memo) -> None:
     """Castles held per house and public hands (cheap parts of the view)."""
     memo.castles[:] = 0
-    for a in range(t.n_areas):
-        if memo.fort[a]:
-            c = controller(g, t, a)
-            if c >= 0:
-                memo.castles[c] += 1
+    for i in range(t.n_forts):
+        c = controller(g, t, t.forts[i])
+        if c >= 0:
+            memo.castles[c] += 1
     refresh_cards(g, t, memo)
 
 
@@ -307,6 +326,11 @@ def refresh_view(g, t, memo) -> None:
         top = 0.0
         who = -1
         second = 0.0
+        if marcher[a] == 0:  # nobody can march in: every threat stays 0
+            memo.thr_top[a] = top
+            memo.thr_top_house[a] = who
+            memo.thr_second[a] = second
+            continue
         for e in range(H):
             if (marcher[a] >> e) & 1:
                 threat[e, a] += pot[e, a]
