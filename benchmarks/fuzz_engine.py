@@ -17,7 +17,7 @@ import numpy as np
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
 from gotsim.engine.runner import play_random
-from gotsim.engine.tables import rules_table, variant_flags
+from gotsim.engine.tables import rules_for, variant_flags
 
 
 def main() -> None:
@@ -33,6 +33,8 @@ def main() -> None:
         "unfinished": 0,
         "fortified_at_end": 0,
         "siege_engines_at_end": 0,
+        "ships_in_ports_at_end": 0,
+        "one_time_orders_placed": 0,
         "examples": [],
     }
     settings = []
@@ -41,14 +43,7 @@ def main() -> None:
     if args.edition in ("1e", "both"):
         settings += [("1e", p, False) for p in (3, 4, 5)]
     for edition, players, tides in settings:
-        rules = rules_table(
-            edition,
-            players,
-            tides,
-            flags["fortifications"],
-            flags["siege_engines"],
-            flags["westeros_lookahead"],
-        )
+        rules = rules_for(edition, players, {**flags, "tides_of_battle": tides})
         # the 2e keys stay as they were, so its fuzz games do not change
         key = (players, tides) if edition == "2e" else (1, players)
         seeds = [np.random.SeedSequence(99, spawn_key=(*key, i)) for i in range(args.games)]
@@ -58,6 +53,10 @@ def main() -> None:
         report["unfinished"] += int((games.done == 0).sum())
         report["fortified_at_end"] += int((games.fortification > 0).sum())
         report["siege_engines_at_end"] += int(games.units[:, :, 3].sum())
+        ports = np.flatnonzero(rules[0].kind[: rules[0].n_areas] == 2)
+        report["ships_in_ports_at_end"] += int(games.units[:, ports, 2].sum())
+        used = np.unpackbits(games.one_time_used.astype(np.uint16).view(np.uint8))
+        report["one_time_orders_placed"] += int(used.sum())
         for i, g in enumerate(games):
             found = violations(g, rules[0])
             report["violations"] += len(found)

@@ -197,6 +197,19 @@ def _check_edition(args: argparse.Namespace) -> None:
         )
     if args.edition == "1e" and getattr(args, "tides", False):
         _fail("--tides: Tides of Battle is a 2nd-edition variant")
+    for module in args.variant or ():
+        if args.edition == "2e":
+            _fail(
+                f"--variant {module}: an A Clash of Kings module of the 1st edition (--edition 1e)"
+            )
+
+
+def _variants(args: argparse.Namespace) -> dict[str, bool]:
+    """The engine variants of ``gotsim play`` and ``gotsim bench``."""
+    return {
+        "tides_of_battle": getattr(args, "tides", False),
+        **dict.fromkeys(args.variant or (), True),
+    }
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -213,7 +226,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         players=args.players,
         seed=args.seed,
         edition=args.edition,
-        variants={"tides_of_battle": args.tides},
+        variants=_variants(args),
     )
     policy = _python_policy(args.policy)
     if pictures is not None:
@@ -265,6 +278,19 @@ def _play_with_pictures(game: Any, folder: Path, policy: Any) -> None:
     save_record_picture(folder / "final.png", game)
 
 
+def _variant_argument(parser: argparse.ArgumentParser) -> None:
+    from gotsim.engine.tables import CLASH_OF_KINGS_VARIANTS
+
+    parser.add_argument(
+        "--variant",
+        action="append",
+        choices=CLASH_OF_KINGS_VARIANTS,
+        metavar="MODULE",
+        help="an A Clash of Kings module of the 1st edition (repeat for several): "
+        + ", ".join(CLASH_OF_KINGS_VARIANTS),
+    )
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     import time
 
@@ -280,6 +306,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         "edition": args.edition,
         "n_jobs": args.jobs,
         "policies": args.policy,
+        "variants": _variants(args),
     }
     play_games(min(args.games, 64), **kw)  # compile / warm up
     start = time.perf_counter()
@@ -382,6 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--edition", choices=EDITIONS, default="2e")
     play.add_argument("--policy", choices=("random", "heuristic"), default="random")
     play.add_argument("--tides", action="store_true", help="Tides of Battle variant")
+    _variant_argument(play)
     play.add_argument("--log", help="write the narrated log to this file")
     play.add_argument("--json", action="store_true", help="print a JSON summary")
     play.add_argument("--pictures", help="folder for a board picture per round")
@@ -393,6 +421,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--edition", choices=EDITIONS, default="2e")
     bench.add_argument("--policy", choices=("random", "heuristic"), default="random")
     bench.add_argument("--jobs", type=int, default=2, help="threads (cores) to use")
+    _variant_argument(bench)
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(run=_cmd_bench)
 

@@ -55,6 +55,10 @@ def save(fig, name):
 
 
 scenario = tomllib.loads((ROOT / "scenarios/lannister_swap.toml").read_text())
+# the scenario's grid runs both editions; the 2nd edition's cells first, the 1st's at the end
+# (the same cells, from scenarios/lannister_swap_1e.toml)
+del scenario["grid"]["edition"]
+scenario["edition"] = "2e"
 scenario["policies"] = POLICIES
 if GAMES is not None:
     scenario["games"] = GAMES

@@ -15,8 +15,9 @@
 # # What the variants and player counts change
 #
 # Tides of Battle on/off and the King's Court swap (5 and 6 players), across 3–6 players: win-rate
-# differences with 95 % intervals, battles per game and how games end. Each toggle is compared on
-# the same games (common random numbers), paired by block.
+# differences with 95 % intervals, battles per game and how games end; then the 1st edition's
+# A Clash of Kings modules (ports, one-time orders, three-card combat) at 5 players. Each toggle
+# is compared on the same games (common random numbers), paired by block.
 #
 # **Read this first.** Every house is played by gotsim's heuristic player (`docs/players.md`), a
 # rule-based model of sensible play: the effects below are those of the variants *as the
@@ -68,6 +69,8 @@ def study(name, grid, **fixed):
 
 tides = study("tides", {"players": [3, 4, 5, 6], "tides_of_battle": [False, True]})
 swap = study("swap", {"players": [5, 6], "kings_court_swap": [False, True]})
+MODULES = ["ports", "one_time_orders", "three_card_combat"]
+clash = study("clash", dict.fromkeys(MODULES, [False, True]), edition="1e", players=5)
 
 
 def differences(games, by):
@@ -123,6 +126,42 @@ display(battles.round(1))  # noqa: F821 (IPython builtin)
 ends.unstack().round(3)
 
 # %% [markdown]
+# ## A Clash of Kings modules (1st edition, 5 players): win-rate differences (on − off)
+# Each module is compared with the same games without it, within every setting of the other two
+# (four strata per module), and the strata are pooled here by their mean difference.
+
+# %%
+clash_diff = pd.concat(
+    [differences(clash, m).assign(module=m) for m in MODULES], ignore_index=True
+)
+pooled = clash_diff.groupby(["module", "house"]).agg(
+    difference=("difference", "mean"),
+    ci_low=("ci_low", "mean"),
+    ci_high=("ci_high", "mean"),
+    strata_p05=("p_value", lambda p: int((p < 0.05).sum())),
+)
+houses_1e = sorted(set(clash_diff.house))
+fig, ax = plt.subplots(figsize=(8, 4))
+for k, module in enumerate(MODULES):
+    sub = pooled.loc[module].reindex(houses_1e)
+    y = [i + (k - 1) * 0.22 for i in range(len(houses_1e))]
+    ax.errorbar(
+        sub.difference,
+        y,
+        xerr=[sub.difference - sub.ci_low, sub.ci_high - sub.difference],
+        fmt="o",
+        capsize=2,
+        label=module,
+    )
+ax.axvline(0, color="grey", lw=0.8)
+ax.set_yticks(range(len(houses_1e)), houses_1e)
+ax.set_xlabel("win rate, module on − off (mean over the other modules' settings)")
+ax.set_title(f"1st edition, 5 players ({POLICIES} players, {GAMES} games per cell)")
+ax.legend(fontsize=8)
+save(fig, "variants_clash_of_kings.png")
+pooled.round(3)
+
+# %% [markdown]
 # ## Conclusion
 
 # %%
@@ -146,6 +185,13 @@ print(
     f"{top_swap.players} players (p = {top_swap.p_value:.2g}).\n"
     "Games ending by castles (Tides of Battle off and on together): "
     + ", ".join(f"{n}p {s:.1%}" for n, s in castle_share.items())
+    + ".\n1st edition, A Clash of Kings modules (mean difference over the other two modules' "
+    "settings): "
+    + "; ".join(
+        f"{m}: largest {row.name} {row.difference:+.2%} ({int(row.strata_p05)} of 4 strata p < 0.05)"
+        for m in MODULES
+        for row in [pooled.loc[m].assign(size=pooled.loc[m].difference.abs()).nlargest(1, "size").iloc[0]]
+    )
     + "."
     + ("" if POLICIES == "heuristic" else "\nRandom players: rule and pipeline checks only.")
 )

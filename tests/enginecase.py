@@ -54,11 +54,13 @@ from gotsim.engine.state import (
     ACT_UPGRADE_KNIGHT,
     ACT_UPGRADE_SIEGE,
     N_ACTIONS,
+    ONE_TIME_NAMES,
     ORDER_NAMES,
     Decision,
+    OneTimeOrder,
     Phase,
 )
-from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table
+from gotsim.engine.tables import WesterosCard, WildlingCard, rules_for
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House
@@ -109,6 +111,8 @@ AREA_KINDS = {
     Decision.SUPPLY_CUT,
     Decision.DESTROY_UNIT,
     Decision.CROW_KILLERS,
+    Decision.ONE_TIME_AREA,
+    Decision.ONE_TIME_MOVE,
 }
 UNIT_KINDS = {Decision.CASUALTY, Decision.SUPPLY_CUT_UNIT, Decision.DESTROY_UNIT_TYPE}
 TRACK_KINDS = {Decision.DORAN, Decision.TRACK_CHOICE}
@@ -152,10 +156,7 @@ class Case:
         self.edition = edition
         self.board = load_board(edition)
         self.deck = DECK if edition == "2e" else deck_ids(edition)
-        fortifications = bool((variants or {}).get("fortifications", False))
-        siege_engines = bool((variants or {}).get("siege_engines", False))
-        lookahead = bool((variants or {}).get("westeros_lookahead", False))
-        self.rules = rules_table(edition, players, tides, fortifications, siege_engines, lookahead)
+        self.rules = rules_for(edition, players, {**(variants or {}), "tides_of_battle": tides})
         self.t = self.rules[0]
         self.games = new_games(
             [np.random.SeedSequence(seed, spawn_key=(0,))], edition=edition, players=players
@@ -344,8 +345,12 @@ class Case:
             return SMALL[kind][action]
         if kind in (Decision.PLACE_ORDER, Decision.RAVEN_ORDER):
             return ORDER_NAMES[action]
-        if kind == Decision.MARCH_UNIT and action == g.ctx[0]:
+        if kind in (Decision.MARCH_UNIT, Decision.ONE_TIME_MOVE) and action == g.ctx[0]:
             return "stay"
+        if kind == Decision.ONE_TIME_ORDER:
+            return ONE_TIME_NAMES[action]
+        if kind == Decision.ONE_TIME_TARGET:
+            return self._one_time_target_word(action)
         if kind in AREA_KINDS:
             return self.board.area_ids[action]
         if kind == Decision.HOUSE_CARD:
@@ -380,8 +385,14 @@ class Case:
             return SMALL[kind].index(word)
         if kind in (Decision.PLACE_ORDER, Decision.RAVEN_ORDER) and word in ORDER_BY_NAME:
             return ORDER_BY_NAME[word]
-        if word == "stay" and kind == Decision.MARCH_UNIT:
+        if word == "stay" and kind in (Decision.MARCH_UNIT, Decision.ONE_TIME_MOVE):
             return int(g.ctx[0])
+        if kind == Decision.ONE_TIME_ORDER and word in ONE_TIME_NAMES:
+            return ONE_TIME_NAMES.index(word)
+        if kind == Decision.ONE_TIME_TARGET:
+            for a in range(N_ACTIONS):
+                if self._one_time_target_word(a) == word:
+                    return a
         if kind == Decision.AERON and word == "keep":
             return 0
         if kind in (Decision.HOUSE_CARD, Decision.AERON, Decision.PATCHFACE) or (
@@ -401,6 +412,29 @@ class Case:
         if word in self.board.area_index:
             return self._area(word)
         return int(word)
+
+    def _one_time_target_word(self, action: int) -> str:
+        """ONE_TIME_TARGET actions: areas (Iron Fleet, Soul of R'hllor), houses (Lion's
+        Cunning, Power of Highgarden's demands) or card ids (Power of Highgarden's discard)."""
+        g = self.g
+        kind = OneTimeOrder(int(g.ctx[0]))
+        if kind in (OneTimeOrder.IRON_FLEET, OneTimeOrder.SOUL_OF_RHLLOR):
+            return self.board.area_ids[action] if action < self.board.n_areas else str(action)
+        if kind == OneTimeOrder.POWER_OF_HIGHGARDEN and int(g.ctx[2]) == 0:
+            deck = self.deck[House(int(g.pending_house))]
+            return deck[action] if action < len(deck) else str(action)
+        return House(action).id if action < len(House) else str(action)
+
+    def one_time(self, area_name: str, house: str, kind: str) -> Case:
+        """A one-time order (1e one_time_orders variant) of ``house`` on the area, marked used."""
+        k = ONE_TIME_NAMES.index(kind)
+        self.g.one_time[self._area(area_name)] = k
+        self.g.one_time_used[house_of(house)] |= 1 << k
+        return self
+
+    def one_time_at(self, area_name: str) -> str | None:
+        k = int(self.g.one_time[self._area(area_name)])
+        return None if k < 0 else ONE_TIME_NAMES[k]
 
     def _parse(self, line: str) -> tuple[str, Decision, list[str]]:
         house, kind, *rest = line.split()
@@ -437,7 +471,7 @@ class Case:
         assert self.pending == f"{house} {kind.name}", (
             f"expected {house} {kind.name}, engine asks {self.pending}; log: {self.log}"
         )
-        if kind == Decision.MARCH_UNIT and len(rest) == 2:
+        if kind in (Decision.MARCH_UNIT, Decision.ONE_TIME_MOVE) and len(rest) == 2:
             letter, word = rest
             assert UNIT_LETTERS[int(self.g.ctx[1])] == letter, (line, int(self.g.ctx[1]))
         else:

@@ -29,12 +29,13 @@ def setup():
 
 
 def test_area_counts(board, areas):
-    assert len(board["areas"]) == len(areas) == 45
+    assert len(board["areas"]) == len(areas) == 53
     kinds = [a["kind"] for a in board["areas"]]
     assert kinds.count("land") == 34
     assert kinds.count("sea") == 11
+    assert kinds.count("port") == 8
     counts = board["counts"]
-    assert (counts["areas"], counts["land"], counts["sea"], counts["port"]) == (45, 34, 11, 0)
+    assert (counts["areas"], counts["land"], counts["sea"], counts["port"]) == (53, 34, 11, 8)
     assert counts["castles"] == sum(a["castle"] for a in board["areas"])
     assert counts["strongholds"] == sum(a["stronghold"] for a in board["areas"])
     assert counts["supply_barrels"] == sum(a["supply"] for a in board["areas"])
@@ -43,12 +44,24 @@ def test_area_counts(board, areas):
 
 def test_borders_canonical_unique_and_known(board, areas):
     borders = board["borders"]
-    assert len(borders) == board["counts"]["borders"] == 110
+    assert len(borders) == board["counts"]["borders"] == 110 + 2 * 8  # base board + ports
     pairs = [tuple(b) for b in borders]
     assert all(len(p) == 2 and p[0] < p[1] for p in pairs)
     assert len(set(pairs)) == len(pairs)
     assert pairs == sorted(pairs)
     assert all(a in areas and b in areas for a, b in pairs)
+
+
+def test_ports_are_the_clash_of_kings_module_after_the_base_board(board, areas):
+    """The 8 port areas come last (the base board's 45 keep their indices) and belong to the
+    ports module; each port belongs to a castle or stronghold and opens onto one of its seas."""
+    ports = [a for a in board["areas"] if a["kind"] == "port"]
+    assert [a["id"] for a in board["areas"][45:]] == [a["id"] for a in ports]
+    for port in ports:
+        assert port["module"] == "clash_of_kings_ports"
+        land, sea = areas[port["port_of"]], areas[port["port_sea"]]
+        assert land["port"] == port["id"] and (land["castle"] or land["stronghold"])
+        assert sorted([land["id"], sea["id"]]) in board["borders"]
 
 
 def test_islands_have_no_land_neighbours(board, areas):

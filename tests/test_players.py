@@ -21,7 +21,7 @@ from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.runner import play_policies
 from gotsim.engine.state import N_ACTIONS, Decision, Phase
-from gotsim.engine.tables import rules_table
+from gotsim.engine.tables import rules_for, rules_table
 from gotsim.players import HeuristicPolicy, Policy, make_policy, policy_params, policy_table
 from gotsim.players.fighting import card_win_table
 from gotsim.players.heuristic import heuristic_action
@@ -129,6 +129,14 @@ def test_heuristic_answers_every_decision_kind_legally() -> None:
         games = new_games(seeds, edition="1e", players=players)
         _explore(games, rules, DEFAULTS, new_memos(40), counts, bad, 3)
         assert games.done.all()
+    # and the A Clash of Kings modules theirs (one-time orders among them)
+    modules = {"ports": True, "one_time_orders": True, "three_card_combat": True}
+    for players, every in ((5, 3), (4, 1_000_000)):
+        rules = rules_for("1e", players, {**modules, "fortifications": True})
+        seeds = [np.random.SeedSequence(17 + players, spawn_key=(i,)) for i in range(40)]
+        games = new_games(seeds, edition="1e", players=players)
+        _explore(games, rules, DEFAULTS, new_memos(40), counts, bad, every)
+        assert games.done.all()
     kinds = [k for k in Decision if k != Decision.NONE]
     missing = [k.name for k in kinds if counts[k] == 0]
     assert not missing, f"decision kinds never reached: {missing}"
@@ -151,6 +159,9 @@ def _scramble_hidden(record: np.record, house: int, rng: np.random.Generator) ->
         for a in range(len(record.order)):
             if record.owner[a] >= 0 and record.owner[a] != house:
                 record.order[a] = rng.integers(0, 11)
+                record.one_time[a] = rng.integers(-1, 8)  # face down too
+    if record.pending == Decision.HOUSE_CARD:
+        record.card_picks[1 - int(record.ctx[0])] = rng.integers(0, 128)  # three-card combat
     if record.pending == Decision.BID:
         for e in range(6):
             if e != house:
@@ -165,8 +176,12 @@ def test_heuristic_never_reads_hidden_information() -> None:
     rng = np.random.default_rng(5)
     policy = HeuristicPolicy()
     checked = 0
-    for seed in (3, 4):
-        game = Game(players=6, seed=seed)
+    modules = {"ports": True, "one_time_orders": True, "three_card_combat": True}
+    for game in (
+        Game(players=6, seed=3),
+        Game(players=6, seed=4),
+        Game(players=5, seed=5, edition="1e", variants=modules),
+    ):
         while (pending := game.pending) is not None:
             house = int(pending.house)
             mask = np.zeros(N_ACTIONS, np.bool_)

@@ -139,7 +139,14 @@ def test_shipped_scenarios_load() -> None:
     loaded = {p.stem: load_scenario(p) for p in sorted(SCENARIOS.glob("*.toml"))}
     assert {"quickstart", "lannister_swap", "player_counts", "tides_of_battle"} <= set(loaded)
     swap = loaded["lannister_swap"]
-    assert [c.kings_court_swap for c in swap.cells] == [False, True]
+    assert [(c.edition, c.kings_court_swap) for c in swap.cells] == [
+        ("2e", False),
+        ("2e", True),
+        ("1e", False),
+        ("1e", True),
+    ]
+    one = loaded["lannister_swap_1e"]
+    assert [c.params() for c in one.cells] == [c.params() for c in swap.cells[2:]]
     assert all(c.players == 5 for c in swap.cells) and swap.games >= 10_000
     assert swap.compare is not None and "lannister" in swap.compare.houses
     assert [c.players for c in loaded["player_counts"].cells] == [3, 4, 5, 6]
@@ -228,6 +235,23 @@ BAD: list[tuple[str, str, str]] = [
         "true or false",
     ),
     ('name = "x"\nseed = 1\ngames = 10\n[grid]\nplayer = [3, 4]\n', "grid.player", "'players'"),
+    (
+        'name = "x"\nseed = 1\ngames = 10\n[variants]\none_time_orders = true\n',
+        "variants.one_time_orders",
+        "1st-edition (A Clash of Kings) module",
+    ),
+    (
+        'name = "x"\nseed = 1\ngames = 10\nplayers = 5\n[grid]\nedition = ["1e", "2e"]\n'
+        "ports = [true]\n",
+        "grid.ports",
+        "(cell edition=2e, ports=true)",
+    ),
+    (
+        'name = "x"\nseed = 1\ngames = 10\nedition = "1e"\nplayers = 5\n'
+        "[variants]\nthree_cards = true\n",
+        "variants.three_cards",
+        "did you mean 'three_card_combat'",
+    ),
     (
         'name = "x"\nseed = 1\ngames = 10\n[grid]\ntides_of_battle = []\n',
         "grid.tides_of_battle",
@@ -489,6 +513,22 @@ def test_heuristic_policies_play_as_in_simulate(tmp_path: Path) -> None:
     expected = gotsim.simulate(40, players=5, seed=11, policies=spec["policies"])
     assert a["winner"].tolist() == expected["winner"].tolist()
     assert a["policies"].iloc[0] != "random"
+
+
+def test_clash_of_kings_modules_in_scenarios(tmp_path: Path) -> None:
+    """The A Clash of Kings modules are [variants] switches and [grid] axes of 1e scenarios:
+    each cell plays what ``simulate`` plays with the same variants, and the games table says
+    which modules a cell had."""
+    spec = tiny(edition="1e", games=20, variants={"ports": True, "three_card_combat": True})
+    spec["grid"] = {"one_time_orders": [False, True]}
+    spec["compare"] = {"by": "one_time_orders", "houses": ["lannister"]}
+    games = run_study(spec, out=tmp_path / "m").games
+    assert games.ports.all() and games.three_card_combat.all() and not games.siege_engines.any()
+    for on in (False, True):
+        cell = games[games.one_time_orders == on].sort_values("game")
+        variants = {"ports": True, "three_card_combat": True, "one_time_orders": on}
+        expected = gotsim.simulate(20, players=5, edition="1e", seed=11, variants=variants)
+        assert cell["winner"].tolist() == expected["winner"].tolist()
 
 
 def test_start_position_plays_from_the_position(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
+from gotsim.engine.tables import CLASH_OF_KINGS_VARIANTS
 from gotsim.rules.ids import HOUSE_IDS
 
 __all__ = [
@@ -33,6 +34,7 @@ CELL_COLUMNS: tuple[str, ...] = (
     "players",
     "tides_of_battle",
     "kings_court_swap",
+    *CLASH_OF_KINGS_VARIANTS,
     "policies",
     "start_position",
 )

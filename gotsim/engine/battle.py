@@ -30,12 +30,14 @@ from gotsim.engine.board_state import (
 from gotsim.engine.marches import transport_reach_bits
 from gotsim.engine.rng import below
 from gotsim.engine.state import ACT_NONE, NATURE, Decision, Restriction, U
+from gotsim.rules.ids import House
 
 SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES, BLADE, RESOLVE = 0, 1, 2, 3, 4, 5, 6
 CASUALTIES, AFTER, RETREAT, FINISH, OVER = 7, 8, 9, 10, 11
 CURSOR, WINNER = 6, 7
 SIDE_NONE = 3  # support_side value: decided to support nobody
 FOOTMEN_NO_SUPPORT = int(Restriction.FOOTMEN_NO_SUPPORT)
+LANNISTER = int(House.LANNISTER)
 
 
 @numba.njit(cache=True)
@@ -209,6 +211,22 @@ def recycle_hand(g, house: int, just_played: int) -> None:
 
 
 @numba.njit(cache=True)
+def recycle_by_rules(g, t, house: int, just_played: int) -> None:
+    """The discards come back by the rules in play once a card is gone from the hand: 2e when the
+    hand is empty, all but ``just_played`` (a deck slot, or -1); 1e when it is empty, all seven
+    (D10); 1e three-card combat when fewer than three are left, all of them (T2)."""
+    if t.three_card_combat:
+        left = 0
+        for slot in range(7):
+            left += (g.hand[house] >> slot) & 1
+        if left < 3:
+            g.hand[house] |= g.discard[house]
+            g.discard[house] = 0
+    else:
+        recycle_hand(g, house, just_played if t.edition == 2 else -1)
+
+
+@numba.njit(cache=True)
 def discard_card(g, t, house: int, card: int) -> None:
     slot = slot_of(t, house, card)
     if slot >= 0:
@@ -286,6 +304,44 @@ def _draw_tides(g, t, also_out: int) -> int:
 
 
 @numba.njit(cache=True)
+def three_card_step(g, t) -> bool:
+    """Three-card combat (1e A Clash of Kings battle variant): each side puts three cards of its
+    hand face down (all it has, if fewer), one at a time (True while asking); then one of each
+    side's cards is drawn at random to fight and the others go back to the hand."""
+    b = g.battle
+    while g.pc[CURSOR] < 2:
+        side = g.pc[CURSOR]
+        hand = b[side * cb.SIDE + cb.HAND]
+        house = side_house(g, side)
+        in_hand = 0
+        for slot in range(7):
+            in_hand += (hand >> t.deck_card[house, slot]) & 1
+        picked = 0
+        for slot in range(7):
+            picked += (g.card_picks[side] >> slot) & 1
+        if picked < min(3, in_hand):
+            _ask(g, Decision.HOUSE_CARD, house, side, -1)
+            g.ctx[2] = picked
+            return True
+        g.pc[CURSOR] += 1
+    for side in (cb.ATTACKER, cb.DEFENDER):
+        picks = g.card_picks[side]
+        n = 0
+        for slot in range(7):
+            n += (picks >> slot) & 1
+        if n > 0:
+            k = below(g.rng, NATURE, n)
+            for slot in range(7):
+                if (picks >> slot) & 1:
+                    if k == 0:
+                        cb.play_card(b, side, t.deck_card[side_house(g, side), slot])
+                        break
+                    k -= 1
+        g.card_picks[side] = 0
+    return False
+
+
+@numba.njit(cache=True)
 def battle_step(g, t) -> bool:
     """Run the battle until a decision is pending (True) or it is over (False)."""
     b = g.battle
@@ -300,10 +356,14 @@ def battle_step(g, t) -> bool:
             g.combat_step = CARDS
             g.pc[CURSOR] = 0
         elif step == CARDS:
-            for side in (cb.ATTACKER, cb.DEFENDER):
-                if b[side * cb.SIDE + cb.CARD] < 0 and g.pc[CURSOR] == side:
-                    _ask(g, Decision.HOUSE_CARD, side_house(g, side), side, -1)
+            if t.three_card_combat:
+                if three_card_step(g, t):
                     return True
+            else:
+                for side in (cb.ATTACKER, cb.DEFENDER):
+                    if b[side * cb.SIDE + cb.CARD] < 0 and g.pc[CURSOR] == side:
+                        _ask(g, Decision.HOUSE_CARD, side_house(g, side), side, -1)
+                        return True
             g.combat_step = CANCEL
             g.pc[CURSOR] = 0
         elif step == CANCEL:
@@ -620,6 +680,7 @@ def finish_battle(g, t) -> None:
         g.garrison[target] = 0
         if g.owner[target] == defender:
             remove_order(g, target)
+            g.one_time[target] = -1
         if g.power_token[target] >= 0:
             g.power_token[target] = -1
         blocked = cb.active_ability(b, cb.DEFENDER, ability) == cb.Ability.ARIANNE
@@ -661,10 +722,11 @@ def finish_battle(g, t) -> None:
         if card >= 0 and not roose_back:
             discard_card(g, t, house, card)
             # 1e: after the seventh card all seven return (D10); 2e keeps the last one out
-            recycle_hand(g, house, slot_of(t, house, card) if t.edition == 2 else -1)
+            recycle_by_rules(g, t, house, slot_of(t, house, card))
     for area in (origin, target):
         if unit_count(g, area) == 0 and g.owner[area] >= 0:
             remove_order(g, area)
+            g.one_time[area] = -1
             g.owner[area] = -1
     # the defender held the area when the battle began (units, or its garrisoned home area)
     fortified = t.castle[target] or t.stronghold[target]
@@ -682,13 +744,17 @@ def battle_legal(g, t, mask) -> bool:
     o = side * cb.SIDE
     if kind == Decision.SUPPORT_SIDE:
         mask[0] = True
-        mask[1] = True
+        # Lion's Cunning: the named house may not support an attack on Lannister (O7)
+        mask[1] = not (
+            g.lions_cunning == g.pending_house and side_house(g, cb.DEFENDER) == LANNISTER
+        )
         mask[2] = True
     elif kind == Decision.HOUSE_CARD:
         house = side_house(g, side)
+        picked = g.card_picks[side] if g.ctx[1] < 0 else 0  # three-card combat (T1)
         for slot in range(7):
             card = t.deck_card[house, slot]
-            if (b[o + cb.HAND] >> card) & 1 and slot != g.ctx[1]:
+            if (b[o + cb.HAND] >> card) & 1 and slot != g.ctx[1] and not (picked >> slot) & 1:
                 mask[slot] = True
         if not mask[:7].any():
             mask[ACT_NONE] = True
@@ -805,6 +871,9 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
     if kind == Decision.SUPPORT_SIDE:
         decide_support(g, t, house, action)
     elif kind == Decision.HOUSE_CARD:
+        if t.three_card_combat and g.combat_step == CARDS:
+            g.card_picks[side] |= np.uint8(1 << action)  # face down; one is drawn later
+            return
         if action == ACT_NONE:
             b[o + cb.CARD] = -1
         else:

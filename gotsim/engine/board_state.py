@@ -166,6 +166,19 @@ def track_position(g, track: int, house: int) -> int:
 
 
 @numba.njit(cache=True)
+def raid_reaches(t, source: int, target: int) -> bool:
+    """Land raids reach adjacent land; sea raids adjacent sea, land and ports; port raids only
+    their sea."""
+    if not t.adjacent[source, target]:
+        return False
+    if t.kind[source] == LAND:
+        return t.kind[target] == LAND
+    if t.kind[source] == PORT:
+        return t.kind[target] == SEA
+    return True
+
+
+@numba.njit(cache=True)
 def enemy_ships_in(g, a: int, house: int) -> bool:
     return g.owner[a] >= 0 and g.owner[a] != house and g.units[a, SHIP_UNIT] > 0
 

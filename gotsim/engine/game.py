@@ -29,12 +29,14 @@ from gotsim.engine.state import (
     ACT_UPGRADE_KNIGHT,
     ACT_UPGRADE_SIEGE,
     N_ACTIONS,
+    ONE_TIME_NAMES,
     ORDER_NAMES,
     Decision,
     EndReason,
+    OneTimeOrder,
     Phase,
 )
-from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table, variant_flags
+from gotsim.engine.tables import WesterosCard, WildlingCard, rules_for, variant_flags
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House, Unit
@@ -95,14 +97,7 @@ class Game:
             if isinstance(self.seed, np.random.SeedSequence)
             else (np.random.SeedSequence(self.seed, spawn_key=(0,)))
         )
-        self.rules = rules_table(
-            self.edition,
-            self.players,
-            flags["tides_of_battle"],
-            flags["fortifications"],
-            flags["siege_engines"],
-            flags["westeros_lookahead"],
-        )
+        self.rules = rules_for(self.edition, self.players, flags)
         self.games = new_games(
             [seq],
             edition=self.edition,
@@ -227,8 +222,10 @@ class Game:
         n = self.board.n_areas
         planning = int(g.phase) == Phase.PLANNING
         orders = np.array(g.order[:n])
+        one_time = np.array(g.one_time[:n])
         if planning:
             orders[np.array(g.owner[:n]) != int(house)] = -1
+            one_time[np.array(g.owner[:n]) != int(house)] = -1
         return {
             "round": int(g.game_round),
             "phase": Phase(int(g.phase)).name.lower(),
@@ -236,6 +233,7 @@ class Game:
             "units": np.array(g.units[:n]),
             "routed": np.array(g.routed[:n]),
             "orders": orders,
+            "one_time_orders": one_time,  # OneTimeOrder per area, -1 none (1e variant)
             "power_tokens": np.array(g.power_token[:n]),
             "garrisons": np.array(g.garrison[:n]),
             "neutral_forces": np.array(g.neutral[:n]),
@@ -289,7 +287,33 @@ class Game:
         if kind == Decision.SUPPORT_SIDE:
             return f"supports {('nobody', 'the attacker', 'the defender')[action]}"
         if kind == Decision.HOUSE_CARD:
-            return "plays no card" if action == ACT_NONE else f"plays {self._card(house, action)}"
+            if action == ACT_NONE:
+                return "plays no card"
+            if self.t.three_card_combat and ctx[1] < 0:
+                return f"puts {self._card(house, action)} face down"
+            return f"plays {self._card(house, action)}"
+        if kind == Decision.ONE_TIME_ORDER:
+            if action == ACT_NONE:
+                return "places no one-time order"
+            return f"places the one-time order {ONE_TIME_NAMES[action]}"
+        if kind == Decision.ONE_TIME_AREA:
+            return f"{ONE_TIME_NAMES[ctx[0]]} goes in {self._area(action)}"
+        if kind == Decision.ONE_TIME_MOVE:
+            unit = Unit(ctx[1]).id
+            where = "stays" if action == ctx[0] else f"to {self._area(action)}"
+            return f"{ONE_TIME_NAMES[ctx[2]]}: {unit} from {self._area(ctx[0])} {where}"
+        if kind == Decision.ONE_TIME_TARGET:
+            order = OneTimeOrder(ctx[0])
+            name = ONE_TIME_NAMES[order]
+            if action == ACT_NONE:
+                return f"{name}: nothing more"
+            if order in (OneTimeOrder.IRON_FLEET, OneTimeOrder.SOUL_OF_RHLLOR):
+                return f"{name} removes the order in {self._area(action)}"
+            if order == OneTimeOrder.POWER_OF_HIGHGARDEN and ctx[2] == 0:
+                return f"{name}: discards {self._card(house, action)}"
+            if order == OneTimeOrder.POWER_OF_HIGHGARDEN:
+                return f"{name}: takes 1 power from {House(action).id}"
+            return f"{name} names {House(action).id}"
         if kind == Decision.CASUALTY:
             return f"loses a {Unit(action).id}"
         if kind == Decision.RETREAT:

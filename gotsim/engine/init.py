@@ -38,6 +38,8 @@ def _starting_record(setup: Setup) -> NDArray[np.void]:
     g["power_token"][:] = -1
     g["combat_area"] = -1
     g["combat_from"] = -1
+    g["one_time"][:] = -1
+    g["lions_cunning"] = -1
     g["track"][:] = -1
     for t, track in enumerate(("iron_throne", "fiefdoms", "kings_court")):
         for pos, house in enumerate(setup.tracks[track]):

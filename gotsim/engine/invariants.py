@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gotsim.engine.state import N_ORDER_KINDS, ORDER_COUNT, H, Phase, Restriction
+from gotsim.engine.state import N_ORDER_KINDS, ONE_TIME_HOUSE, ORDER_COUNT, H, Phase, Restriction
 from gotsim.rules.ids import AreaKind, Unit
 
 
@@ -88,8 +88,19 @@ def _first_edition(g: np.void, t: np.void) -> list[str]:
     after_marches = int(g["phase"]) in (Phase.CONSOLIDATE, Phase.CLEANUP, Phase.WESTEROS)
     if after_marches and g["routed"][:n].any():
         out.append("routed units after the marches")
-    if (t["kind"][:n] == AreaKind.PORT).any() or g["garrison"][:n].any():
-        out.append("a port or garrison on the 1st-edition board")
+    if g["garrison"][:n].any():
+        out.append("a garrison on the 1st-edition board")
+    ports = np.flatnonzero(t["kind"][:n] == AreaKind.PORT)
+    if not t["ports"]:
+        if (g["owner"][ports] >= 0).any() or t["adjacent"][ports].any():
+            out.append("a port in use without the ports variant")
+    out.extend(_one_time_orders(g, t))
+    if t["three_card_combat"] and int(g["combat_area"]) < 0:
+        for h in range(H):
+            if g["in_play"][h] and bin(int(g["hand"][h])).count("1") < 3:
+                out.append(f"house {h}: fewer than three cards in hand (three-card combat)")
+    if (g["card_picks"] != 0).any() and int(g["combat_area"]) < 0:
+        out.append("cards face down outside a battle")
     if int(g["restrict"]) & int(Restriction.NO_MARCH_PLUS):
         out.append("a 2nd-edition Rains of Autumn restriction")
     forts = g["fortification"][:n]
@@ -103,4 +114,33 @@ def _first_edition(g: np.void, t: np.void) -> list[str]:
     for a in np.flatnonzero(forts > 0):
         if settled and g["owner"][a] != forts[a] - 1:
             out.append(f"area {a}: a fortification of house {forts[a] - 1} held by {g['owner'][a]}")
+    return out
+
+
+def _one_time_orders(g: np.void, t: np.void) -> list[str]:
+    """One-time orders: only with the variant, on an area of the house whose kind it is, never
+    in a port, each kind placed by a house at most once (and then marked used), at most one a
+    house on the board."""
+    out: list[str] = []
+    n = int(t["n_areas"])
+    placed = np.flatnonzero(g["one_time"][:n] >= 0)
+    if not t["one_time_orders"]:
+        if placed.size or g["one_time_used"].any() or int(g["lions_cunning"]) >= 0:
+            out.append("one-time orders without the one_time_orders variant")
+        return out
+    seen: set[int] = set()
+    for a in placed:
+        kind, house = int(g["one_time"][a]), int(g["owner"][a])
+        if house < 0:
+            out.append(f"area {a}: a one-time order without units")
+            continue
+        if ONE_TIME_HOUSE[kind] not in (-1, house):
+            out.append(f"area {a}: house {house} holds another house's one-time order {kind}")
+        if not (int(g["one_time_used"][house]) >> kind) & 1:
+            out.append(f"area {a}: one-time order {kind} not marked used")
+        if t["kind"][a] == AreaKind.PORT:
+            out.append(f"area {a}: a one-time order in a port")
+        if house in seen:
+            out.append(f"house {house}: two one-time orders on the board")
+        seen.add(house)
     return out

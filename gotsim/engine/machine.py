@@ -18,6 +18,7 @@ import numpy as np
 from gotsim.engine import battle as bt
 from gotsim.engine import combat as cb
 from gotsim.engine import marches as mv
+from gotsim.engine import one_time as ot
 from gotsim.engine import westeros as ws
 from gotsim.engine.board_state import (
     LAND,
@@ -30,6 +31,7 @@ from gotsim.engine.board_state import (
     gain_power,
     land_areas_held,
     lose_power,
+    raid_reaches,
     remove_order,
     settle_ports,
     track_position,
@@ -44,6 +46,7 @@ from gotsim.engine.state import (
     H_THREAT,
     H_WESTEROS,
     N_ORDER_KINDS,
+    ONE_TIME_TYPE,
     ORDER_COUNT,
     ORDER_STAR,
     ORDER_TYPE,
@@ -123,8 +126,8 @@ def order_allowed_counted(
         if stars_free + (1 if replacing >= 0 and ORDER_STAR[replacing] else 0) <= 0:
             return False
     kind_type = ORDER_TYPE[kind]
-    if kind_type == CONSOLIDATE and t.edition == 1 and t.kind[area] != LAND:
-        return False  # 1e: no consolidate power order at sea ([C])
+    if kind_type == CONSOLIDATE and t.edition == 1 and t.kind[area] == SEA:
+        return False  # 1e: no consolidate power order at sea ([C]); ports trade (P3)
     r = g.restrict
     if kind_type == DEFENSE and r & Restriction.NO_DEFENSE:
         return False
@@ -158,6 +161,8 @@ def _planning(g, t) -> None:
         note_castle_holders(g, t)  # the baseline of round 1's castles lost
     if t.fortifications and g.pc[0] == 0 and g.pc[1] == 0:
         clear_fortifications(g, t)  # units the Westeros phase destroyed
+    if t.one_time_orders and g.pc[ot.PLAN_DONE] == 0 and ot.planning_step(g, t):
+        return  # a one-time order first (pc[2], pc[3]), then the others
     while g.pc[0] < t.players:
         house = house_at(g, g.pc[0])
         while g.pc[1] < t.n_areas:
@@ -196,25 +201,22 @@ def _raven(g, t) -> None:
 
 
 @numba.njit(cache=True)
-def raid_reaches(t, source: int, target: int) -> bool:
-    """Land raids reach adjacent land; sea raids adjacent sea, land and ports; port raids only
-    their sea."""
-    if not t.adjacent[source, target]:
-        return False
-    if t.kind[source] == LAND:
-        return t.kind[target] == LAND
-    if t.kind[source] == PORT:
-        return t.kind[target] == SEA
-    return True
-
-
-@numba.njit(cache=True)
 def raid_target_ok(g, t, source: int, target: int) -> bool:
     kind = g.order[target]
-    if kind < 0 or g.owner[target] < 0 or g.owner[target] == g.owner[source]:
+    if g.owner[target] < 0 or g.owner[target] == g.owner[source]:
+        return False
+    if kind < 0 and not (t.one_time_orders and g.one_time[target] >= 0):
         return False
     if not raid_reaches(t, source, target):
         return False
+    if t.one_time_orders:
+        if g.lions_cunning == g.owner[source] and g.owner[target] == ot.LANNISTER:
+            return False  # Lion's Cunning (O7)
+        # a raid or consolidate power one-time order can be raided, taking both tokens (O4)
+        if g.one_time[target] >= 0 and ONE_TIME_TYPE[g.one_time[target]] >= RAID:
+            return True
+        if kind < 0:
+            return False
     kind_type = ORDER_TYPE[kind]
     if kind_type == SUPPORT or kind_type == RAID or kind_type == CONSOLIDATE:
         return True
@@ -227,7 +229,7 @@ def _has_order_type(g, t, house: int, kind_type: int) -> bool:
     for a in range(t.n_areas):
         if g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == kind_type:
             return True
-    return False
+    return t.one_time_orders != 0 and ot.area_of(g, t, house, kind_type) >= 0
 
 
 @numba.njit(cache=True)
@@ -237,6 +239,11 @@ def _next_with_orders(g, t, kind_type: int) -> int:
     for a in range(t.n_areas):
         if g.owner[a] >= 0 and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == kind_type:
             holders |= 1 << g.owner[a]
+    if t.one_time_orders:  # one-time orders of this step's icon count as orders of the step
+        for a in range(t.n_areas):
+            k = g.one_time[a]
+            if k >= 0 and g.owner[a] >= 0 and ONE_TIME_TYPE[k] == kind_type:
+                holders |= 1 << g.owner[a]
     for step in range(t.players):
         pos = (g.turn + step) % t.players
         house = house_at(g, pos)
@@ -251,12 +258,37 @@ def _next_with_orders(g, t, kind_type: int) -> int:
 
 
 @numba.njit(cache=True)
+def _one_time_turn(g, t, kind_type: int) -> bool:
+    """A house's one-time order of this step resolves as its first turn in the step (O2): True
+    while one is being resolved (a decision asked, or the turn just ended)."""
+    if g.one_time_pc[ot.STAGE] != 0:
+        if ot.resume(g, t):
+            return True
+        settle_ports(g, t)
+        if t.fortifications:
+            clear_fortifications(g, t)
+        g.turn = (g.turn + 1) % t.players
+        check_castle_victory(g, t)  # Young Wolf may walk into an empty castle
+        return True
+    house = house_at(g, g.turn)
+    a = ot.area_of(g, t, house, kind_type)
+    if a < 0:
+        return False
+    ot.begin(g, a)
+    return True
+
+
+@numba.njit(cache=True)
 def _raids(g, t) -> None:
+    if t.one_time_orders and g.one_time_pc[ot.STAGE] != 0 and _one_time_turn(g, t, RAID):
+        return
     house = _next_with_orders(g, t, RAID)
     if house < 0:
         g.phase = Phase.MARCHES
         g.turn = 0
         g.pc[:] = 0
+        return
+    if t.one_time_orders and _one_time_turn(g, t, RAID):
         return
     _ask(g, Decision.RAID_FROM, house)
 
@@ -275,11 +307,12 @@ def pillage_order(g, t, raider: int, target: int) -> None:
     costs its owner 1; 1e: the owner loses nothing, D4)."""
     if target >= 0:
         victim = g.owner[target]
-        if ORDER_TYPE[g.order[target]] == CONSOLIDATE:
+        if g.order[target] >= 0 and ORDER_TYPE[g.order[target]] == CONSOLIDATE:
             gain_power(g, t, raider, 1)
             if t.edition == 2:
                 lose_power(g, victim, 1)
         remove_order(g, target)
+        g.one_time[target] = -1  # a raid takes both tokens of an area (O4)
 
 
 # --- marches ------------------------------------------------------------------------------------
@@ -289,6 +322,8 @@ def pillage_order(g, t, raider: int, target: int) -> None:
 def _marches(g, t) -> None:
     stage = g.pc[mv.STAGE]
     if stage == mv.PICK:
+        if t.one_time_orders and g.one_time_pc[ot.STAGE] != 0 and _one_time_turn(g, t, MARCH):
+            return
         house = _next_with_orders(g, t, MARCH)
         if house < 0:
             if t.edition == 1:  # 1e: routed units stand up once every march is resolved (D3)
@@ -296,6 +331,8 @@ def _marches(g, t) -> None:
             g.phase = Phase.CONSOLIDATE
             g.turn = 0
             g.pc[:] = 0
+            return
+        if t.one_time_orders and _one_time_turn(g, t, MARCH):
             return
         _ask(g, Decision.MARCH_FROM, house)
         return
@@ -444,6 +481,15 @@ def _consolidate(g, t) -> None:
         house = house_at(g, g.pc[0])
         while g.pc[1] < t.n_areas:
             a = g.pc[1]
+            if t.one_time_orders and (
+                g.one_time_pc[ot.STAGE] != 0 or ot.here(g, a, house, CONSOLIDATE)
+            ):
+                # the area's one-time order first, then (same area again) its consolidate order
+                if g.one_time_pc[ot.STAGE] == 0:
+                    ot.begin(g, a)
+                if ot.resume(g, t):
+                    return
+                continue
             g.pc[1] += 1
             if g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == CONSOLIDATE:
                 star = g.order[a] == Order.CONSOLIDATE_STAR
@@ -498,6 +544,8 @@ def _cleanup(g, t) -> None:
         remove_order(g, a)
         g.routed[a, :] = 0
         g.marched[a] = 0
+        g.one_time[a] = -1  # an unresolved one-time order is spent all the same (O3)
+    g.lions_cunning = -1
     g.blade_used = 0
     g.restrict = 0
     g.pc[:] = 0
@@ -631,6 +679,8 @@ def legal(g, t, mask) -> int:
     elif kind == Decision.LEAVE_POWER or kind == Decision.CONSOLIDATE_CHOICE:
         mask[0] = True
         mask[1] = True
+    elif kind >= Decision.ONE_TIME_ORDER:
+        ot.one_time_legal(g, t, mask)
     elif not ws.westeros_legal(g, t, mask):
         bt.battle_legal(g, t, mask)
     n = 0
@@ -725,6 +775,8 @@ def apply_legal(g, t, action: int) -> None:
                 gain_power(g, t, house, consolidate_income(g, t, a))
         elif action == 0 or not ws.start_muster(g, t, house, a):
             gain_power(g, t, house, consolidate_income(g, t, a))
+    elif kind >= Decision.ONE_TIME_ORDER:
+        ot.one_time_apply(g, t, kind, house, action)
     elif ws.is_westeros_decision(kind):
         ws.westeros_apply(g, t, kind, house, action)
     else:

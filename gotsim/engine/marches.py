@@ -29,6 +29,7 @@ STAGE, ORIGIN, UNIT, NEXT, TARGET, LEAVE = 0, 1, 2, 3, 4, 5
 PICK, ASSIGN, ASK_LEAVE, RESOLVE, COMBAT = 0, 1, 2, 3, 4
 MAX_PORT_SHIPS = 3
 SIEGE_UNIT = 3
+LANNISTER = 1  # House.LANNISTER
 assert A_MAX < 64  # transport_reach keeps sets of seas as bits of an int64
 
 
@@ -156,6 +157,8 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, a
     if is_attack(g, t, house, dest):
         if g.pc[TARGET] >= 0 and g.pc[TARGET] != dest:
             return False
+        if g.lions_cunning == house and g.owner[dest] == LANNISTER:
+            return False  # 1e Lion's Cunning: no march against Lannister this round (O7)
         if unit == SHIP_UNIT and g.neutral[dest] > 0 and t.edition == 2:
             return False  # 2e neutral forces stand on land; 1e neutral armies hold seas too
     allowed = t.supply_table[g.supply[house]]
@@ -259,7 +262,8 @@ def move_units(g, t, house: int, origin: int, dest: int) -> None:
 
 @numba.njit(cache=True)
 def vacate_if_empty(g, area: int) -> None:
-    """An area whose last unit left loses its order and its owner."""
+    """An area whose last unit left loses its orders (a one-time order too) and its owner."""
     if unit_count(g, area) == 0 and g.owner[area] >= 0:
         remove_order(g, area)
+        g.one_time[area] = -1
         g.owner[area] = -1

@@ -30,7 +30,7 @@ from gotsim.engine.state import (
     Phase,
     RavenUse,
 )
-from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table, variant_flags
+from gotsim.engine.tables import WesterosCard, WildlingCard, rules_for, rules_table, variant_flags
 from gotsim.rules.ids import House
 
 MAX_DECISIONS = 1_000_000
@@ -69,14 +69,7 @@ def play_games(
     policy (``policies`` as in ``simulate``; all random by default)."""
     table = _policies(policies)
     flags = variant_flags(variants)
-    rules = rules_table(
-        edition,
-        players,
-        flags["tides_of_battle"],
-        flags["fortifications"],
-        flags["siege_engines"],
-        flags["westeros_lookahead"],
-    )
+    rules = rules_for(edition, players, flags)
     out = []
     previous = numba.get_num_threads()
     cores = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))

@@ -16,7 +16,7 @@ import numpy as np
 
 from gotsim.engine.combat import BATTLE_LEN
 
-A_MAX = 58  # area slots (the 2e board has 58 areas, the 1e board 45)
+A_MAX = 58  # area slots (the 2e board has 58 areas, the 1e board 45 and 8 module ports)
 H = 6
 U = 4
 N_ACTIONS = 64  # every decision's options are numbered 0 … N_ACTIONS - 1
@@ -101,6 +101,29 @@ class RavenUse(IntEnum):
     BURIED_WILDLING_CARD = 4  # looked and put it at the bottom of the deck
 
 
+class OneTimeOrder(IntEnum):
+    """A Clash of Kings one-time orders (1e variant ``one_time_orders``): the three common kinds
+    every house has, then the house ones (``ONE_TIME_HOUSE``). Each is placed at most once a
+    game; ``ONE_TIME_TYPE`` is the step (order type) its corner icon resolves in."""
+
+    MUSTER = 0
+    SUPPLY_TRAIN = 1
+    FORCED_MARCH = 2
+    IRON_FLEET = 3  # Greyjoy
+    YOUNG_WOLF = 4  # Stark
+    POWER_OF_HIGHGARDEN = 5  # Tyrell
+    LIONS_CUNNING = 6  # Lannister
+    SOUL_OF_RHLLOR = 7  # Baratheon
+
+
+N_ONE_TIME = len(OneTimeOrder)
+ONE_TIME_TYPE = np.array([5, 5, 1, 4, 4, 5, 4, 4], np.int8)  # rules.ids.OrderType of the icon
+ONE_TIME_HOUSE = np.array([-1, -1, -1, 3, 2, 4, 1, 0], np.int8)  # House, -1 for every house
+ONE_TIME_NAMES = tuple(kind.name.lower() for kind in OneTimeOrder)
+for _table in (ONE_TIME_TYPE, ONE_TIME_HOUSE):
+    _table.setflags(write=False)
+
+
 class Restriction(IntEnum):
     """Bits of ``restrict``: orders that Westeros deck III forbids this round."""
 
@@ -156,6 +179,14 @@ class Decision(IntEnum):
     CONSOLIDATE_CHOICE = 34  # ctx0 area of a star consolidate order; action 0 power, 1 muster.
     # ctx1 1: 1e A Clash of Kings fortifications, any consolidate order on land; action 0 power,
     # 1 build a fortification there instead (no power)
+    # 1e A Clash of Kings one-time orders (gotsim.engine.one_time):
+    ONE_TIME_ORDER = 35  # planning, before the other orders; action = OneTimeOrder, ACT_NONE none
+    ONE_TIME_AREA = 36  # ctx0 OneTimeOrder; action = area it is placed on
+    ONE_TIME_TARGET = 37  # ctx0 OneTimeOrder, ctx1 its area, ctx2 step; action per kind: an area
+    # (Iron Fleet, Soul of R'hllor), a House (Lion's Cunning, Power of Highgarden's demands), a
+    # card slot (Power of Highgarden's discard); ACT_NONE none / stop
+    ONE_TIME_MOVE = 38  # ctx0 area the unit stands in, ctx1 unit type, ctx2 OneTimeOrder (Young
+    # Wolf, Forced March), ctx3 its area; action = destination (ctx0: stay)
 
 
 N_DECISIONS = len(Decision)
@@ -207,6 +238,14 @@ def state_dtype() -> np.dtype:
         ("marched", np.uint8, (A_MAX,)),  # units here arrived by a march this round
         # 1e fortifications variant: 1 + the House whose fortification stands there, 0 none
         ("fortification", np.int8, (A_MAX,)),
+        # 1e one-time orders variant: the OneTimeOrder on the area (its owner's), -1 none; bit k
+        # of one_time_used: the house has placed its kind-k order (each once a game); the house
+        # Lion's Cunning keeps from acting against Lannister this round (-1 none); the counters
+        # of the one-time order being resolved (gotsim.engine.one_time)
+        ("one_time", np.int8, (A_MAX,)),
+        ("one_time_used", np.uint16, (H,)),
+        ("lions_cunning", np.int8, ()),
+        ("one_time_pc", np.int16, (6,)),
         # --- decks ----------------------------------------------------------------------------
         ("westeros", np.int8, (3, 10)),  # card numbers per deck, drawn from index 0 up
         ("westeros_next", np.int8, (3,)),
@@ -223,6 +262,8 @@ def state_dtype() -> np.dtype:
         ("losses", np.int8, (2,)),  # casualties each side (attacker, defender) still has to take
         ("support_side", np.int8, (A_MAX,)),  # per supporting area: 0 none, 1 att, 2 def
         ("moving", np.int8, (A_MAX, U)),  # units of the march in progress, by destination
+        # 1e three-card combat variant: bit i, deck slot i put down face down by each side
+        ("card_picks", np.uint8, (2,)),
         # --- statistics ------------------------------------------------------------------------
         # per round r (row r-1), columns H_*: Westeros cards drawn I-III (after any Winter Is
         # Coming), threat at round end, wildling attacks, last attack's result (1 Night's Watch,

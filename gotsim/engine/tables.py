@@ -72,6 +72,15 @@ RULES_DTYPE = np.dtype(
         ("fortifications", np.uint8),  # 1e A Clash of Kings fortifications (9 tokens)
         ("siege_engines", np.uint8),  # 1e A Clash of Kings siege engines (3 per house)
         ("westeros_lookahead", np.uint8),  # 1e A Clash of Kings: three face-up cards per deck
+        (
+            "ports",
+            np.uint8,
+        ),  # 1e A Clash of Kings ports (without them the 8 port areas are cut off)
+        ("one_time_orders", np.uint8),  # 1e A Clash of Kings one-time orders
+        (
+            "three_card_combat",
+            np.uint8,
+        ),  # 1e A Clash of Kings battle variant: three cards, one drawn
         ("kind", np.int8, (A_MAX,)),  # AreaKind
         ("castle", np.int8, (A_MAX,)),
         ("stronghold", np.int8, (A_MAX,)),
@@ -129,6 +138,10 @@ def rules_table(
     fortifications: bool = False,
     siege_engines: bool = False,
     westeros_lookahead: bool = False,
+    *,
+    ports: bool = False,
+    one_time_orders: bool = False,
+    three_card_combat: bool = False,
 ) -> np.recarray:
     """The read-only rule record for one edition, player count and variant set, as a
     one-element record array (``rules[0]`` is the record; the array form crosses into compiled
@@ -151,6 +164,16 @@ def rules_table(
             "westeros_lookahead is a 1st-edition (A Clash of Kings) variant; the 2nd edition has "
             "none"
         )
+    for name, on in (
+        ("ports", ports),
+        ("one_time_orders", one_time_orders),
+        ("three_card_combat", three_card_combat),
+    ):
+        if edition == "2e" and on:
+            raise ValueError(
+                f"{name} is a 1st-edition (A Clash of Kings) variant; the 2nd edition has "
+                + ("ports in its base game" if name == "ports" else "none")
+            )
     board = load_board(edition)
     setup = load_setup(edition, players)
     if board.n_areas > A_MAX:
@@ -169,6 +192,9 @@ def rules_table(
     t["fortifications"] = fortifications
     t["siege_engines"] = siege_engines
     t["westeros_lookahead"] = westeros_lookahead
+    t["ports"] = ports or edition == "2e"
+    t["one_time_orders"] = one_time_orders
+    t["three_card_combat"] = three_card_combat
     t["kind"][:n] = board.kind
     t["castle"][:n] = board.castle
     t["stronghold"][:n] = board.stronghold
@@ -218,6 +244,8 @@ def rules_table(
     ):
         t[key][:] = -1
         t[key][:n] = source
+    if not t["ports"]:
+        _detach_ports(t, n)
     t["stars"][: len(setup.stars)] = setup.stars
     for level, sizes in enumerate(setup.supply_table):
         t["supply_table"][level, : len(sizes)] = sizes
@@ -260,15 +288,60 @@ def rules_table(
     return rules
 
 
+def _detach_ports(t: np.record, n: int) -> None:
+    """The 1st-edition base board has no ports: its 8 port areas (the A Clash of Kings ports
+    module's) stay in the tables but border nothing and belong to no land area, so no ship,
+    order, raid, support or income ever reaches them."""
+    for a in range(n):
+        if t["kind"][a] == int(AreaKind.PORT):
+            for b in range(n):
+                t["adjacent"][a, b] = 0
+                t["adjacent"][b, a] = 0
+            t["port_land"][a] = -1
+            t["port_sea"][a] = -1
+    t["port_of_area"][:] = -1
+    for a in range(n):
+        row = [b for b in range(n) if t["adjacent"][a, b]]
+        t["neighbours"][a, :] = -1
+        t["neighbours"][a, : len(row)] = row
+
+
+VARIANTS = (
+    "tides_of_battle",
+    "kings_court_swap",
+    "fortifications",
+    "siege_engines",
+    "westeros_lookahead",
+    "ports",
+    "one_time_orders",
+    "three_card_combat",
+)
+# the 1st edition's A Clash of Kings modules (each refused with the 2nd edition)
+CLASH_OF_KINGS_VARIANTS = VARIANTS[2:]
+
+
+def rules_for(
+    edition: str, players: int, variants: Mapping[str, bool] | None = None
+) -> np.recarray:
+    """``rules_table`` for a ``variants`` mapping (``variant_flags`` keys; ``kings_court_swap``
+    changes the setup, not the rules)."""
+    flags = variant_flags(variants)
+    return rules_table(
+        edition,
+        players,
+        flags["tides_of_battle"],
+        flags["fortifications"],
+        flags["siege_engines"],
+        flags["westeros_lookahead"],
+        ports=flags["ports"],
+        one_time_orders=flags["one_time_orders"],
+        three_card_combat=flags["three_card_combat"],
+    )
+
+
 def variant_flags(variants: Mapping[str, bool] | None) -> dict[str, bool]:
     """Known variant switches with their defaults; unknown keys are refused."""
-    known = {
-        "tides_of_battle": False,
-        "kings_court_swap": False,
-        "fortifications": False,
-        "siege_engines": False,
-        "westeros_lookahead": False,
-    }
+    known = dict.fromkeys(VARIANTS, False)
     for key, value in (variants or {}).items():
         if key not in known:
             raise ValueError(f"variants: unknown variant {key!r} (known: {', '.join(known)})")

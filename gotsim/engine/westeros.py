@@ -292,6 +292,7 @@ def remove_unit(g, a: int, u: int) -> None:
         g.routed[a, u] = g.units[a, u]
     if unit_count(g, a) == 0:
         remove_order(g, a)
+        g.one_time[a] = -1
         g.owner[a] = -1
 
 

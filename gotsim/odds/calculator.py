@@ -327,12 +327,62 @@ def solve_matrix_game(
     return x, y, float(x @ matrix @ y)
 
 
+def _capped_strategy(matrix: NDArray[np.float64], row_cap: float, col_cap: float) -> NDArray:
+    """The row player's optimal strategy when no row nor column may be played with more than
+    its cap (three-card combat: a card is one of three put down, so at most 1/3).
+
+    The column player's best reply to ``x`` over the capped simplex is itself an LP; by its
+    dual, the row player solves max u - col_cap * sum(w) subject to u - w_j <= (x^T M)_j,
+    sum x = 1, 0 <= x <= row_cap, w >= 0.
+    """
+    n_rows, n_cols = matrix.shape
+    # variables: x (n_rows), u, w (n_cols); minimise -(u - col_cap * sum w)
+    c = np.concatenate([np.zeros(n_rows), [-1.0], np.full(n_cols, col_cap)])
+    a_ub = np.hstack([-matrix.T, np.ones((n_cols, 1)), -np.eye(n_cols)])
+    a_eq = np.concatenate([np.ones(n_rows), [0.0], np.zeros(n_cols)])[None, :]
+    bounds = [(0.0, row_cap)] * n_rows + [(None, None)] + [(0.0, None)] * n_cols
+    res = linprog(
+        c, A_ub=a_ub, b_ub=np.zeros(n_cols), A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs"
+    )
+    if res.status != 0:
+        raise RuntimeError(f"matrix game did not solve: {res.message}")
+    x = np.clip(res.x[:n_rows], 0.0, None)
+    return x / x.sum()
+
+
+def solve_capped_game(
+    matrix: NDArray[np.float64], row_cap: float, col_cap: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
+    """Optimal strategies of the zero-sum game on ``matrix`` (rows maximise) when each row is
+    played with probability at most ``row_cap`` and each column at most ``col_cap``.
+
+    >>> x, y, v = solve_capped_game(np.eye(3)[:, ::-1], 1 / 3, 1 / 3)
+    >>> round(v, 6), x.round(3).tolist()
+    (0.333333, [0.333, 0.333, 0.333])
+    """
+    x = _capped_strategy(matrix, row_cap, col_cap)
+    y = _capped_strategy(1.0 - matrix.T, col_cap, row_cap)
+    return x, y, float(x @ matrix @ y)
+
+
 def _strategies(
     battle: Battle, model: str, matrix: NDArray[np.float64]
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], float | None]:
     n_a, n_d = matrix.shape
     if model == "uniform":
         return np.full(n_a, 1.0 / n_a), np.full(n_d, 1.0 / n_d), None
+    if model == "fixed" and battle.three_card_combat:
+        x, y = np.zeros(n_a), np.zeros(n_d)
+        for side, vec in ((0, x), (1, y)):
+            picks = battle.fixed_picks[side]
+            if not picks:
+                who = "attacker" if side == 0 else "defender"
+                raise BattleSpecError(
+                    f"{who}.card: required with model='fixed' (the cards put face down)"
+                )
+            for pick in picks:
+                vec[battle.hands[side].index(pick)] = 1.0 / len(picks)
+        return x, y, None
     if model == "fixed":
         x, y = np.zeros(n_a), np.zeros(n_d)
         for side, vec, hand in ((0, x, battle.hands[0]), (1, y, battle.hands[1])):
@@ -345,6 +395,8 @@ def _strategies(
                 raise BattleSpecError(f"{who}.card: required with model='fixed'")
             vec[hand.index(card)] = 1.0
         return x, y, None
+    if battle.three_card_combat:
+        return solve_capped_game(matrix, 1.0 / battle.picks(0), 1.0 / battle.picks(1))
     x, y, value = solve_matrix_game(matrix)
     return x, y, value
 

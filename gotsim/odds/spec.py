@@ -57,6 +57,8 @@ TOP_KEYS = (
     "discards",
     "rains_of_autumn",
     "fortification",
+    "siege_engines",
+    "three_card_combat",
     "name",
     "description",
 )
@@ -96,6 +98,13 @@ class Battle:
     fixed_cards: tuple[int | None, int | None]
     supporters: tuple[Supporter, ...]
     tracks: Mapping[str, tuple[House, ...]] = field(default_factory=dict)  # top to bottom
+    # 1e three-card combat: each side's card is drawn from three it puts down (docs/combat.md)
+    three_card_combat: bool = False
+    fixed_picks: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # the three, model 'fixed'
+
+    def picks(self, side: int) -> int:
+        """How many cards the side puts down in three-card combat (three, or its whole hand)."""
+        return min(3, len(self.hands[side]))
 
     @property
     def card_table(self) -> cb.CardTable:
@@ -144,7 +153,7 @@ def _int(value: Any, where: str, low: int = 0, high: int = 99) -> int:
 
 
 def _units(
-    value: Any, where: str, board: Board, area: int, *, supporting: bool
+    value: Any, where: str, board: Board, area: int, *, supporting: bool, siege: bool = False
 ) -> NDArray[np.int64]:
     counts = np.zeros(len(Unit), np.int64)
     for key, n in _object(value, where).items():
@@ -154,11 +163,11 @@ def _units(
             known = ", ".join(u.id for u in Unit)
             raise _fail(f"{where}.{key}", f"unknown unit type (known: {known})") from None
         counts[unit] = _int(n, f"{where}.{key}", 0, 20)
-        if unit == Unit.SIEGE_ENGINE and counts[unit] and board.edition == "1e":
+        if unit == Unit.SIEGE_ENGINE and counts[unit] and board.edition == "1e" and not siege:
             raise _fail(
                 f"{where}.{key}",
-                "the 1st-edition base game has no siege engines (they come with "
-                "A Clash of Kings, which gotsim does not package)",
+                "the 1st-edition base game has no siege engines (A Clash of Kings adds them: "
+                'set "siege_engines": true)',
             )
     naval_battle = board.kind[area] != AreaKind.LAND
     land_units = counts[[Unit.FOOTMAN, Unit.KNIGHT, Unit.SIEGE_ENGINE]].sum()
@@ -300,6 +309,16 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
             "a fortification (the 1st-edition fortifications variant) stands only on 1e land",
         )
 
+    siege = spec.get("siege_engines", False)
+    three = spec.get("three_card_combat", False)
+    for key, value in (("siege_engines", siege), ("three_card_combat", three)):
+        if not isinstance(value, bool):
+            raise _fail(key, f"must be true or false, got {value!r}")
+        if value and edition == "2e":
+            raise _fail(key, f"{key} is a 1st-edition (A Clash of Kings) variant")
+    if board.kind[area] == AreaKind.PORT:
+        raise _fail("area", f"{area_id!r} is a port, and a port is never attacked")
+
     b = cb.new_battle()
     b[cb.FORTIFIED] = int(board.castle[area] or board.stronghold[area])
     if fortification:
@@ -349,13 +368,16 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
 
     hands: list[tuple[int, ...]] = [(), ()]
     fixed: list[int | None] = [None, None]
+    picks: list[tuple[int, ...]] = [(), ()]
     for side, side_spec, house in (
         (cb.ATTACKER, att_spec, attacker),
         (cb.DEFENDER, def_spec, defender),
     ):
         where = "attacker" if side == cb.ATTACKER else "defender"
         o = side * cb.SIDE
-        units = _units(side_spec.get("units", {}), f"{where}.units", board, area, supporting=False)
+        units = _units(
+            side_spec.get("units", {}), f"{where}.units", board, area, supporting=False, siege=siege
+        )
         b[o + cb.UNITS : o + cb.UNITS + len(Unit)] = units
         if house is None:
             if neutral_units.any():  # a neutral army fights with its units' strength
@@ -373,7 +395,9 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
             b[o + cb.HAND] |= cb.bit(number)
         b[o + cb.POWER] = _int(side_spec.get("power", DEFAULT_POWER), f"{where}.power", 0, 20)
         card = side_spec.get("card")
-        if card is not None:
+        if card is not None and three:
+            picks[side] = _picks(card, hands[side], house, edition, f"{where}.card")
+        elif card is not None:
             if not isinstance(card, str):
                 raise _fail(f"{where}.card", f"must be a house card id, got {card!r}")
             try:
@@ -410,7 +434,12 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         if b[d + cb.GARRISON] and board.home[area] != int(defender):
             raise _fail("defender.garrison", f"{area_id!r} is not {defender.id}'s home area")
         routed = _units(
-            def_spec.get("routed", {}), "defender.routed", board, area, supporting=False
+            def_spec.get("routed", {}),
+            "defender.routed",
+            board,
+            area,
+            supporting=False,
+            siege=siege,
         )
         b[d + cb.ROUTED : d + cb.ROUTED + len(Unit)] = routed
         no_retreat = def_spec.get("no_retreat", False)
@@ -423,7 +452,7 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         ):
             raise _fail("defender.units", "the defender has no units and no garrison")
 
-    supporters = _supporters(spec, board, area, attacker, defender, b, edition)
+    supporters = _supporters(spec, board, area, attacker, defender, b, edition, siege)
     houses_in = [h for h in (attacker, defender) if h is not None]
     start = load_setup(edition, DEFAULT_PLAYERS[edition]).tracks
     tracks = {
@@ -447,7 +476,7 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         for side, house in ((cb.ATTACKER, attacker), (cb.DEFENDER, defender)):
             b[side * cb.SIDE + cb.BLADE_HOLDER] = int(house == holder)
     if defender is None:
-        if fixed[0] is not None or "hand" in att_spec:
+        if fixed[0] is not None or picks[0] or "hand" in att_spec:
             raise _fail("attacker.hand", "no house cards are played against a neutral force")
         hands = [(), ()]
         b[cb.HAND] = 0
@@ -463,7 +492,31 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         fixed_cards=(fixed[0], fixed[1]),
         supporters=supporters,
         tracks=tracks,
+        three_card_combat=three and defender is not None,
+        fixed_picks=(picks[0], picks[1]),
     )
+
+
+def _picks(
+    value: Any, hand: tuple[int, ...], house: House, edition: str, where: str
+) -> tuple[int, ...]:
+    """Three-card combat, model 'fixed': the cards put face down (three, or the whole hand)."""
+    table = cb.card_table(edition)
+    want = min(3, len(hand))
+    if not isinstance(value, list) or len(value) != want:
+        raise _fail(where, f"with three_card_combat: a list of the {want} cards put face down")
+    out: list[int] = []
+    for i, card in enumerate(value):
+        try:
+            number = table.number(card)
+        except (ValueError, TypeError):
+            raise _fail(f"{where}[{i}]", f"unknown house card {card!r}") from None
+        if number not in hand:
+            raise _fail(f"{where}[{i}]", f"{card!r} is not in {house.id}'s hand")
+        if number in out:
+            raise _fail(f"{where}[{i}]", f"{card!r} is listed twice")
+        out.append(number)
+    return tuple(out)
 
 
 def _supporters(
@@ -474,6 +527,7 @@ def _supporters(
     defender: House | None,
     b: NDArray[np.int64],
     edition: str,
+    siege: bool = False,
 ) -> tuple[Supporter, ...]:
     raw = spec.get("support", [])
     if not isinstance(raw, list):
@@ -499,7 +553,9 @@ def _supporters(
             raise _fail(
                 f"{where}.order", f"{order!r} is not a support order (support+0, support+1)"
             )
-        units = _units(item.get("units", {}), f"{where}.units", board, area, supporting=True)
+        units = _units(
+            item.get("units", {}), f"{where}.units", board, area, supporting=True, siege=siege
+        )
         if units.sum() == 0:
             raise _fail(f"{where}.units", "a support order needs units in its area")
         own = house == (attacker if side == cb.ATTACKER else defender)

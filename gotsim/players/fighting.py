@@ -62,7 +62,7 @@ def support_side(g, t, house: int, mask, params, memo) -> int:
     rd = _rival_score(g, t, memo, house, dfn)
     if ra - rd > 1.0:
         return 2
-    if rd - ra > 1.0:
+    if rd - ra > 1.0 and mask[1]:  # (Lion's Cunning may forbid backing the attacker)
         return 1
     return 0
 

@@ -16,6 +16,7 @@ from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision
 from gotsim.players import fighting as fi
 from gotsim.players import marching as ma
+from gotsim.players import one_time as ot
 from gotsim.players import orders as od
 from gotsim.players import westeros as we
 from gotsim.players.view import init_memo
@@ -90,6 +91,14 @@ def _choose(g, t, house: int, mask, params, memo) -> int:
         return we.track_choice(g, t, house, mask, params, memo)
     if kind == Decision.CONSOLIDATE_CHOICE:
         return we.consolidate_choice(g, t, house, mask, params, memo)
+    if kind == Decision.ONE_TIME_ORDER:
+        return ot.one_time_order(g, t, house, mask, params, memo)
+    if kind == Decision.ONE_TIME_AREA:
+        return ot.one_time_area(g, t, house, mask, params, memo)
+    if kind == Decision.ONE_TIME_TARGET:
+        return ot.one_time_target(g, t, house, mask, params, memo)
+    if kind == Decision.ONE_TIME_MOVE:
+        return ot.one_time_move(g, t, house, mask, params, memo)
     return -1
 
 

@@ -56,6 +56,15 @@ class BlockTask:
     policies: str  # the cell's policy spec as JSON
     seed: int
     position: str | None = None  # the start position as JSON
+    modules: tuple[str, ...] = ()  # A Clash of Kings modules switched on (1st edition)
+
+    @property
+    def variants(self) -> dict[str, bool]:
+        return {
+            "tides_of_battle": self.tides_of_battle,
+            "kings_court_swap": self.kings_court_swap,
+            **dict.fromkeys(self.modules, True),
+        }
 
 
 @dataclass(frozen=True)
@@ -103,7 +112,7 @@ def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
     from gotsim.engine.convert import POSITION_FIELDS
     from gotsim.engine.init import new_games
     from gotsim.engine.simulate import EngineIncompleteError, play_batch
-    from gotsim.engine.tables import rules_table
+    from gotsim.engine.tables import rules_for
 
     assert task.position is not None
     position, start = _position_start(task.position)
@@ -114,7 +123,9 @@ def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
     games = new_games(seeds, edition=position.edition, players=position.players)
     for name in POSITION_FIELDS:
         games[name][:] = start[name][0]
-    rules = rules_table(position.edition, position.players, task.tides_of_battle)
+    rules = rules_for(
+        position.edition, position.players, task.variants | {"kings_court_swap": False}
+    )
     previous = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
@@ -138,10 +149,7 @@ def play_block(task: BlockTask) -> BlockResult:
             task.n_games,
             players=task.players,
             edition=task.edition,
-            variants={
-                "tides_of_battle": task.tides_of_battle,
-                "kings_court_swap": task.kings_court_swap,
-            },
+            variants=task.variants,
             seed=task.seed,
             first_game=task.first_game,
             n_jobs=1,
@@ -186,6 +194,7 @@ def _tasks(scenario: Scenario, blocks: Iterable[Block]) -> list[BlockTask]:
                 policies=json.dumps(cell.policies, sort_keys=True),
                 seed=scenario.seed,
                 position=position,
+                modules=cell.modules,
             )
         )
     return out

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from gotsim.data import EDITIONS, load_data
+from gotsim.engine.tables import CLASH_OF_KINGS_VARIANTS
 from gotsim.players.params import PARAM_NAMES, PARAMS
 from gotsim.rules.ids import HOUSE_IDS, House
 from gotsim.rules.setup import load_setup
@@ -58,7 +59,9 @@ TOP_KEYS: tuple[str, ...] = (
     "compare",
 )
 SETUP_KEYS: tuple[str, ...] = ("houses", "kings_court_swap")
-VARIANT_KEYS: tuple[str, ...] = ("tides_of_battle",)
+# the 1st edition's A Clash of Kings modules, each a [variants] switch and a [grid] axis
+MODULES: tuple[str, ...] = CLASH_OF_KINGS_VARIANTS
+VARIANT_KEYS: tuple[str, ...] = ("tides_of_battle", *MODULES)
 COMPARE_KEYS: tuple[str, ...] = ("by", "houses", "baseline")
 # grid axis → where a fixed value of the same parameter is written
 GRID_AXES: Mapping[str, str] = {
@@ -67,6 +70,7 @@ GRID_AXES: Mapping[str, str] = {
     "tides_of_battle": "variants.tides_of_battle",
     "kings_court_swap": "setup.kings_court_swap",
     "policies": "policies",
+    **{module: f"variants.{module}" for module in MODULES},
 }
 DEFAULT_BLOCK_SIZE = 500
 QUICK_FRACTION = 20  # --quick plays 1/20 of the games per cell, at least one block
@@ -97,11 +101,17 @@ class Cell:
     tides_of_battle: bool
     kings_court_swap: bool
     policies: PolicySpec = field(hash=False)
+    # the A Clash of Kings modules switched on in this cell (1st edition), sorted
+    modules: tuple[str, ...] = ()
 
     @property
     def variants(self) -> dict[str, bool]:
         """The engine's variant switches for this cell."""
-        return {"tides_of_battle": self.tides_of_battle, "kings_court_swap": self.kings_court_swap}
+        return {
+            "tides_of_battle": self.tides_of_battle,
+            "kings_court_swap": self.kings_court_swap,
+            **{module: module in self.modules for module in MODULES},
+        }
 
     @property
     def policy_label(self) -> str:
@@ -116,6 +126,7 @@ class Cell:
             "tides_of_battle": self.tides_of_battle,
             "kings_court_swap": self.kings_court_swap,
             "policies": self.policy_label,
+            **{module: module in self.modules for module in MODULES},
         }
 
     def label(self, axes: Iterable[str]) -> str:
@@ -495,6 +506,7 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
             setup.get("kings_court_swap", False), "setup.kings_court_swap"
         ),
         "policies": r.policies(raw.get("policies", "random"), "policies"),
+        **{m: r.boolean(variants.get(m, False), f"variants.{m}") for m in MODULES},
     }
     given = {
         "edition": "edition" in raw,
@@ -502,6 +514,7 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
         "tides_of_battle": "tides_of_battle" in variants,
         "kings_court_swap": "kings_court_swap" in setup,
         "policies": "policies" in raw,
+        **{m: m in variants for m in MODULES},
     }
     axes: dict[str, list[Any]] = {}
     for axis, values in grid.items():
@@ -535,7 +548,8 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
     cells = []
     for index, combination in enumerate(itertools.product(*axes.values())):
         values = fixed | dict(zip(axes, combination, strict=True))
-        cell = Cell(index=index, **values)
+        modules = tuple(m for m in MODULES if values.pop(m))
+        cell = Cell(index=index, modules=modules, **values)
         _check_cell(r, cell, axes, setup, position)
         cells.append(cell)
 
@@ -594,6 +608,13 @@ def _check_cell(
             _key("tides_of_battle", axes),
             f"Tides of Battle is a 2nd-edition variant; the 1st edition has none{where}",
         )
+    for module in cell.modules:
+        if cell.edition == "2e":
+            r.fail(
+                _key(module, axes),
+                f"{module} is a 1st-edition (A Clash of Kings) module; the 2nd edition has "
+                f"{'ports in its base game' if module == 'ports' else 'none'}{where}",
+            )
     if "houses" in setup:
         listed = setup["houses"]
         if not isinstance(listed, list):
