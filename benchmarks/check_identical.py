@@ -46,6 +46,11 @@ SETTINGS.append(
         600,
     )
 )
+CLASH = {"ports": True, "one_time_orders": True, "three_card_combat": True}
+ALL_MODULES = {**CLASH, "fortifications": True, "siege_engines": True, "westeros_lookahead": True}
+SETTINGS.append(("1e-5p-clash-heuristic", "1e", 5, CLASH, "heuristic", 600))
+SETTINGS.append(("1e-3p-all-modules-heuristic", "1e", 3, ALL_MODULES, "heuristic", 600))
+SETTINGS.append(("1e-4p-all-modules-random", "1e", 4, ALL_MODULES, "random", 1200))
 
 
 def frame_digest(frame: pd.DataFrame) -> str:
