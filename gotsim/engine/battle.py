@@ -10,7 +10,6 @@ origin until they win.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from gotsim.engine import combat as cb
@@ -30,6 +29,7 @@ from gotsim.engine.board_state import (
 from gotsim.engine.marches import transport_reach_bits
 from gotsim.engine.rng import below
 from gotsim.engine.state import ACT_NONE, NATURE, Decision, Restriction, U
+from gotsim.jit import njit
 from gotsim.rules.ids import House
 
 SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES, BLADE, RESOLVE = 0, 1, 2, 3, 4, 5, 6
@@ -40,7 +40,7 @@ FOOTMEN_NO_SUPPORT = int(Restriction.FOOTMEN_NO_SUPPORT)
 LANNISTER = int(House.LANNISTER)
 
 
-@numba.njit(cache=True)
+@njit
 def hand_mask(t, house: int, slots: int) -> np.int64:
     """Card-number bit mask (combat layout) of a house's deck-slot bit mask."""
     mask = np.int64(0)
@@ -50,7 +50,7 @@ def hand_mask(t, house: int, slots: int) -> np.int64:
     return mask
 
 
-@numba.njit(cache=True)
+@njit
 def slot_of(t, house: int, card: int) -> int:
     for slot in range(7):
         if t.deck_card[house, slot] == card:
@@ -58,7 +58,7 @@ def slot_of(t, house: int, card: int) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def supports_into(t, source: int, target: int) -> bool:
     """Units in ``source`` can support a battle in ``target``: adjacent, land units never into a
     sea or port, a port never into its own land area."""
@@ -69,7 +69,7 @@ def supports_into(t, source: int, target: int) -> bool:
     return not (t.kind[source] == PORT and t.kind[target] == LAND)
 
 
-@numba.njit(cache=True)
+@njit
 def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
     """Fill ``g.battle`` for ``attacker``'s units planned into ``target`` from ``origin``."""
     b = g.battle
@@ -124,7 +124,7 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
     g.history_battles[g.game_round - 1, attacker, defender] += 1
 
 
-@numba.njit(cache=True)
+@njit
 def add_support(g, t, area: int, side: int) -> None:
     """Count the support order in ``area`` for ``side`` of the battle."""
     b = g.battle
@@ -136,12 +136,12 @@ def add_support(g, t, area: int, side: int) -> None:
     b[side * cb.SIDE + cb.SUPPORTERS] += 1
 
 
-@numba.njit(cache=True)
+@njit
 def is_support_order(g, area: int) -> bool:
     return g.order[area] == 5 or g.order[area] == 6
 
 
-@numba.njit(cache=True)
+@njit
 def next_undecided_supporter(g, t) -> int:
     """The next area whose support for the battle is still undecided, counting the combatants'
     own support orders at once; -1 when every supporter has chosen."""
@@ -163,7 +163,7 @@ def next_undecided_supporter(g, t) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def decide_support(g, t, house: int, choice: int) -> None:
     """A third house's support orders around the battle all back ``choice`` (0 nobody, 1
     attacker, 2 defender)."""
@@ -179,7 +179,7 @@ def decide_support(g, t, house: int, choice: int) -> None:
                 add_support(g, t, a, choice - 1)
 
 
-@numba.njit(cache=True)
+@njit
 def destroy_in_battle(g, side: int, unit: int) -> None:
     """Remove one fighting unit of ``side`` from the board (and the battle vector)."""
     target, origin = g.combat_area, g.combat_from
@@ -200,7 +200,7 @@ def destroy_in_battle(g, side: int, unit: int) -> None:
         b[side * cb.SIDE + cb.UNITS + unit] -= 1
 
 
-@numba.njit(cache=True)
+@njit
 def recycle_hand(g, house: int, just_played: int) -> None:
     """When a house has played its last card, its other discards (not ``just_played``, a deck
     slot or -1) return to its hand."""
@@ -210,7 +210,7 @@ def recycle_hand(g, house: int, just_played: int) -> None:
         g.discard[house] = keep
 
 
-@numba.njit(cache=True)
+@njit
 def recycle_by_rules(g, t, house: int, just_played: int) -> None:
     """The discards come back by the rules in play once a card is gone from the hand: 2e when the
     hand is empty, all but ``just_played`` (a deck slot, or -1); 1e when it is empty, all seven
@@ -226,7 +226,7 @@ def recycle_by_rules(g, t, house: int, just_played: int) -> None:
         recycle_hand(g, house, just_played if t.edition == 2 else -1)
 
 
-@numba.njit(cache=True)
+@njit
 def discard_card(g, t, house: int, card: int) -> None:
     slot = slot_of(t, house, card)
     if slot >= 0:
@@ -234,7 +234,7 @@ def discard_card(g, t, house: int, card: int) -> None:
         g.discard[house] |= np.uint8(1 << slot)
 
 
-@numba.njit(cache=True)
+@njit
 def retreat_ok(g, t, house: int, target: int, dest: int, origin: int, naval: bool) -> bool:
     """A defender's units in ``target`` may retreat into ``dest``: adjacent (land units also by
     their own ships), not where the attack came from, not blocked, no neutral force, not
@@ -249,22 +249,22 @@ def retreat_ok(g, t, house: int, target: int, dest: int, origin: int, naval: boo
     return t.kind[dest] == LAND
 
 
-@numba.njit(cache=True)
+@njit
 def units_left_in(g, area: int) -> int:
     return unit_count(g, area)
 
 
-@numba.njit(cache=True)
+@njit
 def card_arrays(t):
     return (t.card_strength, t.card_swords, t.card_forts, t.card_ability, t.card_ref)
 
 
-@numba.njit(cache=True)
+@njit
 def tides_arrays(t):
     return (t.tides_count, t.tides_strength, t.tides_swords, t.tides_forts, t.tides_skulls)
 
 
-@numba.njit(cache=True)
+@njit
 def _ask(g, kind: int, house: int, c0: int, c1: int) -> None:
     g.pending = kind
     g.pending_house = house
@@ -273,18 +273,18 @@ def _ask(g, kind: int, house: int, c0: int, c1: int) -> None:
     g.ctx[1] = c1
 
 
-@numba.njit(cache=True)
+@njit
 def side_house(g, side: int) -> int:
     return g.battle[side * cb.SIDE + cb.HOUSE]
 
 
-@numba.njit(cache=True)
+@njit
 def _iron_throne_first(g) -> int:
     b = g.battle
     return cb.ATTACKER if b[cb.IRON_THRONE_POS] < b[cb.SIDE + cb.IRON_THRONE_POS] else cb.DEFENDER
 
 
-@numba.njit(cache=True)
+@njit
 def _draw_tides(g, t, also_out: int) -> int:
     """One Tides of Battle card type from the full deck less the cards already drawn (and
     ``also_out``, a card set aside for a redraw, or -1)."""
@@ -303,7 +303,7 @@ def _draw_tides(g, t, also_out: int) -> int:
     return 0
 
 
-@numba.njit(cache=True)
+@njit
 def three_card_step(g, t) -> bool:
     """Three-card combat (1e A Clash of Kings battle variant): each side puts three cards of its
     hand face down (all it has, if fewer), one at a time (True while asking); then one of each
@@ -341,7 +341,7 @@ def three_card_step(g, t) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@njit
 def battle_step(g, t) -> bool:
     """Run the battle until a decision is pending (True) or it is over (False)."""
     b = g.battle
@@ -479,7 +479,7 @@ def battle_step(g, t) -> bool:
             return False
 
 
-@numba.njit(cache=True)
+@njit
 def first_edition_after_winner(g, t, winner: int, mine: int) -> bool:
     """Ask the 1st-edition winner's card choice, if it has one to make: Renly (a fighting
     footman becomes a knight), Melisandre (1 power: a card of the loser's hand discarded), Maester
@@ -511,7 +511,7 @@ def first_edition_after_winner(g, t, winner: int, mine: int) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def casualty_candidates(g, side: int) -> int:
     """Units that may be taken as casualties: the attacker's marching units; the defender's
     units (1e: not the routed ones, which die without counting, E3)."""
@@ -525,7 +525,7 @@ def casualty_candidates(g, side: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def fighting_units(g, side: int) -> int:
     target = g.combat_area
     n = 0
@@ -534,7 +534,7 @@ def fighting_units(g, side: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def can_retreat_units(g) -> int:
     """Defenders able to retreat: neither routed already nor siege engines."""
     target = g.combat_area
@@ -545,12 +545,12 @@ def can_retreat_units(g) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def any_retreat(g, t) -> bool:
     return _retreat_areas(g, t)[3] > 0
 
 
-@numba.njit(cache=True)
+@njit
 def retreat_options(g, t, mask) -> int:
     """Legal retreat areas for the defeated defender: within supply when any area allows it."""
     open_bits, fit_bits, n_fit, n_any = _retreat_areas(g, t)
@@ -561,7 +561,7 @@ def retreat_options(g, t, mask) -> int:
     return n_fit if n_fit > 0 else n_any
 
 
-@numba.njit(cache=True)
+@njit
 def _retreat_areas(g, t):
     """The areas the defeated defender's units may retreat into and, of those, the ones within
     its supply (bit sets), with their numbers."""
@@ -601,7 +601,7 @@ def _retreat_areas(g, t):
     return open_bits, fit_bits, n_fit, n_any
 
 
-@numba.njit(cache=True)
+@njit
 def house_summary_without(g, t, house: int, skip: int):
     """``army_summary`` of ``house_counts_without`` (no work array)."""
     n2 = 0
@@ -618,7 +618,7 @@ def house_summary_without(g, t, house: int, skip: int):
     return n2, n3, n4, biggest
 
 
-@numba.njit(cache=True)
+@njit
 def house_counts_without(g, t, house: int, skip: int):
     """Units of ``house`` per area, leaving out area ``skip`` (the units about to retreat)."""
     counts = np.zeros(t.n_areas, np.int64)
@@ -628,14 +628,14 @@ def house_counts_without(g, t, house: int, skip: int):
     return counts
 
 
-@numba.njit(cache=True)
+@njit
 def destroy_all_defenders(g) -> None:
     target = g.combat_area
     g.units[target, :] = 0
     g.routed[target, :] = 0
 
 
-@numba.njit(cache=True)
+@njit
 def retreat_defenders(g, t, dest: int) -> None:
     """The defeated defender's survivors go to ``dest`` routed; siege engines and units already
     routed are destroyed; excess units beyond supply are destroyed (knights last)."""
@@ -666,7 +666,7 @@ def retreat_defenders(g, t, dest: int) -> None:
         g.owner[dest] = -1
 
 
-@numba.njit(cache=True)
+@njit
 def finish_battle(g, t) -> None:
     """Move the winner in (or the beaten attacker back, routed), clear orders and tokens, discard
     the cards and recycle hands."""
@@ -735,7 +735,7 @@ def finish_battle(g, t) -> None:
     g.combat_area = -1
 
 
-@numba.njit(cache=True)
+@njit
 def battle_legal(g, t, mask) -> bool:
     """Fill ``mask`` for a pending battle decision; False if the decision is not a battle one."""
     kind = g.pending
@@ -862,7 +862,7 @@ def battle_legal(g, t, mask) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def battle_apply(g, t, kind: int, house: int, action: int) -> None:
     """Apply a legal battle decision (pending already cleared by the caller)."""
     b = g.battle

@@ -6,17 +6,17 @@ cached, so there is nothing to keep in step.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from gotsim.engine.state import H, U
+from gotsim.jit import njit
 from gotsim.rules.ids import AreaKind
 
 LAND, SEA, PORT = int(AreaKind.LAND), int(AreaKind.SEA), int(AreaKind.PORT)
 SHIP_UNIT = 2
 
 
-@numba.njit(cache=True)
+@njit
 def unit_count(g, a: int) -> int:
     n = 0
     for u in range(U):
@@ -24,7 +24,7 @@ def unit_count(g, a: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def controller(g, t, a: int) -> int:
     """The house controlling area ``a``: units, else a power token, else its home house."""
     if g.owner[a] >= 0:
@@ -37,7 +37,7 @@ def controller(g, t, a: int) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def castles_held(g, t, house: int) -> int:
     n = 0
     for i in range(t.n_forts):
@@ -46,7 +46,7 @@ def castles_held(g, t, house: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def castles_by_house(g, t) -> np.int64:
     """Castles and strongholds held by every house at once, in one pass over them: house
     ``h``'s count is ``(packed >> (8 * h)) & 0xFF`` (checked after every march)."""
@@ -58,7 +58,7 @@ def castles_by_house(g, t) -> np.int64:
     return packed
 
 
-@numba.njit(cache=True)
+@njit
 def land_areas_held(g, t, house: int) -> int:
     n = 0
     for a in range(t.n_areas):
@@ -67,7 +67,7 @@ def land_areas_held(g, t, house: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def barrels_held(g, t, house: int) -> int:
     n = 0
     for i in range(t.n_barrel_areas):  # the land areas with barrels
@@ -77,7 +77,7 @@ def barrels_held(g, t, house: int) -> int:
     return min(n, 6)
 
 
-@numba.njit(cache=True)
+@njit
 def power_tokens_on_board(g, t, house: int) -> int:
     n = 0
     for a in range(t.n_areas):
@@ -86,7 +86,7 @@ def power_tokens_on_board(g, t, house: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def gain_power(g, t, house: int, amount: int) -> int:
     """Take up to ``amount`` power tokens from the pool (a house owns 20); returns the gain."""
     room = 20 - g.power[house] - power_tokens_on_board(g, t, house)
@@ -95,14 +95,14 @@ def gain_power(g, t, house: int, amount: int) -> int:
     return got
 
 
-@numba.njit(cache=True)
+@njit
 def lose_power(g, house: int, amount: int) -> int:
     lost = min(amount, g.power[house])
     g.power[house] -= lost
     return lost
 
 
-@numba.njit(cache=True)
+@njit
 def sizes_fit(n2: int, n3: int, n4: int, biggest: int, allowed) -> bool:
     """Whether armies counted by size fit the supply row ``allowed`` (army sizes, largest
     first): ``n2``/``n3``/``n4`` armies of at least 2/3/4 units, the largest ``biggest``.
@@ -128,7 +128,7 @@ def sizes_fit(n2: int, n3: int, n4: int, biggest: int, allowed) -> bool:
     return n2 <= s2 and n3 <= s3 and n4 <= s4 and (n2 == 0 or biggest <= top)
 
 
-@numba.njit(cache=True)
+@njit
 def army_sizes_fit(g, t, house: int, level: int, extra_area: int, extra: int) -> bool:
     """Whether the house's armies (2+ units in an area), with ``extra`` units added to
     ``extra_area`` (-1 for none), fit the supply table at ``level``."""
@@ -149,7 +149,7 @@ def army_sizes_fit(g, t, house: int, level: int, extra_area: int, extra: int) ->
     return sizes_fit(n2, n3, n4, biggest, t.supply_table[level])
 
 
-@numba.njit(cache=True)
+@njit
 def turn_order_position(g, house: int) -> int:
     for p in range(H):
         if g.track[0, p] == house:
@@ -157,7 +157,7 @@ def turn_order_position(g, house: int) -> int:
     return H
 
 
-@numba.njit(cache=True)
+@njit
 def track_position(g, track: int, house: int) -> int:
     for p in range(H):
         if g.track[track, p] == house:
@@ -165,7 +165,7 @@ def track_position(g, track: int, house: int) -> int:
     return H
 
 
-@numba.njit(cache=True)
+@njit
 def raid_reaches(t, source: int, target: int) -> bool:
     """Land raids reach adjacent land; sea raids adjacent sea, land and ports; port raids only
     their sea."""
@@ -178,12 +178,12 @@ def raid_reaches(t, source: int, target: int) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def enemy_ships_in(g, a: int, house: int) -> bool:
     return g.owner[a] >= 0 and g.owner[a] != house and g.units[a, SHIP_UNIT] > 0
 
 
-@numba.njit(cache=True)
+@njit
 def remove_order(g, area: int) -> None:
     """Take the order token off ``area`` (back to its house's unused tokens)."""
     kind = g.order[area]
@@ -194,7 +194,7 @@ def remove_order(g, area: int) -> None:
         g.order[area] = -1
 
 
-@numba.njit(cache=True)
+@njit
 def port_taken(g, t, land: int, conqueror: int) -> None:
     """Ships of another house in the port of a conquered area are replaced by the conqueror's
     (as many as it has available) or destroyed."""
@@ -225,7 +225,7 @@ def port_taken(g, t, land: int, conqueror: int) -> None:
         g.owner[port] = conqueror
 
 
-@numba.njit(cache=True)
+@njit
 def armies_fit(counts, allowed) -> bool:
     """Whether the armies (areas with 2+ units) in ``counts`` fit the supply row ``allowed``:
     the k-th largest army at most ``allowed[k]``."""
@@ -233,7 +233,7 @@ def armies_fit(counts, allowed) -> bool:
     return sizes_fit(n2, n3, n4, biggest, allowed)
 
 
-@numba.njit(cache=True)
+@njit
 def army_summary(counts):
     """What ``sizes_fit`` needs of the unit counts per area: (areas of 2+, 3+, 4+ units, the
     largest count)."""
@@ -251,7 +251,7 @@ def army_summary(counts):
     return n2, n3, n4, biggest
 
 
-@numba.njit(cache=True, inline="always")
+@njit(inline="always")
 def summary_fits_with(summary, before: int, added: int, allowed) -> bool:
     """``sizes_fit`` of a ``army_summary`` once one area's count grows from ``before`` by
     ``added`` (>= 0) units: the same answer as counting the changed counts afresh, since only
@@ -264,7 +264,7 @@ def summary_fits_with(summary, before: int, added: int, allowed) -> bool:
     return sizes_fit(n2, n3, n4, max(biggest, after), allowed)
 
 
-@numba.njit(cache=True)
+@njit
 def settle_ports(g, t) -> None:
     """Ships in a port belong to the house controlling its land area: another house's ships
     there are taken over (``port_taken``) whenever control has changed hands."""

@@ -18,11 +18,11 @@ from enum import IntEnum
 from functools import lru_cache
 from typing import NamedTuple
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
 from gotsim.data import load_data
+from gotsim.jit import njit
 from gotsim.rules.cards import house_cards
 from gotsim.rules.ids import House, Unit
 
@@ -326,7 +326,7 @@ def new_battle() -> NDArray[np.int64]:
 # --- the compiled core --------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def active_ability(b: NDArray[np.int64], side: int, card_ability: NDArray[np.int64]) -> int:
     """The ability of ``side``'s card, or NONE when it has no card or its text is cancelled."""
     card = b[side * SIDE + CARD]
@@ -335,7 +335,7 @@ def active_ability(b: NDArray[np.int64], side: int, card_ability: NDArray[np.int
     return card_ability[card]
 
 
-@numba.njit(cache=True)
+@njit
 def _ship_strength(
     b: NDArray[np.int64], side: int, ally: bool, card_ability: NDArray[np.int64]
 ) -> int:
@@ -346,7 +346,7 @@ def _ship_strength(
     return 1
 
 
-@numba.njit(cache=True)
+@njit
 def ship_strengths(b: NDArray[np.int64], card_ability: NDArray[np.int64]):
     """``_ship_strength`` of the attacker's own ships, the defender's own ships and the allies'
     ships, with Salladhor Saan looked for once: he zeroes his opponent's own ships and every
@@ -357,7 +357,7 @@ def ship_strengths(b: NDArray[np.int64], card_ability: NDArray[np.int64]):
     return (0 if zeroes_def else 1), (0 if zeroes_att else 1), allies
 
 
-@numba.njit(cache=True, inline="always")
+@njit(inline="always")
 def _salladhor_zeroes(b: NDArray[np.int64], holder: int, card_ability: NDArray[np.int64]) -> bool:
     """``holder`` plays Salladhor Saan and is supported: other houses' ships count 0."""
     return (
@@ -366,7 +366,7 @@ def _salladhor_zeroes(b: NDArray[np.int64], holder: int, card_ability: NDArray[n
     )
 
 
-@numba.njit(cache=True)
+@njit
 def strength_breakdown(
     b: NDArray[np.int64], cards: tuple, tides: tuple, out: NDArray[np.int64]
 ) -> None:
@@ -380,7 +380,7 @@ def strength_breakdown(
     add_chance_strength(b, tides, out, out)
 
 
-@numba.njit(cache=True)
+@njit
 def add_chance_strength(
     b: NDArray[np.int64], tides: tuple, base: NDArray[np.int64], out: NDArray[np.int64]
 ) -> None:
@@ -400,7 +400,7 @@ def add_chance_strength(
         out[side, P_TOTAL] += out[side, P_BLADE] + out[side, P_TIDES]
 
 
-@numba.njit(cache=True)
+@njit
 def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.int64]) -> None:
     """Every strength component except the blade and Tides of Battle (those stay 0)."""
     card_strength, card_swords, card_forts, card_ability, card_ref = cards
@@ -486,7 +486,7 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
         out[side, P_TOTAL] = total
 
 
-@numba.njit(cache=True)
+@njit
 def attacker_wins(b: NDArray[np.int64], parts: NDArray[np.int64]) -> bool:
     """Higher total wins; a tie goes to the side higher on the Fiefdoms track."""
     a, d = parts[ATTACKER, P_TOTAL], parts[DEFENDER, P_TOTAL]
@@ -495,7 +495,7 @@ def attacker_wins(b: NDArray[np.int64], parts: NDArray[np.int64]) -> bool:
     return b[ATTACKER * SIDE + FIEFDOMS_POS] < b[DEFENDER * SIDE + FIEFDOMS_POS]
 
 
-@numba.njit(cache=True)
+@njit
 def casualty_counts(
     b: NDArray[np.int64], parts: NDArray[np.int64], winner: int, card_ability: NDArray[np.int64]
 ) -> tuple[int, int]:
@@ -515,7 +515,7 @@ def casualty_counts(
     return att, dfn
 
 
-@numba.njit(cache=True)
+@njit
 def take_casualties(
     units: NDArray[np.int64], n: int, order: NDArray[np.int64], lost: NDArray[np.int64]
 ) -> None:
@@ -530,7 +530,7 @@ def take_casualties(
             return
 
 
-@numba.njit(cache=True)
+@njit
 def settle_losses(
     b: NDArray[np.int64],
     parts: NDArray[np.int64],
@@ -582,7 +582,7 @@ def settle_losses(
 # --- abilities that change the battle before strengths are compared ------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def cancel_opponent_text(b: NDArray[np.int64], side: int, card_ability: NDArray[np.int64]) -> bool:
     """Queen of Thorns (1e): the opponent's card text has no effect in this combat."""
     other = (1 - side) * SIDE
@@ -592,7 +592,7 @@ def cancel_opponent_text(b: NDArray[np.int64], side: int, card_ability: NDArray[
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def remove_defense_order(b: NDArray[np.int64], side: int) -> bool:
     """Brienne of Tarth (1e): the side's defense order in the embattled area is removed."""
     o = side * SIDE
@@ -603,7 +603,7 @@ def remove_defense_order(b: NDArray[np.int64], side: int) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def mace_destroy_footman(b: NDArray[np.int64], victim: int) -> None:
     """Mace Tyrell (2e), Ser Loras Tyrell (1e): one of the victim's attacking or defending footmen
     is destroyed."""
@@ -613,7 +613,7 @@ def mace_destroy_footman(b: NDArray[np.int64], victim: int) -> None:
         b[o + PRE_LOST + FOOTMAN] += 1
 
 
-@numba.njit(cache=True)
+@njit
 def remove_support(
     b: NDArray[np.int64], side: int, own_house: bool, units: NDArray[np.int64], bonus: int
 ) -> None:
@@ -625,12 +625,12 @@ def remove_support(
     b[side * SIDE + SUPPORTERS] -= 1
 
 
-@numba.njit(cache=True)
+@njit
 def bit(card: int) -> np.int64:
     return np.int64(1) << np.int64(card)
 
 
-@numba.njit(cache=True)
+@njit
 def play_card(b: NDArray[np.int64], side: int, card: int) -> None:
     """Reveal ``card`` for ``side`` (taking it out of the hand mask)."""
     o = side * SIDE
@@ -639,7 +639,7 @@ def play_card(b: NDArray[np.int64], side: int, card: int) -> None:
         b[o + HAND] &= ~bit(card)
 
 
-@numba.njit(cache=True)
+@njit
 def return_card_to_hand(b: NDArray[np.int64], side: int) -> None:
     """Tyrion Lannister: the side's revealed card goes back to its hand."""
     o = side * SIDE
@@ -648,7 +648,7 @@ def return_card_to_hand(b: NDArray[np.int64], side: int) -> None:
     b[o + CARD] = -1
 
 
-@numba.njit(cache=True)
+@njit
 def discard_played_card(b: NDArray[np.int64], side: int) -> None:
     """Aeron Damphair: the side's revealed card goes to its discard pile."""
     o = side * SIDE
@@ -660,7 +660,7 @@ def discard_played_card(b: NDArray[np.int64], side: int) -> None:
 # --- abilities of the winner, right after the victor is known -----------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def power_for_winning(b: NDArray[np.int64], winner: int, card_ability: NDArray[np.int64]) -> int:
     """Power the winner's card takes from the pool: Tywin Lannister (2e), Ser Jaime (1e)."""
     mine = active_ability(b, winner, card_ability)
@@ -669,7 +669,7 @@ def power_for_winning(b: NDArray[np.int64], winner: int, card_ability: NDArray[n
     return 0
 
 
-@numba.njit(cache=True)
+@njit
 def renly_upgrade_footman(
     b: NDArray[np.int64], winner: int, card_ability: NDArray[np.int64], knights_left: int
 ) -> bool:
@@ -688,7 +688,7 @@ def renly_upgrade_footman(
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def melisandre_discard(
     b: NDArray[np.int64], winner: int, card_ability: NDArray[np.int64], card: int
 ) -> bool:
@@ -706,7 +706,7 @@ def melisandre_discard(
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def luwin_take_back(
     b: NDArray[np.int64], winner: int, card_ability: NDArray[np.int64], card: int
 ) -> bool:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
 from gotsim.engine.rng import seed_streams_batch, shuffle
 from gotsim.engine.state import NATURE, STATE_DTYPE, Decision, Phase
 from gotsim.engine.tables import rules_table
+from gotsim.jit import njit
 from gotsim.rules.board import load_board
 from gotsim.rules.ids import Unit
 from gotsim.rules.setup import Setup, load_setup
@@ -89,7 +89,7 @@ def new_games(
     return games
 
 
-@numba.njit(cache=True)
+@njit
 def _shuffle_decks(games) -> None:
     """Shuffle every game's three Westeros decks and the wildling deck (nature stream)."""
     for i in range(games.shape[0]):

@@ -12,7 +12,6 @@ difference is a branch on it, documented in ``docs/rules.md`` (section "1st edit
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from gotsim.engine import battle as bt
@@ -58,6 +57,7 @@ from gotsim.engine.state import (
     RavenUse,
     Restriction,
 )
+from gotsim.jit import njit
 
 MARCH, DEFENSE, SUPPORT, RAID, CONSOLIDATE = 1, 2, 3, 4, 5
 MAX_FORTIFICATIONS = 9  # A Clash of Kings tokens, shared by all houses
@@ -71,7 +71,7 @@ class IllegalActionError(ValueError):
 # --- small helpers ------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def _ask(g, kind: int, house: int, c0: int = 0, c1: int = 0) -> None:
     g.pending = kind
     g.pending_house = house
@@ -80,19 +80,19 @@ def _ask(g, kind: int, house: int, c0: int = 0, c1: int = 0) -> None:
     g.ctx[1] = c1
 
 
-@numba.njit(cache=True)
+@njit
 def _clear(g) -> None:
     g.pending = Decision.NONE
     g.pending_house = -1
 
 
-@numba.njit(cache=True)
+@njit
 def stars_allowed(g, t, house: int) -> int:
     pos = track_position(g, KINGS_COURT, house)
     return t.stars[pos] if pos < t.players else 0
 
 
-@numba.njit(cache=True)
+@njit
 def stars_used(g, house: int) -> int:
     n = 0
     for k in range(N_ORDER_KINDS):
@@ -101,7 +101,7 @@ def stars_used(g, house: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def order_allowed(g, t, house: int, area: int, kind: int, replacing: int) -> bool:
     """Whether ``house`` may put an order of ``kind`` on ``area`` (``replacing`` an order kind
     that is taken back at the same time, or -1)."""
@@ -112,7 +112,7 @@ def order_allowed(g, t, house: int, area: int, kind: int, replacing: int) -> boo
     return order_allowed_counted(g, t, house, area, kind, replacing, stars_free)
 
 
-@numba.njit(cache=True)
+@njit
 def order_allowed_counted(
     g, t, house: int, area: int, kind: int, replacing: int, stars_free: int
 ) -> bool:
@@ -140,13 +140,13 @@ def order_allowed_counted(
     return not (kind_type == CONSOLIDATE and r & Restriction.NO_CONSOLIDATE)
 
 
-@numba.njit(cache=True)
+@njit
 def _place(g, area: int, kind: int) -> None:
     g.order[area] = kind
     g.orders_used[g.owner[area], kind] += 1
 
 
-@numba.njit(cache=True)
+@njit
 def house_at(g, position: int) -> int:
     return g.track[0, position]
 
@@ -155,7 +155,7 @@ def house_at(g, position: int) -> int:
 # pc[0]: turn-order position of the house placing orders; pc[1]: next area to consider
 
 
-@numba.njit(cache=True)
+@njit
 def _planning(g, t) -> None:
     if g.game_round == 1 and g.pc[0] == 0 and g.pc[1] == 0:
         note_castle_holders(g, t)  # the baseline of round 1's castles lost
@@ -183,7 +183,7 @@ def _planning(g, t) -> None:
 # pc[0]: 0 ask the holder, 1 done
 
 
-@numba.njit(cache=True)
+@njit
 def _raven(g, t) -> None:
     if g.pc[0] == 0:
         g.pc[0] = 1
@@ -200,7 +200,7 @@ def _raven(g, t) -> None:
 # --- raids --------------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def raid_target_ok(g, t, source: int, target: int) -> bool:
     kind = g.order[target]
     if g.owner[target] < 0 or g.owner[target] == g.owner[source]:
@@ -224,7 +224,7 @@ def raid_target_ok(g, t, source: int, target: int) -> bool:
     return kind_type == DEFENSE and g.order[source] == Order.RAID_STAR and t.edition == 2
 
 
-@numba.njit(cache=True)
+@njit
 def _has_order_type(g, t, house: int, kind_type: int) -> bool:
     for a in range(t.n_areas):
         if g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == kind_type:
@@ -232,7 +232,7 @@ def _has_order_type(g, t, house: int, kind_type: int) -> bool:
     return t.one_time_orders != 0 and ot.area_of(g, t, house, kind_type) >= 0
 
 
-@numba.njit(cache=True)
+@njit
 def _next_with_orders(g, t, kind_type: int) -> int:
     """From ``g.turn`` on, in turn order, the first house with an order of ``kind_type``; -1."""
     holders = 0  # houses with such an order, as bits: one pass over the board
@@ -257,7 +257,7 @@ def _next_with_orders(g, t, kind_type: int) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def _one_time_turn(g, t, kind_type: int) -> bool:
     """A house's one-time order of this step resolves as its first turn in the step (O2): True
     while one is being resolved (a decision asked, or the turn just ended)."""
@@ -278,7 +278,7 @@ def _one_time_turn(g, t, kind_type: int) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def _raids(g, t) -> None:
     if t.one_time_orders and g.one_time_pc[ot.STAGE] != 0 and _one_time_turn(g, t, RAID):
         return
@@ -293,7 +293,7 @@ def _raids(g, t) -> None:
     _ask(g, Decision.RAID_FROM, house)
 
 
-@numba.njit(cache=True)
+@njit
 def resolve_raid(g, t, source: int, target: int) -> None:
     """Remove the raided order (pillaging a consolidate power order) and the raid itself."""
     raider = g.owner[source]
@@ -301,7 +301,7 @@ def resolve_raid(g, t, source: int, target: int) -> None:
     remove_order(g, source)
 
 
-@numba.njit(cache=True)
+@njit
 def pillage_order(g, t, raider: int, target: int) -> None:
     """Remove the raided order; a consolidate power order gives the raider 1 power (2e: and
     costs its owner 1; 1e: the owner loses nothing, D4)."""
@@ -318,7 +318,7 @@ def pillage_order(g, t, raider: int, target: int) -> None:
 # --- marches ------------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def _marches(g, t) -> None:
     stage = g.pc[mv.STAGE]
     if stage == mv.PICK:
@@ -357,7 +357,7 @@ def _marches(g, t) -> None:
         _end_march(g, t)
 
 
-@numba.njit(cache=True)
+@njit
 def _resolve_march(g, t, house: int) -> None:
     origin = g.pc[mv.ORIGIN]
     target = g.pc[mv.TARGET]
@@ -374,7 +374,7 @@ def _resolve_march(g, t, house: int) -> None:
     _end_march(g, t)
 
 
-@numba.njit(cache=True)
+@njit
 def _attack_neutral(g, t, house: int, origin: int, target: int) -> None:
     """Strength (units, march order, own support) at least the token's: the token goes for good
     and the units move in; otherwise they stay where they are."""
@@ -403,7 +403,7 @@ def _attack_neutral(g, t, house: int, origin: int, target: int) -> None:
         g.moving[target, :] = 0
 
 
-@numba.njit(cache=True)
+@njit
 def _end_march(g, t) -> None:
     origin = g.pc[mv.ORIGIN]
     house = house_at(g, g.turn)  # the marching house (its units may all have left)
@@ -422,7 +422,7 @@ def _end_march(g, t) -> None:
     check_castle_victory(g, t)
 
 
-@numba.njit(cache=True)
+@njit
 def check_castle_victory(g, t) -> None:
     """A house holding ``castles_to_win`` castles and strongholds wins at once."""
     packed = castles_by_house(g, t)
@@ -440,7 +440,7 @@ def check_castle_victory(g, t) -> None:
 # --- consolidate power ------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def consolidate_income(g, t, a: int) -> int:
     """Power from a consolidate power order: 1 + crowns on land; 1 in a port whose sea holds no
     enemy ships; nothing at sea."""
@@ -451,7 +451,7 @@ def consolidate_income(g, t, a: int) -> int:
     return 0
 
 
-@numba.njit(cache=True)
+@njit
 def can_fortify(g, t, a: int) -> bool:
     """1e fortifications variant: a consolidate order on land may build one of the 9
     fortifications instead of taking power, where none stands yet."""
@@ -464,7 +464,7 @@ def can_fortify(g, t, a: int) -> bool:
     return built < MAX_FORTIFICATIONS
 
 
-@numba.njit(cache=True)
+@njit
 def clear_fortifications(g, t) -> None:
     """A fortification goes as soon as its builder's units have left the area (a march, a
     retreat, or a loss), so nobody uses another house's fortification."""
@@ -473,7 +473,7 @@ def clear_fortifications(g, t) -> None:
             g.fortification[a] = 0
 
 
-@numba.njit(cache=True)
+@njit
 def _consolidate(g, t) -> None:
     """Consolidate power orders in turn order; a star order in a castle or stronghold area may
     muster there instead (``CONSOLIDATE_CHOICE``). pc[0] turn position, pc[1] next area."""
@@ -507,7 +507,7 @@ def _consolidate(g, t) -> None:
     g.pc[:] = 0
 
 
-@numba.njit(cache=True)
+@njit
 def note_castle_holders(g, t) -> None:
     """Remember who controls each castle and stronghold area (``g.castle_holder``)."""
     for i in range(t.n_forts):
@@ -515,7 +515,7 @@ def note_castle_holders(g, t) -> None:
         g.castle_holder[a] = controller(g, t, a) + 1
 
 
-@numba.njit(cache=True)
+@njit
 def record_round(g, t) -> None:
     """Write the round's line of ``g.history``: Westeros cards, threat, track leaders, castles
     held, and castles lost since the last round's end (then remember the holders anew)."""
@@ -537,7 +537,7 @@ def record_round(g, t) -> None:
     note_castle_holders(g, t)
 
 
-@numba.njit(cache=True)
+@njit
 def _cleanup(g, t) -> None:
     record_round(g, t)
     for a in range(t.n_areas):
@@ -556,7 +556,7 @@ def _cleanup(g, t) -> None:
     g.game_round += 1
 
 
-@numba.njit(cache=True)
+@njit
 def end_after_last_round(g, t) -> None:
     """After round 10 the most castles and strongholds wins; ties go to more land areas, then
     the higher supply level, then the higher place on the Iron Throne track (1e: the higher
@@ -594,7 +594,7 @@ def end_after_last_round(g, t) -> None:
 # --- the machine --------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def advance(g, t) -> None:
     """Run until a decision is pending, the game ends, or a phase not yet built is reached."""
     while g.pending == Decision.NONE and not g.done:
@@ -617,7 +617,7 @@ def advance(g, t) -> None:
             return
 
 
-@numba.njit(cache=True)
+@njit
 def legal(g, t, mask) -> int:
     """Mark the pending decision's legal actions in ``mask`` (N_ACTIONS); returns their number."""
     mask[:] = False
@@ -690,7 +690,7 @@ def legal(g, t, mask) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def apply(g, t, action: int) -> bool:
     """Apply ``action`` to the pending decision; False (nothing changed) if it is not legal."""
     mask = np.zeros(64, np.bool_)
@@ -700,7 +700,7 @@ def apply(g, t, action: int) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def apply_legal(g, t, action: int) -> None:
     """Apply an action already known to be legal (taken from ``legal``'s mask)."""
     kind = g.pending

@@ -9,7 +9,6 @@ token is left behind). ``g.moving[dest, u]`` holds the units assigned to each de
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from gotsim.engine.board_state import (
@@ -24,6 +23,7 @@ from gotsim.engine.board_state import (
     unit_count,
 )
 from gotsim.engine.state import A_MAX, U
+from gotsim.jit import njit
 
 STAGE, ORIGIN, UNIT, NEXT, TARGET, LEAVE = 0, 1, 2, 3, 4, 5
 PICK, ASSIGN, ASK_LEAVE, RESOLVE, COMBAT = 0, 1, 2, 3, 4
@@ -33,7 +33,7 @@ LANNISTER = 1  # House.LANNISTER
 assert A_MAX < 64  # transport_reach keeps sets of seas as bits of an int64
 
 
-@numba.njit(cache=True)
+@njit
 def transport_reach(g, t, house: int, origin: int, reach) -> None:
     """Mark in ``reach`` every land area that land units in ``origin`` can march to: adjacent land,
     and land next to a chain of seas holding ``house``'s ships that touches ``origin``."""
@@ -42,7 +42,7 @@ def transport_reach(g, t, house: int, origin: int, reach) -> None:
         reach[a] = ((bits >> a) & 1) != 0
 
 
-@numba.njit(cache=True)
+@njit
 def transport_reach_bits(g, t, house: int, origin: int) -> np.int64:
     """``transport_reach`` as a bit set of areas (bit ``a`` for area ``a``; A_MAX < 64), so that
     the legal marches of every unit need no work array."""
@@ -84,7 +84,7 @@ def transport_reach_bits(g, t, house: int, origin: int) -> np.int64:
     return lands & ~(one << origin)
 
 
-@numba.njit(cache=True)
+@njit
 def is_attack(g, t, house: int, area: int) -> bool:
     """Entering ``area`` starts a battle (enemy units, a neutral force, an enemy garrison)."""
     if g.neutral[area] > 0:
@@ -94,7 +94,7 @@ def is_attack(g, t, house: int, area: int) -> bool:
     return g.garrison[area] > 0 and controller(g, t, area) != house
 
 
-@numba.njit(cache=True, inline="always")
+@njit(inline="always")
 def planned_count(g, house: int, a: int) -> int:
     """The house's units in ``a`` once the march planned so far is made (``a`` not the
     origin)."""
@@ -102,7 +102,7 @@ def planned_count(g, house: int, a: int) -> int:
     return m + (unit_count(g, a) if g.owner[a] == house else 0)
 
 
-@numba.njit(cache=True)
+@njit
 def planned_army_summary(g, t, house: int, origin: int):
     """``army_summary`` of the house's units per area once the march planned so far is made and
     one more unit has left ``origin`` (the unit being assigned); ``destination_ok`` adds it to
@@ -132,7 +132,7 @@ def planned_army_summary(g, t, house: int, origin: int):
     return n2, n3, n4, biggest
 
 
-@numba.njit(cache=True, inline="always")  # asked for every area of the board per unit
+@njit(inline="always")  # asked for every area of the board per unit
 def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, army) -> bool:
     """May one ``unit`` of ``house`` march from ``origin`` to ``dest`` given the plan so far?
     (``reach`` is ``transport_reach_bits`` of the origin, ``army`` ``planned_army_summary``:
@@ -165,7 +165,7 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, a
     return summary_fits_with(army, planned_count(g, house, dest), 1, allowed)
 
 
-@numba.njit(cache=True)
+@njit
 def march_destinations(g, t, house: int, origin: int, unit: int, mask) -> None:
     """Mark in ``mask`` (cleared) where one ``unit`` of ``house`` may march from ``origin`` given
     the plan so far: staying, and every ``destination_ok`` area among those it can reach at all
@@ -188,7 +188,7 @@ def march_destinations(g, t, house: int, origin: int, unit: int, mask) -> None:
             mask[a] = destination_ok(g, t, house, origin, unit, a, reach, army)
 
 
-@numba.njit(cache=True)
+@njit
 def march_destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach) -> bool:
     """``march_destinations``'s answer for ``dest`` alone (a policy checking the one destination
     it has in mind needs neither the others nor the mask); ``reach`` is
@@ -202,7 +202,7 @@ def march_destination_ok(g, t, house: int, origin: int, unit: int, dest: int, re
     return destination_ok(g, t, house, origin, unit, dest, reach, army)
 
 
-@numba.njit(cache=True)
+@njit
 def next_unit_to_assign(g) -> bool:
     """Move the (UNIT, NEXT) cursor to the next movable unit of the origin; False when done."""
     origin = g.pc[ORIGIN]
@@ -215,7 +215,7 @@ def next_unit_to_assign(g) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@njit
 def leave_power_possible(g, t, house: int) -> bool:
     """All units leave a land area that is not the house's home, and it has power to leave."""
     origin = g.pc[ORIGIN]
@@ -230,13 +230,13 @@ def leave_power_possible(g, t, house: int) -> bool:
     return unit_count(g, origin) - leaving == 0
 
 
-@numba.njit(cache=True, inline="always")
+@njit(inline="always")
 def moving_any(g, dest: int) -> bool:
     """Units of the march in progress are planned for ``dest``."""
     return (g.moving[dest, 0] | g.moving[dest, 1] | g.moving[dest, 2] | g.moving[dest, 3]) != 0
 
 
-@numba.njit(cache=True)
+@njit
 def move_units(g, t, house: int, origin: int, dest: int) -> None:
     """Carry the units planned for ``dest`` from ``origin`` into it (no battle there)."""
     if not moving_any(g, dest):
@@ -260,7 +260,7 @@ def move_units(g, t, house: int, origin: int, dest: int) -> None:
             g.neutral[dest] = 0
 
 
-@numba.njit(cache=True)
+@njit
 def vacate_if_empty(g, area: int) -> None:
     """An area whose last unit left loses its orders (a one-time order too) and its owner."""
     if unit_count(g, area) == 0 and g.owner[area] >= 0:

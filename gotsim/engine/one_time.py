@@ -16,7 +16,6 @@ demand, plus one).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from gotsim.engine import battle as bt
@@ -44,6 +43,7 @@ from gotsim.engine.state import (
     Restriction,
     U,
 )
+from gotsim.jit import njit
 
 STAGE, AREA, SOURCE, UNIT, NEXT, STEP = 0, 1, 2, 3, 4, 5
 MARCH, DEFENSE, SUPPORT, RAID, CONSOLIDATE = 1, 2, 3, 4, 5
@@ -51,7 +51,7 @@ LANNISTER = 1
 PLAN_DONE, PLAN_TURN = 2, 3  # planning counters (g.pc) of the one-time placement
 
 
-@numba.njit(cache=True)
+@njit
 def _ask(g, kind: int, house: int, c0: int, c1: int, c2: int, c3: int) -> None:
     g.pending = kind
     g.pending_house = house
@@ -65,7 +65,7 @@ def _ask(g, kind: int, house: int, c0: int, c1: int, c2: int, c3: int) -> None:
 # --- placing ---------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def icon_allowed(g, kind: int) -> bool:
     """A Westeros deck III restriction on an order type forbids one-time orders of that icon."""
     r = g.restrict
@@ -75,13 +75,13 @@ def icon_allowed(g, kind: int) -> bool:
     return not (icon == CONSOLIDATE and r & Restriction.NO_CONSOLIDATE)
 
 
-@numba.njit(cache=True)
+@njit
 def area_ok(g, t, house: int, area: int) -> bool:
     """A one-time order goes on an area holding the house's units, never a port."""
     return g.owner[area] == house and unit_count(g, area) > 0 and t.kind[area] != PORT
 
 
-@numba.njit(cache=True)
+@njit
 def kind_allowed(g, t, house: int, kind: int) -> bool:
     """The house has this kind (common, or its own), has not placed it yet, and may use it."""
     owner = ONE_TIME_HOUSE[kind]
@@ -92,7 +92,7 @@ def kind_allowed(g, t, house: int, kind: int) -> bool:
     return icon_allowed(g, kind)
 
 
-@numba.njit(cache=True)
+@njit
 def _can_place(g, t, house: int) -> bool:
     any_kind = False
     for k in range(N_ONE_TIME):
@@ -107,7 +107,7 @@ def _can_place(g, t, house: int) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@njit
 def planning_step(g, t) -> bool:
     """The one-time placement before the other orders (Iron Throne order); True while a house is
     asked. Uses ``g.pc[PLAN_DONE]`` and ``g.pc[PLAN_TURN]``."""
@@ -124,7 +124,7 @@ def planning_step(g, t) -> bool:
 # --- finding and starting ----------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def area_of(g, t, house: int, kind_type: int) -> int:
     """The area of the house's one-time order resolving in the step of ``kind_type``; -1."""
     for a in range(t.n_areas):
@@ -134,20 +134,20 @@ def area_of(g, t, house: int, kind_type: int) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def here(g, area: int, house: int, kind_type: int) -> bool:
     k = g.one_time[area]
     return k >= 0 and g.owner[area] == house and ONE_TIME_TYPE[k] == kind_type
 
 
-@numba.njit(cache=True)
+@njit
 def begin(g, area: int) -> None:
     g.one_time_pc[:] = 0
     g.one_time_pc[STAGE] = 1
     g.one_time_pc[AREA] = area
 
 
-@numba.njit(cache=True)
+@njit
 def _finish(g) -> None:
     g.one_time[g.one_time_pc[AREA]] = -1
     g.one_time_pc[:] = 0
@@ -157,7 +157,7 @@ def _finish(g) -> None:
 # --- resolving -----------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def _slot_of_ability(t, house: int, ability: int) -> int:
     for slot in range(7):
         if t.card_ability[t.deck_card[house, slot]] == ability:
@@ -165,7 +165,7 @@ def _slot_of_ability(t, house: int, ability: int) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def _adjacent_houses(g, t, area: int, house: int) -> int:
     """Bits of the other houses with units in an area adjacent to ``area``."""
     bits = 0
@@ -175,7 +175,7 @@ def _adjacent_houses(g, t, area: int, house: int) -> int:
     return bits
 
 
-@numba.njit(cache=True)
+@njit
 def move_reach(g, t, house: int, origin: int, unit: int, mask) -> int:
     """Young Wolf: where one ``unit`` in ``origin`` may go, as a march that starts no battle
     (``mask`` over areas, the origin itself meaning stay); the number of places besides stay."""
@@ -195,7 +195,7 @@ def move_reach(g, t, house: int, origin: int, unit: int, mask) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def forced_march_ok(g, t, house: int, source: int, unit: int, target: int) -> bool:
     """Forced March: one ``unit`` in ``source`` may move into ``target`` (adjacent, or a land unit
     along its ships, within supply)."""
@@ -206,7 +206,7 @@ def forced_march_ok(g, t, house: int, source: int, unit: int, target: int) -> bo
     return mv.destination_ok(g, t, house, source, unit, target, reach, army)
 
 
-@numba.njit(cache=True)
+@njit
 def _next_unit(g, origin: int) -> bool:
     """Move the (UNIT, NEXT) cursor to the next movable (not routed) unit of ``origin``."""
     p = g.one_time_pc
@@ -218,7 +218,7 @@ def _next_unit(g, origin: int) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@njit
 def _move_out(g, t, house: int, origin: int) -> None:
     for dest in range(t.n_areas):
         if dest != origin:
@@ -227,7 +227,7 @@ def _move_out(g, t, house: int, origin: int) -> None:
     settle_ports(g, t)
 
 
-@numba.njit(cache=True)
+@njit
 def _young_wolf(g, t, house: int, area: int) -> bool:
     mask = np.zeros(t.n_areas, np.bool_)
     while _next_unit(g, area):
@@ -240,7 +240,7 @@ def _young_wolf(g, t, house: int, area: int) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@njit
 def _forced_march(g, t, house: int, target: int) -> bool:
     p = g.one_time_pc
     while p[SOURCE] < t.n_areas:
@@ -267,7 +267,7 @@ def _forced_march(g, t, house: int, target: int) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@njit
 def iron_fleet_target_ok(g, t, area: int, target: int) -> bool:
     """Iron Fleet: any order of another house (defense and march too) that a raid from
     ``area`` would reach; never a one-time order. Not Lannister's while Lion's Cunning names
@@ -280,7 +280,7 @@ def iron_fleet_target_ok(g, t, area: int, target: int) -> bool:
     return raid_reaches(t, area, target)
 
 
-@numba.njit(cache=True)
+@njit
 def soul_target_ok(g, t, house: int, target: int) -> bool:
     """Soul of R'hllor: a defense or support order of another house, anywhere."""
     k = g.order[target]
@@ -289,7 +289,7 @@ def soul_target_ok(g, t, house: int, target: int) -> bool:
     return 3 <= k <= 6  # defense+1, defense+2, support+0, support+1
 
 
-@numba.njit(cache=True)
+@njit
 def _any_target(g, t, kind: int, house: int, area: int) -> bool:
     for b in range(t.n_areas):
         if kind == OneTimeOrder.IRON_FLEET and iron_fleet_target_ok(g, t, area, b):
@@ -299,7 +299,7 @@ def _any_target(g, t, kind: int, house: int, area: int) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@njit
 def _demand_targets(g, t, house: int, area: int) -> int:
     """Power of Highgarden: houses adjacent with power to give (bits)."""
     bits = _adjacent_houses(g, t, area, house)
@@ -310,7 +310,7 @@ def _demand_targets(g, t, house: int, area: int) -> int:
     return out
 
 
-@numba.njit(cache=True)
+@njit
 def resume(g, t) -> bool:
     """Run the one-time order in ``g.one_time_pc`` until a decision is asked (True) or it is
     resolved and gone from the board (False)."""
@@ -362,7 +362,7 @@ def resume(g, t) -> bool:
 # --- legal options and applying them --------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def one_time_legal(g, t, mask) -> bool:
     """Fill ``mask`` for a pending one-time decision; False if it is not one."""
     kind = g.pending
@@ -412,7 +412,7 @@ def one_time_legal(g, t, mask) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def one_time_apply(g, t, kind: int, house: int, action: int) -> None:
     """Apply a legal one-time decision (pending already cleared by the caller)."""
     p = g.one_time_pc

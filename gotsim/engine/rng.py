@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
 from gotsim.engine.state import N_STREAMS
+from gotsim.jit import njit
 
 
 def seed_streams(seed: np.random.SeedSequence) -> NDArray[np.uint64]:
@@ -82,13 +82,13 @@ _MIX_L = np.uint32(0xCA01F9DD)
 _MIX_R = np.uint32(0x4973F715)
 
 
-@numba.njit(cache=True)
+@njit
 def _mix(x: np.uint32, y: np.uint32) -> np.uint32:
     r = np.uint32(_MIX_L * x - _MIX_R * y)
     return np.uint32(r ^ (r >> np.uint32(16)))
 
 
-@numba.njit(cache=True)
+@njit
 def _pool(entropy: NDArray[np.uint32], pool: NDArray[np.uint32]) -> None:
     """Mix ``entropy`` into the 4-word ``pool`` (SeedSequence's entropy mixing)."""
     h = np.uint32(_INIT_A)
@@ -114,7 +114,7 @@ def _pool(entropy: NDArray[np.uint32], pool: NDArray[np.uint32]) -> None:
             pool[dst] = _mix(pool[dst], np.uint32(v ^ (v >> np.uint32(16))))
 
 
-@numba.njit(cache=True)
+@njit
 def stream_states(run_entropy, keys, out, rows) -> None:
     """``out[rows[j], k]`` = the 4-word uint64 state of child ``k`` of
     ``SeedSequence(entropy, spawn_key=keys[j])`` (``run_entropy``: the entropy as 32-bit words,
@@ -141,12 +141,12 @@ def stream_states(run_entropy, keys, out, rows) -> None:
                     out[rows[j], k, w // 2] |= np.uint64(v) << np.uint64(32)
 
 
-@numba.njit(cache=True)
+@njit
 def _rotl(x: np.uint64, k: int) -> np.uint64:
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@numba.njit(cache=True)
+@njit
 def next_u64(rng: NDArray[np.uint64], stream: int) -> np.uint64:
     """The next 64 random bits of ``stream`` (xoshiro256**), advancing its state in place."""
     s = rng[stream]
@@ -161,7 +161,7 @@ def next_u64(rng: NDArray[np.uint64], stream: int) -> np.uint64:
     return result
 
 
-@numba.njit(cache=True)
+@njit
 def below(rng: NDArray[np.uint64], stream: int, n: int) -> int:
     """A uniform integer in ``0 … n-1`` (unbiased: rejection on the top bits)."""
     if n <= 1:
@@ -174,7 +174,7 @@ def below(rng: NDArray[np.uint64], stream: int, n: int) -> int:
     return int(np.int64(x % bound))
 
 
-@numba.njit(cache=True)
+@njit
 def shuffle(rng: NDArray[np.uint64], stream: int, values: NDArray[np.int8], n: int) -> None:
     """Fisher–Yates shuffle of ``values[:n]`` in place."""
     for i in range(n - 1, 0, -1):
@@ -182,7 +182,7 @@ def shuffle(rng: NDArray[np.uint64], stream: int, values: NDArray[np.int8], n: i
         values[i], values[j] = values[j], values[i]
 
 
-@numba.njit(cache=True)
+@njit
 def pick_from_mask(rng: NDArray[np.uint64], stream: int, mask: NDArray[np.bool_]) -> int:
     """A uniformly chosen index where ``mask`` is True; -1 if none."""
     count = 0

@@ -10,6 +10,7 @@ from gotsim.engine.board_state import castles_held
 from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision
+from gotsim.jit import njit
 from gotsim.players.heuristic import (
     heuristic_action,
     heuristic_march_unit,
@@ -18,7 +19,7 @@ from gotsim.players.heuristic import (
 from gotsim.players.view import init_memos
 
 
-@numba.njit(cache=True)
+@njit
 def play_random_one(g, t, max_decisions: int) -> int:
     """Play one game with uniform random legal actions; returns the decisions made (-1 if a
     decision had no legal action, which is an engine bug)."""
@@ -36,7 +37,7 @@ def play_random_one(g, t, max_decisions: int) -> int:
     return made
 
 
-@numba.njit(cache=True, parallel=True)
+@njit(parallel=True)
 def play_random(games, rules, max_decisions: int):
     """Play every game of ``games`` in parallel; the decision count per game. ``rules`` is the
     rule record wrapped in a 1-element array (records cross into parallel loops that way)."""
@@ -46,7 +47,7 @@ def play_random(games, rules, max_decisions: int):
     return out
 
 
-@numba.njit(cache=True)
+@njit
 def castle_table(games, rules):
     """Castles and strongholds each house controls, per game: (G, H)."""
     out = np.zeros((games.shape[0], 6), np.int64)
@@ -64,7 +65,7 @@ def castle_table(games, rules):
 POLICY_RANDOM, POLICY_HEURISTIC = 0, 1
 
 
-@numba.njit(cache=True)
+@njit
 def play_policies_one(g, t, kinds, params, memo, max_decisions: int) -> int:
     """Play one game, each decision answered by the deciding house's policy (``kinds[house]``:
     0 random, 1 heuristic with ``params[house]``); returns the decisions made (-1 on a decision
@@ -102,7 +103,7 @@ def play_policies_one(g, t, kinds, params, memo, max_decisions: int) -> int:
     return made
 
 
-@numba.njit(cache=True, parallel=True)
+@njit(parallel=True)
 def play_policies(games, rules, kinds, params, memos, max_decisions: int):
     """``play_random`` with per-house policies: ``kinds`` (G, H) policy kind per game and house,
     ``params`` (G, H, N_PARAMS) heuristic parameters, ``memos`` one heuristic memo per game."""

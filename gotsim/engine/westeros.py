@@ -102,7 +102,6 @@ strength (S&R); ties for lowest/highest bidder are not asked for Silence at the 
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from gotsim.engine.board_state import (
@@ -139,6 +138,7 @@ from gotsim.engine.state import (
     U,
 )
 from gotsim.engine.tables import WesterosCard, WildlingCard
+from gotsim.jit import njit
 
 FOOTMAN, KNIGHT, SHIP, SIEGE = 0, 1, 2, 3
 WILDLINGS = 3  # BID / TIE_ORDER ctx0 for the wildling bidding (after the three Tracks)
@@ -222,7 +222,7 @@ WESTEROS_DECISIONS = (
 # --- small helpers ------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def _ask(g, kind: int, house: int, c0: int = 0, c1: int = 0) -> None:
     g.pending = kind
     g.pending_house = house
@@ -231,12 +231,12 @@ def _ask(g, kind: int, house: int, c0: int = 0, c1: int = 0) -> None:
     g.ctx[1] = c1
 
 
-@numba.njit(cache=True)
+@njit
 def is_westeros_decision(kind: int) -> bool:
     return Decision.MUSTER <= kind <= Decision.TRACK_CHOICE
 
 
-@numba.njit(cache=True)
+@njit
 def units_of(g, t, house: int, u: int) -> int:
     """Units of type ``u`` that ``house`` has on the board."""
     n = 0
@@ -246,13 +246,13 @@ def units_of(g, t, house: int, u: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def available(g, t, house: int, u: int) -> int:
     """Units of type ``u`` left in the house's reserve (its unit limit minus those on the board)."""
     return t.unit_limits[house, u] - units_of(g, t, house, u)
 
 
-@numba.njit(cache=True)
+@njit
 def _all_units(g, t, house: int) -> int:
     n = 0
     for a in range(t.n_areas):
@@ -261,7 +261,7 @@ def _all_units(g, t, house: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def _unit_types_in(g, a: int) -> int:
     n = 0
     for u in range(U):
@@ -270,7 +270,7 @@ def _unit_types_in(g, a: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def _only_unit_type(g, a: int) -> int:
     for u in range(U):
         if g.units[a, u] > 0:
@@ -278,13 +278,13 @@ def _only_unit_type(g, a: int) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def _add_unit(g, a: int, house: int, u: int) -> None:
     g.owner[a] = house
     g.units[a, u] += 1
 
 
-@numba.njit(cache=True)
+@njit
 def remove_unit(g, a: int, u: int) -> None:
     """Destroy one unit of type ``u`` in ``a``; an emptied area loses its owner (and order)."""
     g.units[a, u] -= 1
@@ -296,7 +296,7 @@ def remove_unit(g, a: int, u: int) -> None:
         g.owner[a] = -1
 
 
-@numba.njit(cache=True)
+@njit
 def _replace_unit(g, a: int, old: int, new: int) -> None:
     """Swap one unit for another in place (upgrades, Crow Killers); the area's size is unchanged."""
     g.units[a, old] -= 1
@@ -305,7 +305,7 @@ def _replace_unit(g, a: int, old: int, new: int) -> None:
     g.units[a, new] += 1
 
 
-@numba.njit(cache=True)
+@njit
 def _hand_size(g, house: int) -> int:
     n = 0
     for slot in range(7):
@@ -314,12 +314,12 @@ def _hand_size(g, house: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def _is_participant(g, house: int) -> bool:
     return (g.wscratch[S_PARTICIPANTS] >> house) & 1 == 1
 
 
-@numba.njit(cache=True)
+@njit
 def _in_play_mask(g, t) -> int:
     mask = 0
     for p in range(t.players):
@@ -329,7 +329,7 @@ def _in_play_mask(g, t) -> int:
     return mask
 
 
-@numba.njit(cache=True)
+@njit
 def move_on_track(g, t, track: int, house: int, pos: int) -> None:
     """Move ``house`` to position ``pos`` (clamped to the track) of ``track``; the houses between
     shift by one place."""
@@ -350,7 +350,7 @@ def move_on_track(g, t, track: int, house: int, pos: int) -> None:
 # --- supply ---------------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def supply_excess(g, t, house: int, level: int, minus_area: int) -> int:
     """The fewest units ``house`` must destroy for its armies to fit ``level`` of the supply table
     (with one unit fewer in ``minus_area``, -1 for none). 0 when they fit.
@@ -381,7 +381,7 @@ def supply_excess(g, t, house: int, level: int, minus_area: int) -> int:
     return excess
 
 
-@numba.njit(cache=True)
+@njit
 def _cut_useful(g, t, house: int, a: int) -> bool:
     if g.owner[a] != house or unit_count(g, a) < 2:
         return False
@@ -389,7 +389,7 @@ def _cut_useful(g, t, house: int, a: int) -> bool:
     return supply_excess(g, t, house, level, a) == supply_excess(g, t, house, level, -1) - 1
 
 
-@numba.njit(cache=True)
+@njit
 def _reconcile_step(g, t) -> bool:
     """Supply: in turn order, each house whose armies exceed its supply destroys units until they
     fit (SUPPLY_CUT / SUPPLY_CUT_UNIT, chained in ``westeros_apply``). True when all fit."""
@@ -402,7 +402,7 @@ def _reconcile_step(g, t) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def armies_within_supply(g, t, house: int) -> bool:
     """``supply_excess(...) == 0`` at the house's supply level, without sorting its armies: the
     armies fit exactly when they need no cut (``army_sizes_fit``; the supply rows are sorted,
@@ -410,13 +410,13 @@ def armies_within_supply(g, t, house: int) -> bool:
     return army_sizes_fit(g, t, house, g.supply[house], -1, 0)
 
 
-@numba.njit(cache=True)
+@njit
 def _after_cut(g, t, house: int) -> None:
     if not armies_within_supply(g, t, house):
         _ask(g, Decision.SUPPLY_CUT, house)
 
 
-@numba.njit(cache=True)
+@njit
 def _set_supply_levels(g, t) -> None:
     """Supply card: every house's supply level = barrels in the areas it controls (max 6)."""
     for p in range(t.players):
@@ -428,7 +428,7 @@ def _set_supply_levels(g, t) -> None:
 # --- mustering ------------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def _ship_target_ok(g, t, house: int, area: int, s: int) -> bool:
     """A ship mustered at ``area`` may go to an adjacent sea or to the area's own port, neither
     holding another house's units; a port holds at most 3 ships."""
@@ -447,7 +447,7 @@ def _ship_target_ok(g, t, house: int, area: int, s: int) -> bool:
     return not (t.kind[s] == PORT and g.units[s, SHIP] >= PORT_SHIPS)
 
 
-@numba.njit(cache=True)
+@njit
 def muster_allowed(g, t, house: int, area: int, points: int, action: int) -> bool:
     """Whether ``house`` may spend ``points`` at ``area`` on ``action`` (a MUSTER action): cost,
     unit limits (the reserve), and supply (a new unit must not break it; upgrades keep sizes)."""
@@ -456,7 +456,7 @@ def muster_allowed(g, t, house: int, area: int, points: int, action: int) -> boo
     return ((muster_actions(g, t, house, area, points) >> action) & 1) != 0
 
 
-@numba.njit(cache=True)
+@njit
 def muster_actions(g, t, house: int, area: int, points: int, first: bool = False) -> np.int64:
     """Every MUSTER action ``muster_allowed`` accepts, as a bit set (bit ``action``; the actions
     are below ``ACT_NONE`` = 63): the reserve and the house's armies are counted once, and only
@@ -498,7 +498,7 @@ def muster_actions(g, t, house: int, area: int, points: int, first: bool = False
     return out
 
 
-@numba.njit(cache=True)
+@njit
 def _reserve_and_armies(g, t, house: int):
     """Units of each type left in the house's reserve (its unit limits minus those on the
     board, ``available``) and the ``army_summary`` of its units per area (what
@@ -528,7 +528,7 @@ def _reserve_and_armies(g, t, house: int):
     return reserve, (a2, a3, a4, biggest)
 
 
-@numba.njit(cache=True)
+@njit
 def can_muster(g, t, house: int, area: int, points: int) -> bool:
     """Whether ``house`` controls ``area`` and has anything to spend ``points`` on there."""
     if points <= 0 or controller(g, t, area) != house:
@@ -536,7 +536,7 @@ def can_muster(g, t, house: int, area: int, points: int) -> bool:
     return muster_actions(g, t, house, area, points, True) != 0
 
 
-@numba.njit(cache=True)
+@njit
 def start_muster(g, t, house: int, area: int) -> bool:
     """Muster in one castle/stronghold area (Mustering card, star consolidate power order, The
     Horde Descends): asks MUSTER with the area's points (castle 1, stronghold 2). False, and
@@ -548,7 +548,7 @@ def start_muster(g, t, house: int, area: int) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def _apply_muster(g, t, house: int, action: int) -> None:
     area = g.ctx[0]
     points = g.ctx[1]
@@ -574,7 +574,7 @@ def _apply_muster(g, t, house: int, action: int) -> None:
         _ask(g, Decision.MUSTER, house, area, points)
 
 
-@numba.njit(cache=True)
+@njit
 def _mustering_step(g, t) -> bool:
     """Mustering card: in turn order, each house musters in every castle/stronghold area it
     controls, area by area. True when every house is done."""
@@ -593,7 +593,7 @@ def _mustering_step(g, t) -> bool:
 # --- Game of Thrones ------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def power_income(g, t, house: int) -> int:
     """Game of Thrones: crowns in the areas ``house`` controls, plus 1 per port holding its ships
     whose sea holds no enemy ships."""
@@ -612,7 +612,7 @@ def power_income(g, t, house: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def _game_of_thrones(g, t) -> None:
     # incomes first, then gains, so every house is counted on the same board
     income = np.zeros(g.power.shape[0], np.int64)
@@ -629,7 +629,7 @@ def _game_of_thrones(g, t) -> None:
 # --- bidding (Clash of Kings and the wildlings) ---------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def _start_bidding(g, what: int, participants: int) -> None:
     g.wscratch[S_BID_POS] = 0
     g.wscratch[S_BID_TRACK] = what
@@ -637,7 +637,7 @@ def _start_bidding(g, what: int, participants: int) -> None:
     g.bid[:] = 0
 
 
-@numba.njit(cache=True)
+@njit
 def _bidding_step(g, t) -> bool:
     """Secret bids, asked in turn order (a house without power bids 0 unasked). True when done."""
     while g.wscratch[S_BID_POS] < t.players:
@@ -654,7 +654,7 @@ def _bidding_step(g, t) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def _pay_bids(g, t) -> int:
     """All bids go to the pool; returns their total."""
     total = 0
@@ -667,7 +667,7 @@ def _pay_bids(g, t) -> int:
 # --- Clash of Kings -------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def _top_unplaced_bid(g) -> int:
     best = -1
     for house in range(g.bid.shape[0]):
@@ -676,14 +676,14 @@ def _top_unplaced_bid(g) -> int:
     return best
 
 
-@numba.njit(cache=True)
+@njit
 def _place(g, house: int) -> None:
     g.wscratch[S_ORDER + g.wscratch[S_PLACED]] = house
     g.wscratch[S_PLACED] += 1
     g.wscratch[S_PLACED_MASK] |= 1 << house
 
 
-@numba.njit(cache=True)
+@njit
 def _order_step(g, t, track: int) -> bool:
     """Rebuild a track by bids, highest first; each tie is ordered by the Iron Throne holder (for
     the Iron Throne track the previous holder: the track is written only when complete)."""
@@ -708,7 +708,7 @@ def _order_step(g, t, track: int) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def _clash_step(g, t) -> bool:
     """Clash of Kings: bid for the Iron Throne, then Fiefdoms, then King's Court. The top house
     of each track holds its dominance token (the Blade keeps its used flag)."""
@@ -738,7 +738,7 @@ def _clash_step(g, t) -> bool:
 # --- destroying units (wildling penalties) --------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def _destroy_area_ok(g, t, house: int, a: int, where: int) -> bool:
     if g.owner[a] != house or unit_count(g, a) == 0:
         return False
@@ -749,7 +749,7 @@ def _destroy_area_ok(g, t, house: int, a: int, where: int) -> bool:
     return a == where
 
 
-@numba.njit(cache=True)
+@njit
 def _any_destroy_area(g, t, house: int, where: int) -> bool:
     for a in range(t.n_areas):
         if _destroy_area_ok(g, t, house, a, where):
@@ -757,7 +757,7 @@ def _any_destroy_area(g, t, house: int, where: int) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@njit
 def _start_destroy(g, t, house: int, n: int, where: int) -> None:
     """``house`` destroys ``n`` of its units (as many as it has), one DESTROY_UNIT at a time."""
     cap = _all_units(g, t, house)
@@ -768,7 +768,7 @@ def _start_destroy(g, t, house: int, n: int, where: int) -> None:
         _ask(g, Decision.DESTROY_UNIT, house, n, where)
 
 
-@numba.njit(cache=True)
+@njit
 def _destroy_and_continue(g, t, house: int, a: int, u: int, left: int, where: int) -> None:
     remove_unit(g, a, u)
     left -= 2 if (where == R_POINTS and (u == KNIGHT or u == SIEGE)) else 1
@@ -778,7 +778,7 @@ def _destroy_and_continue(g, t, house: int, a: int, u: int, left: int, where: in
         _ask(g, Decision.DESTROY_UNIT, house, left, where)
 
 
-@numba.njit(cache=True)
+@njit
 def _apply_destroy_unit(g, t, house: int, a: int) -> None:
     left = g.ctx[0]
     where = g.ctx[1]
@@ -792,12 +792,12 @@ def _apply_destroy_unit(g, t, house: int, a: int) -> None:
 # --- wildling card effects ------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def _has_castle_army(g, t, house: int) -> bool:
     return _any_destroy_area(g, t, house, R_CASTLE2)
 
 
-@numba.njit(cache=True)
+@njit
 def _knights_to_footmen(g, t, house: int) -> None:
     for a in range(t.n_areas):
         if g.owner[a] == house:
@@ -805,14 +805,14 @@ def _knights_to_footmen(g, t, house: int) -> None:
                 _replace_unit(g, a, KNIGHT, FOOTMAN)
 
 
-@numba.njit(cache=True)
+@njit
 def _destroy_all_knights(g, t, house: int) -> None:
     for a in range(t.n_areas):
         while g.owner[a] == house and g.units[a, KNIGHT] > 0:
             remove_unit(g, a, KNIGHT)
 
 
-@numba.njit(cache=True)
+@njit
 def _crow_killers_lowest(g, t, house: int) -> None:
     """Every knight becomes a footman; the knights no footman is left for are destroyed (the
     house picks which knights get the footmen)."""
@@ -828,7 +828,7 @@ def _crow_killers_lowest(g, t, house: int) -> None:
         _ask(g, Decision.CROW_KILLERS, house, ROLE_LOWEST, spare)
 
 
-@numba.njit(cache=True)
+@njit
 def _crow_killers_other(g, t, house: int) -> None:
     """2 knights of the house's choice become footmen (destroyed when no footman is left)."""
     knights = units_of(g, t, house, KNIGHT)
@@ -841,7 +841,7 @@ def _crow_killers_other(g, t, house: int) -> None:
         _ask(g, Decision.CROW_KILLERS, house, ROLE_OTHER, n)
 
 
-@numba.njit(cache=True)
+@njit
 def _crow_killers_highest(g, t, house: int) -> None:
     """May upgrade up to 2 footmen (anywhere) to knights."""
     n = min(2, units_of(g, t, house, FOOTMAN), available(g, t, house, KNIGHT))
@@ -849,7 +849,7 @@ def _crow_killers_highest(g, t, house: int) -> None:
         _ask(g, Decision.CROW_KILLERS, house, ROLE_HIGHEST, n)
 
 
-@numba.njit(cache=True)
+@njit
 def _apply_crow_killers(g, t, house: int, action: int) -> None:
     role = g.ctx[0]
     left = g.ctx[1] - 1
@@ -874,7 +874,7 @@ def _apply_crow_killers(g, t, house: int, action: int) -> None:
             _ask(g, Decision.CROW_KILLERS, house, role, left)
 
 
-@numba.njit(cache=True)
+@njit
 def _massing_lowest(g, t, house: int) -> None:
     """With 2+ cards in hand, discard every card of the highest printed strength — unless all the
     cards share it (S&R: then none)."""
@@ -895,12 +895,12 @@ def _massing_lowest(g, t, house: int) -> None:
             g.discard[house] = g.discard[house] | (1 << slot)
 
 
-@numba.njit(cache=True)
+@njit
 def _horde_area_ok(g, t, house: int, a: int) -> bool:
     return t.muster_points[a] > 0 and can_muster(g, t, house, a, t.muster_points[a])
 
 
-@numba.njit(cache=True)
+@njit
 def _any_horde_area(g, t, house: int) -> bool:
     for a in range(t.n_areas):
         if _horde_area_ok(g, t, house, a):
@@ -908,12 +908,12 @@ def _any_horde_area(g, t, house: int) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@njit
 def _top_of_all(g, house: int) -> bool:
     return g.track[0, 0] == house and g.track[1, 0] == house and g.track[2, 0] == house
 
 
-@numba.njit(cache=True)
+@njit
 def _highest_tracks(g, house: int) -> int:
     """Bit mask of the tracks on which ``house`` stands highest."""
     best = min(
@@ -926,7 +926,7 @@ def _highest_tracks(g, house: int) -> int:
     return mask
 
 
-@numba.njit(cache=True)
+@njit
 def _first_bit(mask: int) -> int:
     for i in range(8):
         if (mask >> i) & 1:
@@ -934,12 +934,12 @@ def _first_bit(mask: int) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def _drop_two(g, t, track: int, house: int) -> None:
     move_on_track(g, t, track, house, track_position(g, track, house) + 2)
 
 
-@numba.njit(cache=True)
+@njit
 def _lowest_effect(g, t, card: int, house: int) -> None:
     """The lowest bidder's penalty after a wildling victory."""
     if card == WildlingCard.PREEMPTIVE_RAID:
@@ -963,7 +963,7 @@ def _lowest_effect(g, t, card: int, house: int) -> None:
         lose_power(g, house, g.power[house])
 
 
-@numba.njit(cache=True)
+@njit
 def _other_effect(g, t, card: int, house: int) -> None:
     """The everyone-else penalty after a wildling victory (each house in turn order)."""
     if card == WILDLINGS_1E:  # units worth 2 mustering points
@@ -987,7 +987,7 @@ def _other_effect(g, t, card: int, house: int) -> None:
         lose_power(g, house, 2)
 
 
-@numba.njit(cache=True)
+@njit
 def _highest_effect(g, t, card: int, house: int) -> None:
     """The highest bidder's reward after a Night's Watch victory (Preemptive Raid's second attack
     is started when the attack ends)."""
@@ -1014,7 +1014,7 @@ def _highest_effect(g, t, card: int, house: int) -> None:
         gain_power(g, t, house, g.bid[house])
 
 
-@numba.njit(cache=True)
+@njit
 def _apply_wildling_choice(g, t, house: int, action: int) -> None:
     card = g.ctx[0]
     if card == WildlingCard.PREEMPTIVE_RAID:
@@ -1038,7 +1038,7 @@ def _apply_wildling_choice(g, t, house: int, action: int) -> None:
             start_muster(g, t, house, action)
 
 
-@numba.njit(cache=True)
+@njit
 def _apply_track_choice(g, t, action: int) -> None:
     code = g.ctx[0]
     who = g.ctx[1]
@@ -1053,7 +1053,7 @@ def _apply_track_choice(g, t, action: int) -> None:
 # --- the wildling attack --------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def _begin_attack(g, t, strength: int, participants: int, nested: bool) -> None:
     _start_bidding(g, WILDLINGS, participants)
     g.wscratch[S_STRENGTH] = strength
@@ -1065,19 +1065,19 @@ def _begin_attack(g, t, strength: int, participants: int, nested: bool) -> None:
     g.wpc[A_SUB] = SUB_CHOSEN
 
 
-@numba.njit(cache=True)
+@njit
 def start_wildling_attack(g, t, strength: int) -> None:
     """Start a wildling attack of ``strength``; every house in play bids. Run it with
     ``wildling_attack_step``."""
     _begin_attack(g, t, strength, _in_play_mask(g, t), False)
 
 
-@numba.njit(cache=True)
+@njit
 def _nw_won(g) -> bool:
     return (g.wscratch[S_RESULT] & RESULT_NW_WON) != 0
 
 
-@numba.njit(cache=True)
+@njit
 def _extreme_bid(g, highest: bool) -> int:
     best = -1
     for house in range(g.bid.shape[0]):
@@ -1088,12 +1088,12 @@ def _extreme_bid(g, highest: bool) -> int:
     return best
 
 
-@numba.njit(cache=True)
+@njit
 def _is_candidate(g, house: int, highest: bool) -> bool:
     return _is_participant(g, house) and g.bid[house] == _extreme_bid(g, highest)
 
 
-@numba.njit(cache=True)
+@njit
 def _reveal_wildling_card(g) -> int:
     """The top wildling card is revealed and goes to the bottom of the deck."""
     card = g.wildlings[0]
@@ -1104,7 +1104,7 @@ def _reveal_wildling_card(g) -> int:
     return card
 
 
-@numba.njit(cache=True)
+@njit
 def _choose_bidder(g, t) -> bool:
     """Fix the lowest (wildlings won) or highest (Night's Watch won) bidder; a tie goes to the
     Iron Throne holder (TIE_ORDER), except where the card makes it moot. True when fixed."""
@@ -1126,7 +1126,7 @@ def _choose_bidder(g, t) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@njit
 def _end_attack(g, t) -> bool:
     """Threat: 0 after a Night's Watch victory, 4 lower (not below 0) after a wildling victory.
     Preemptive Raid won by the Night's Watch then attacks again at strength 6 without the highest
@@ -1151,7 +1151,7 @@ def _end_attack(g, t) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def _attack_effect_step(g, t) -> bool:
     card = g.wscratch[S_WCARD]
     chosen = g.wscratch[S_CHOSEN]
@@ -1183,7 +1183,7 @@ def _attack_effect_step(g, t) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@njit
 def wildling_attack_step(g, t) -> bool:
     """Run the wildling attack in progress until a decision is pending (False) or it is over
     (True): secret bids, bids paid, card revealed, lowest/highest bidder fixed, the card's effect
@@ -1216,13 +1216,13 @@ def wildling_attack_step(g, t) -> bool:
 # --- the Westeros phase ---------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def _reshuffle(g, d: int) -> None:
     shuffle(g.rng, NATURE, g.westeros[d], DECK_SIZE)
     g.westeros_next[d] = 0
 
 
-@numba.njit(cache=True)
+@njit
 def _lookahead_winter(g, d: int) -> None:
     """1e look-ahead variant, Winter Is Coming just drawn: the deck is shuffled without the two
     cards still face up, and the next draw (position 0) is the replacement; the two face-up
@@ -1242,7 +1242,7 @@ def _lookahead_winter(g, d: int) -> None:
     g.westeros_next[d] = 0
 
 
-@numba.njit(cache=True)
+@njit
 def _draw(g, d: int, lookahead: bool = False) -> int:
     """The top card of deck ``d``. Drawn cards stay below ``westeros_next``; a spent deck (not
     reached in 10 rounds) is reshuffled whole. With the 1e look-ahead variant a resolved card
@@ -1257,7 +1257,7 @@ def _draw(g, d: int, lookahead: bool = False) -> int:
     return card
 
 
-@numba.njit(cache=True)
+@njit
 def _draw_cards(g, t) -> int:
     """Draw the top card of decks I, II, III. Winter Is Coming is resolved at once: its deck is
     shuffled whole (this card included) and a replacement drawn. Returns the wildling icons."""
@@ -1278,13 +1278,13 @@ def _draw_cards(g, t) -> int:
     return icons
 
 
-@numba.njit(cache=True)
+@njit
 def _ask_choice(g, card: int, house: int) -> int:
     _ask(g, Decision.WESTEROS_CHOICE, house, card)
     return E_WAIT
 
 
-@numba.njit(cache=True)
+@njit
 def _start_card(g, t, card: int) -> int:
     """Begin resolving a Westeros card; returns the effect to run next (``E_*``)."""
     if card == WesterosCard.SUPPLY:
@@ -1318,7 +1318,7 @@ def _start_card(g, t, card: int) -> int:
     return E_DONE  # Last Days of Summer (Winter Is Coming was resolved when drawn)
 
 
-@numba.njit(cache=True)
+@njit
 def _resolve_card(g, t) -> bool:
     """Resolve the card of deck ``wpc[W_CARD]``; True when it is done."""
     while g.pending == Decision.NONE:
@@ -1363,7 +1363,7 @@ def _resolve_card(g, t) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@njit
 def _finish(g) -> None:
     g.phase = Phase.PLANNING
     g.pc[:] = 0
@@ -1373,7 +1373,7 @@ def _finish(g) -> None:
     g.turn = 0
 
 
-@numba.njit(cache=True)
+@njit
 def westeros_phase(g, t) -> None:
     """The Westeros phase: draw I, II, III; the threat rises 2 per wildling icon (max 12) and the
     wildlings attack at once if it reaches 12; the cards are resolved I, II, III; then planning."""
@@ -1408,7 +1408,7 @@ def westeros_phase(g, t) -> None:
 # --- legal options and applying them --------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def _legal_wildling_choice(g, t, house: int, mask) -> None:
     card = g.ctx[0]
     if card == WildlingCard.PREEMPTIVE_RAID:
@@ -1427,7 +1427,7 @@ def _legal_wildling_choice(g, t, house: int, mask) -> None:
         mask[ACT_NONE] = True
 
 
-@numba.njit(cache=True)
+@njit
 def _legal_track_choice(g, mask) -> None:
     code = g.ctx[0]
     if code == TC_KING_TOP:
@@ -1442,7 +1442,7 @@ def _legal_track_choice(g, mask) -> None:
             mask[tr] = (tracks >> tr) & 1 == 1
 
 
-@numba.njit(cache=True)
+@njit
 def _legal_tie(g, t, mask) -> None:
     if g.ctx[0] == WILDLINGS:
         highest = g.ctx[1] == ROLE_HIGHEST
@@ -1458,7 +1458,7 @@ def _legal_tie(g, t, mask) -> None:
             )
 
 
-@numba.njit(cache=True)
+@njit
 def westeros_legal(g, t, mask) -> bool:
     """Mark the legal actions of a pending decision of this module's kinds and return True;
     return False (mask untouched) for any other kind."""
@@ -1506,7 +1506,7 @@ def westeros_legal(g, t, mask) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def _apply_westeros_choice(g, action: int) -> None:
     card = g.ctx[0]
     if card == WesterosCard.A_THRONE_OF_BLADES:
@@ -1523,7 +1523,7 @@ def _apply_westeros_choice(g, action: int) -> None:
         g.wpc[W_EFFECT] = E_DONE
 
 
-@numba.njit(cache=True)
+@njit
 def westeros_apply(g, t, kind: int, house: int, action: int) -> None:
     """Apply a legal ``action`` of ``house`` to a decision of ``kind`` (``g.pending`` already
     cleared, ``g.ctx`` still that decision's). Follow-up decisions of the same house are asked

@@ -8,7 +8,6 @@ a blade that cannot change the result is kept for later in the round.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -28,6 +27,7 @@ from gotsim.engine.combat import (
     power_for_winning,
     settle_losses,
 )
+from gotsim.jit import njit
 
 MAX_LOST = 24  # casualty distribution bins: 0 … MAX_LOST units destroyed on one side
 # misc statistics, in order
@@ -45,13 +45,13 @@ def new_stats() -> tuple[NDArray[np.float64], ...]:
     )
 
 
-@numba.njit(cache=True)
+@njit
 def _holder_wins(b, tides, base, parts, holder):
     add_chance_strength(b, tides, base, parts)
     return attacker_wins(b, parts) == (holder == ATTACKER)
 
 
-@numba.njit(cache=True)
+@njit
 def _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc):
     add_chance_strength(b, tides, base, parts)
     win = attacker_wins(b, parts)
@@ -76,7 +76,7 @@ def _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc):
         misc[M_ATTACKER_WINS] += weight
 
 
-@numba.njit(cache=True)
+@njit
 def _with_blade(
     b, cards, tides, base, parts, weight, remaining, n_remaining, lost, routed, dist, misc
 ):
@@ -117,7 +117,7 @@ def _with_blade(
     _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc)
 
 
-@numba.njit(cache=True)
+@njit
 def enumerate_outcomes(b, cards, tides, tides_on, lost, routed, dist, misc):
     """Add every chance outcome of battle ``b`` (cards fixed) to the accumulators, exactly.
 
@@ -157,7 +157,7 @@ def enumerate_outcomes(b, cards, tides, tides_on, lost, routed, dist, misc):
     return misc[M_ATTACKER_WINS] - before
 
 
-@numba.njit(cache=True)
+@njit
 def sample_outcomes(b, cards, tides, tides_on, draws_a, draws_d, redraws, wins):
     """Monte-Carlo counterpart of ``enumerate_outcomes`` for one card pair.
 

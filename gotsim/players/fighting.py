@@ -10,13 +10,13 @@ the blade); before that only its public hand (deck less discards) counts.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from gotsim.engine import combat as cb
 from gotsim.engine.battle import card_arrays, side_house, tides_arrays
 from gotsim.engine.board_state import LAND, unit_count
 from gotsim.engine.state import ACT_NONE
+from gotsim.jit import njit
 from gotsim.players.params import P_AGGRESSION, P_CARD_THRIFT
 from gotsim.players.view import (
     O_CONSOLIDATE,
@@ -38,7 +38,7 @@ from gotsim.players.view import (
 WIN_POS = 7  # g.pc slot of the battle's winner side once known (battle.WINNER)
 
 
-@numba.njit(cache=True)
+@njit
 def _rival_score(g, t, memo, me: int, e: int) -> float:
     """How much ``e`` threatens ``me``: its castles and its units next to mine."""
     if e < 0:
@@ -51,7 +51,7 @@ def _rival_score(g, t, memo, me: int, e: int) -> float:
     return s + 0.15 * near
 
 
-@numba.njit(cache=True)
+@njit
 def support_side(g, t, house: int, mask, params, memo) -> int:
     """SUPPORT_SIDE: back the side that threatens this house less, when the difference is
     clear; stay out otherwise."""
@@ -67,7 +67,7 @@ def support_side(g, t, house: int, mask, params, memo) -> int:
     return 0
 
 
-@numba.njit(cache=True)
+@njit
 def _stake(g, t, memo, house: int) -> float:
     """What the battle in progress is worth to ``house``: the area and the units in it."""
     area = g.combat_area
@@ -80,7 +80,7 @@ def _stake(g, t, memo, house: int) -> float:
     return value_for(g, t, memo, house, area) + 0.5 * units
 
 
-@numba.njit(cache=True)
+@njit
 def _plain(ability: int) -> bool:
     """A card whose only effect on the strengths is its printed number (the combat code is
     asked about the others)."""
@@ -95,7 +95,7 @@ def _plain(ability: int) -> bool:
     )
 
 
-@numba.njit(cache=True)
+@njit
 def card_win_table(g, t, house: int, side: int, my_slots: int, opp_slots: int, out, memo) -> None:
     """``out[c, d]``: 1 if ``house`` (``side``) wins playing deck slot ``c`` against the
     opponent's slot ``d`` (board as it stands; the blade spent by whoever holds it).
@@ -176,7 +176,7 @@ def card_win_table(g, t, house: int, side: int, my_slots: int, opp_slots: int, o
                 out[c, d] = 1
 
 
-@numba.njit(cache=True)
+@njit
 def _hand_size(slots: int) -> int:
     n = 0
     for s in range(7):
@@ -185,7 +185,7 @@ def _hand_size(slots: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def house_card(g, t, house: int, mask, params, memo) -> int:
     """HOUSE_CARD: the card whose win chance (opponent's card uniform over its public hand, or
     known after Tyrion's cancel) times the stake beats what keeping the card is worth."""
@@ -249,7 +249,7 @@ def house_card(g, t, house: int, mask, params, memo) -> int:
     return best_s
 
 
-@numba.njit(cache=True)
+@njit
 def _current_win(g, t, side: int, extra: int) -> bool:
     """With both cards revealed: does ``side`` win (``extra`` strength added to it)?"""
     b = g.battle
@@ -262,7 +262,7 @@ def _current_win(g, t, side: int, extra: int) -> bool:
     return b[side * cb.SIDE + cb.FIEFDOMS_POS] < b[(1 - side) * cb.SIDE + cb.FIEFDOMS_POS]
 
 
-@numba.njit(cache=True)
+@njit
 def tyrion(g, t, house: int, mask, params, memo) -> int:
     """TYRION: cancel the revealed card when a replacement from the rest of the opponent's hand
     is likely weaker."""
@@ -304,7 +304,7 @@ def tyrion(g, t, house: int, mask, params, memo) -> int:
     return 0
 
 
-@numba.njit(cache=True)
+@njit
 def aeron(g, t, house: int, mask, params, memo) -> int:
     """AERON: pay 2 power to swap for another card when that turns a likely loss into a win."""
     side = g.ctx[0]
@@ -350,7 +350,7 @@ def aeron(g, t, house: int, mask, params, memo) -> int:
     return best_a
 
 
-@numba.njit(cache=True)
+@njit
 def queen_of_thorns(g, t, house: int, mask, params, memo) -> int:
     """QUEEN_OF_THORNS: remove the opponent's order that matters most: a support in this
     battle, a march that threatens, a consolidate, a defence, a raid."""
@@ -382,7 +382,7 @@ def queen_of_thorns(g, t, house: int, mask, params, memo) -> int:
     return best_a
 
 
-@numba.njit(cache=True)
+@njit
 def _track_worth(g, t, track: int, pos: int) -> float:
     """What standing at ``pos`` on ``track`` is worth (top places most)."""
     n = t.players
@@ -392,7 +392,7 @@ def _track_worth(g, t, track: int, pos: int) -> float:
     return w * (n - 1 - pos) / (n - 1) * 2.0 + (2.0 if pos == 0 else 0.0)
 
 
-@numba.njit(cache=True)
+@njit
 def doran(g, t, house: int, mask, params, memo) -> int:
     """DORAN: the track where the opponent stands to lose most (Fiefdoms first when it decides
     this battle's tie or the blade)."""
@@ -416,7 +416,7 @@ def doran(g, t, house: int, mask, params, memo) -> int:
     return best_k
 
 
-@numba.njit(cache=True)
+@njit
 def blade(g, t, house: int, mask, params, memo) -> int:
     """BLADE: +1 when it turns the battle; redraw Tides of Battle when losing by more."""
     side = g.ctx[0]
@@ -431,7 +431,7 @@ def blade(g, t, house: int, mask, params, memo) -> int:
     return 0
 
 
-@numba.njit(cache=True)
+@njit
 def casualty(g, t, house: int, mask, params, memo) -> int:
     """CASUALTY: losers lose what could not retreat anyway (siege engines) and the cheapest
     units; winners keep their knights."""
@@ -444,7 +444,7 @@ def casualty(g, t, house: int, mask, params, memo) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def retreat(g, t, house: int, mask, params, memo) -> int:
     """RETREAT: an own retreat goes where the units are safest and worth most; Robb Stark's
     owner sends the enemy where it is worth least."""
@@ -468,7 +468,7 @@ def retreat(g, t, house: int, mask, params, memo) -> int:
     return best_a
 
 
-@numba.njit(cache=True)
+@njit
 def renly(g, t, house: int, mask, params, memo) -> int:
     for a in range(t.n_areas):
         if mask[a]:
@@ -476,7 +476,7 @@ def renly(g, t, house: int, mask, params, memo) -> int:
     return ACT_NONE
 
 
-@numba.njit(cache=True)
+@njit
 def cersei(g, t, house: int, mask, params, memo) -> int:
     """CERSEI: remove the loser's order that threatens or helps it most."""
     best = 0.3
@@ -509,7 +509,7 @@ def cersei(g, t, house: int, mask, params, memo) -> int:
     return best_a
 
 
-@numba.njit(cache=True)
+@njit
 def patchface(g, t, house: int, mask, params, memo) -> int:
     """PATCHFACE: discard the loser's strongest card (Patchface looks at its hand)."""
     loser = g.ctx[0]

@@ -9,11 +9,10 @@ the rare decision a scorer cannot settle fall back on the house's own random str
 
 from __future__ import annotations
 
-import numba
-
 from gotsim.engine.machine import legal, order_allowed
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision
+from gotsim.jit import njit
 from gotsim.players import fighting as fi
 from gotsim.players import marching as ma
 from gotsim.players import one_time as ot
@@ -22,7 +21,7 @@ from gotsim.players import westeros as we
 from gotsim.players.view import init_memo
 
 
-@numba.njit(cache=True)
+@njit
 def _choose(g, t, house: int, mask, params, memo) -> int:
     kind = g.pending
     if kind == Decision.PLACE_ORDER:
@@ -102,7 +101,7 @@ def _choose(g, t, house: int, mask, params, memo) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def heuristic_action(g, t, house: int, mask, params, memo) -> int:
     """A legal action of ``house`` for the pending decision of game ``g`` (``mask``: its legal
     actions, from ``machine.legal``; ``params``: the house's parameter row; ``memo``: the game's
@@ -115,7 +114,7 @@ def heuristic_action(g, t, house: int, mask, params, memo) -> int:
     return pick_from_mask(g.rng, 1 + house, mask)
 
 
-@numba.njit(cache=True)
+@njit
 def heuristic_place_order(g, t, house: int, mask, params, memo) -> int:
     """``heuristic_action`` for a pending PLACE_ORDER, the legal mask computed (into ``mask``)
     only when the planned order is not allowed: the planned order is checked on its own
@@ -129,7 +128,7 @@ def heuristic_place_order(g, t, house: int, mask, params, memo) -> int:
     return heuristic_action(g, t, house, mask, params, memo)
 
 
-@numba.njit(cache=True)
+@njit
 def heuristic_march_unit(g, t, house: int, params, memo) -> int:
     """``heuristic_action`` for a pending MARCH_UNIT, without the legal mask (the batch loop
     skips computing it): the same action, its one planned destination checked on its own."""

@@ -12,12 +12,12 @@ the defence and support orders around the target are counted as they are).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from gotsim.engine import marches as mv
 from gotsim.engine.board_state import LAND, PORT, SEA, controller
 from gotsim.engine.state import H, Phase, U
+from gotsim.jit import njit
 from gotsim.players.params import P_DEFENCE, P_EXPANSION, P_NOISE, P_POWER, P_RISK
 from gotsim.players.values import (
     EXPOSURE,
@@ -61,7 +61,7 @@ R_PEACEFUL = 6  # worth of the march without attacking
 R_LEN = 8
 
 
-@numba.njit(cache=True)
+@njit
 def reach_list(g, t, house: int, origin: int, memo) -> int:
     """List in ``memo.reach`` the areas the units of ``origin`` can march to (land units: by
     land and along the house's ships; ships: adjacent seas and own ports); returns the count."""
@@ -122,7 +122,7 @@ def reach_list(g, t, house: int, origin: int, memo) -> int:
     return out
 
 
-@numba.njit(cache=True)
+@njit
 def battle_margin(g, t, house: int, origin: int, x: int, units: float, memo) -> float:
     """Board strength of an attack with ``units`` on ``x`` (march bonus and revealed supports
     included) minus the defence's (units, garrison, defence order, supports; third houses'
@@ -155,7 +155,7 @@ def battle_margin(g, t, house: int, origin: int, x: int, units: float, memo) -> 
     return mine - d
 
 
-@numba.njit(cache=True)
+@njit
 def supports_by_house(g, t, x: int, house: int, exclude: int, out) -> None:
     """Strength of each house's revealed support orders that can join a battle in ``x``
     (``exclude`` left out for ``house``), all houses in one pass over the neighbours."""
@@ -174,7 +174,7 @@ def supports_by_house(g, t, x: int, house: int, exclude: int, out) -> None:
                 out[h] += 1.0
 
 
-@numba.njit(cache=True)
+@njit
 def enemy_marches_next_to(g, t, house: int, a: int) -> float:
     """Strength of the strongest unresolved enemy march order that could come into ``a``
     (from next door, or carried by that house's ships in a sea next to it)."""
@@ -205,7 +205,7 @@ def enemy_marches_next_to(g, t, house: int, a: int) -> float:
     return worst
 
 
-@numba.njit(cache=True)
+@njit
 def _danger_and_marches(g, t, memo, house: int, a: int):
     """``local_danger`` (the action phase's ``danger``) and ``enemy_marches_next_to`` of ``a``
     in one pass over its neighbours; each is added up as on its own, so both are the same."""
@@ -255,7 +255,7 @@ def _danger_and_marches(g, t, memo, house: int, a: int):
     return best, worst
 
 
-@numba.njit(cache=True)
+@njit
 def threat_at(g, t, memo, house: int, a: int, planning: bool) -> float:
     """The danger to ``a``: the view's estimate while planning; in the action phase the
     revealed marches next to it, or half the estimate (later rounds)."""
@@ -271,13 +271,13 @@ def threat_at(g, t, memo, house: int, a: int, planning: bool) -> float:
     return max(now, later * d)
 
 
-@numba.njit(cache=True)
+@njit
 def dest_key(memo, house: int, planning: bool) -> int:
     """The key of ``memo.d_*`` entries filled for ``house`` in the current view."""
     return memo.view_key * 16 + house * 2 + (1 if planning else 0)
 
 
-@numba.njit(cache=True)
+@njit
 def dest_info(
     g, t, memo, house: int, x: int, planning: bool, expansion: float, noise: float
 ) -> None:
@@ -322,7 +322,7 @@ def dest_info(
         memo.d_hold[x] = 0.0
 
 
-@numba.njit(cache=True)
+@njit
 def cached_position(g, t, memo, house: int, a: int) -> float:
     """``position_value``, computed once per board view."""
     if memo.posv_key[house, a] != memo.view_key:
@@ -331,7 +331,7 @@ def cached_position(g, t, memo, house: int, a: int) -> float:
     return memo.posv[house, a]
 
 
-@numba.njit(cache=True)
+@njit
 def unit_strength(u: int) -> float:
     if u == KNIGHT:
         return 2.0
@@ -340,7 +340,7 @@ def unit_strength(u: int) -> float:
     return 1.0
 
 
-@numba.njit(cache=True, inline="always")
+@njit(inline="always")
 def _send_worth(memo, r: int, s: float, exposure: float, defence: float) -> float:
     """Worth of one more unit of strength ``s`` sent to listed destination ``r`` (``NEG`` where
     none may go), given what is sent there already."""
@@ -357,7 +357,7 @@ def _send_worth(memo, r: int, s: float, exposure: float, defence: float) -> floa
     return gv + s * memo.cand_p[r]
 
 
-@numba.njit(cache=True)
+@njit
 def allocate(
     g,
     t,
@@ -445,7 +445,7 @@ def allocate(
     return total
 
 
-@numba.njit(cache=True, inline="always")
+@njit(inline="always")
 def _attack_at(memo, m, house, e, tie, gain, units, params, lead) -> float:
     """Worth of an attack with board margin ``m``."""
     if e < 0:
@@ -455,7 +455,7 @@ def _attack_at(memo, m, house, e, tie, gain, units, params, lead) -> float:
     return attack_value(gain, 0.4 * units, p, params, lead)
 
 
-@numba.njit(cache=True)
+@njit
 def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, res) -> None:
     """Worth of a march order in ``origin`` (see ``R_*``); in the action phase the chosen units'
     destinations are left in ``memo.move_a``."""
@@ -612,7 +612,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         move_a[:, :] = move_b
 
 
-@numba.njit(cache=True)
+@njit
 def plan_march(g, t, house: int, origin: int, params, memo) -> float:
     """Plan where the units of ``origin`` go now (``memo.march_move``); returns the worth."""
     res = memo.p_num[6, R_LEN : 2 * R_LEN]  # work space (the order planner uses the first slots)
@@ -625,7 +625,7 @@ def plan_march(g, t, house: int, origin: int, params, memo) -> float:
     return res[1]
 
 
-@numba.njit(cache=True)
+@njit
 def march_from(g, t, house: int, mask, params, memo) -> int:
     """MARCH_FROM: the march order planned to be worth most goes first (its units' moves are
     planned afresh when the first of them is asked)."""
@@ -641,7 +641,7 @@ def march_from(g, t, house: int, mask, params, memo) -> int:
     return best_a
 
 
-@numba.njit(cache=True)
+@njit
 def march_unit(g, t, house: int, mask, params, memo) -> int:
     """MARCH_UNIT: the next planned destination of this unit type, else stay."""
     origin = g.ctx[0]
@@ -655,7 +655,7 @@ def march_unit(g, t, house: int, mask, params, memo) -> int:
     return origin
 
 
-@numba.njit(cache=True)
+@njit
 def march_unit_unmasked(g, t, house: int, params, memo) -> int:
     """``march_unit`` without the legal mask: the planned destinations are checked one by one
     with the engine's rule (``march_destination_ok``, what the mask holds), so the answer is the
@@ -672,7 +672,7 @@ def march_unit_unmasked(g, t, house: int, params, memo) -> int:
     return origin
 
 
-@numba.njit(cache=True)
+@njit
 def leave_power(g, t, house: int, mask, params, memo) -> int:
     """LEAVE_POWER: keep control of an area worth holding (castles always)."""
     origin = g.ctx[0]

@@ -7,37 +7,36 @@ kind whose use is worth at least ``_bar(round)`` this round is placed, the best 
 
 from __future__ import annotations
 
-import numba
-
 from gotsim.engine import one_time as ot
 from gotsim.engine import westeros as ws
 from gotsim.engine.board_state import LAND, SEA, controller, raid_reaches
 from gotsim.engine.combat import Ability
 from gotsim.engine.state import ACT_NONE, N_ONE_TIME, H, OneTimeOrder
+from gotsim.jit import njit
 from gotsim.players.view import danger, ensure_view, hold_strength, live, value_for
 
 FOOTMAN, KNIGHT, SHIP = 0, 1, 2
 NO_AREA = -1
 
 
-@numba.njit(cache=True)
+@njit
 def _bar(game_round: int) -> float:
     """The worth an order must reach to be spent now: high early, nothing in the last round."""
     return max(0.0, 2.4 - 0.26 * game_round)
 
 
-@numba.njit(cache=True)
+@njit
 def _strength(g, a: int) -> int:
     return live(g, a, FOOTMAN) + 2 * live(g, a, KNIGHT) + live(g, a, SHIP)
 
 
-@numba.njit(cache=True)
+@njit
 def _threatened(g, t, memo, house: int, a: int) -> float:
     """How far the strongest neighbour outmatches what stands in ``a`` (0 if it does not)."""
     return max(0.0, danger(g, t, memo, house, a) - hold_strength(g, a))
 
 
-@numba.njit(cache=True)
+@njit
 def _melisandre_slot(t, house: int) -> int:
     for slot in range(7):
         if t.card_ability[t.deck_card[house, slot]] == Ability.MELISANDRE_1E:
@@ -45,7 +44,7 @@ def _melisandre_slot(t, house: int) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def _adjacent_power(g, t, house: int, a: int) -> int:
     """Power in hand of the other houses with units next to ``a`` (each counted once)."""
     seen = 0
@@ -58,7 +57,7 @@ def _adjacent_power(g, t, house: int, a: int) -> int:
     return total
 
 
-@numba.njit(cache=True)
+@njit
 def _discard_for_highgarden(g, t, house: int, wanted: int) -> int:
     """The hand card to discard for Power of Highgarden: the weakest whose strength still takes
     ``wanted`` power (else the strongest of the hand's weaker half); -1 if none is worth it."""
@@ -72,7 +71,7 @@ def _discard_for_highgarden(g, t, house: int, wanted: int) -> int:
     return best
 
 
-@numba.njit(cache=True)
+@njit
 def order_worth(g, t, memo, house: int, kind: int, a: int) -> float:
     """What spending ``kind`` on area ``a`` this round is worth to ``house`` (0: no use)."""
     if not ot.area_ok(g, t, house, a):
@@ -135,12 +134,12 @@ def order_worth(g, t, memo, house: int, kind: int, a: int) -> float:
     return 0.0
 
 
-@numba.njit(cache=True)
+@njit
 def unit_total(g, a: int) -> int:
     return g.units[a, 0] + g.units[a, 1] + g.units[a, 2] + g.units[a, 3]
 
 
-@numba.njit(cache=True)
+@njit
 def best_area(g, t, memo, house: int, kind: int) -> tuple[float, int]:
     best = 0.0
     where = NO_AREA
@@ -151,7 +150,7 @@ def best_area(g, t, memo, house: int, kind: int) -> tuple[float, int]:
     return best, where
 
 
-@numba.njit(cache=True)
+@njit
 def one_time_order(g, t, house: int, mask, params, memo) -> int:
     """ONE_TIME_ORDER: the order worth most this round, if it clears the round's bar."""
     ensure_view(g, t, memo)
@@ -166,7 +165,7 @@ def one_time_order(g, t, house: int, mask, params, memo) -> int:
     return choice
 
 
-@numba.njit(cache=True)
+@njit
 def one_time_area(g, t, house: int, mask, params, memo) -> int:
     """ONE_TIME_AREA: where the chosen order is worth most."""
     ensure_view(g, t, memo)
@@ -183,7 +182,7 @@ def one_time_area(g, t, house: int, mask, params, memo) -> int:
     return safest
 
 
-@numba.njit(cache=True)
+@njit
 def _order_priority(g, t, memo, house: int, b: int) -> float:
     """How much removing the order in ``b`` helps: defences and supports next to this house's
     units most (they stand in the way of its attacks), then marches, consolidations, raids."""
@@ -204,7 +203,7 @@ def _order_priority(g, t, memo, house: int, b: int) -> float:
     return base + 0.1 * value_for(g, t, memo, house, b)
 
 
-@numba.njit(cache=True)
+@njit
 def one_time_target(g, t, house: int, mask, params, memo) -> int:
     """ONE_TIME_TARGET: the order to remove, the house to name or to take power from, or the
     card to discard."""
@@ -243,7 +242,7 @@ def one_time_target(g, t, house: int, mask, params, memo) -> int:
     return choice
 
 
-@numba.njit(cache=True)
+@njit
 def one_time_move(g, t, house: int, mask, params, memo) -> int:
     """ONE_TIME_MOVE: Forced March pulls a unit in unless its own area is a threatened castle
     or home; Young Wolf takes the best empty area next door, leaving one unit behind in a castle

@@ -10,7 +10,6 @@ Compiled (numba). Planning reads the public board only: never other houses' orde
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from gotsim.engine.board_state import LAND, unit_count
@@ -23,6 +22,7 @@ from gotsim.engine.state import (
     ORDER_TYPE,
     Restriction,
 )
+from gotsim.jit import njit
 from gotsim.players.marching import R_GAIN, R_LEN, R_MARGIN, R_PEACEFUL, R_TARGET, evaluate_march
 from gotsim.players.params import (
     P_AGGRESSION,
@@ -66,7 +66,7 @@ STAR_COST = 0.15  # a star spent here is one not spent elsewhere
 MAX_AREAS = 64
 
 
-@numba.njit(cache=True)
+@njit
 def restricted(g, kind: int) -> bool:
     """This round's Westeros card forbids orders of ``kind``."""
     r = g.restrict
@@ -82,7 +82,7 @@ def restricted(g, kind: int) -> bool:
     return kt == CONSOLIDATE and (r & Restriction.NO_CONSOLIDATE) != 0
 
 
-@numba.njit(cache=True)
+@njit
 def _defence_value(g, t, memo, house, a, extra, params) -> float:
     v = value_for(g, t, memo, house, a)
     d = danger(g, t, memo, house, a)
@@ -93,7 +93,7 @@ def _defence_value(g, t, memo, house, a, extra, params) -> float:
     return v * gain * (0.5 + params[P_DEFENCE]) * 2.0
 
 
-@numba.njit(cache=True)
+@njit
 def _raid_targets(g, t, house: int, a: int) -> int:
     n = 0
     for j in range(t.neighbours.shape[1]):
@@ -105,7 +105,7 @@ def _raid_targets(g, t, house: int, a: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
     """Plan every order ``house`` still has to place this round into ``memo.plan``
     (``recount``: every support worth counted afresh after each support or defence planned,
@@ -348,7 +348,7 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
             changed_hold |= one << a
 
 
-@numba.njit(cache=True)
+@njit
 def _support_inputs_changed(g, t, house, a, att_x, n_att, changed_att, changed_hold) -> bool:
     """Whether ``_support_value`` of area ``a`` reads a planned attack margin in
     ``changed_att`` or a planned defence of an area in ``changed_hold`` (bit sets)."""
@@ -364,7 +364,7 @@ def _support_inputs_changed(g, t, house, a, att_x, n_att, changed_att, changed_h
     return False
 
 
-@numba.njit(cache=True)
+@njit
 def _support_value(
     g, t, memo, house, params, a, s, att_x, att_m, att_g, n_att, hold_extra
 ) -> float:
@@ -393,7 +393,7 @@ def _support_value(
     return v
 
 
-@numba.njit(cache=True)
+@njit
 def planned_order(g, t, house: int, params, memo) -> int:
     """The order kind planned for the area of the pending PLACE_ORDER (planning once per house
     and round), -1 none."""
@@ -402,7 +402,7 @@ def planned_order(g, t, house: int, params, memo) -> int:
     return int(memo.plan[house, g.ctx[0]])
 
 
-@numba.njit(cache=True)
+@njit
 def place_order(g, t, house: int, mask, params, memo) -> int:
     """PLACE_ORDER: the planned order for the area (planning once per house and round)."""
     k = planned_order(g, t, house, params, memo)
@@ -430,7 +430,7 @@ def place_order(g, t, house: int, mask, params, memo) -> int:
 # --- the Messenger Raven ----------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def _exposed(g, t, house: int, a: int) -> float:
     """Strength of revealed enemy march orders next to ``a`` (orders are face up now)."""
     worst = 0.0
@@ -448,7 +448,7 @@ def _exposed(g, t, house: int, a: int) -> float:
     return worst
 
 
-@numba.njit(cache=True)
+@njit
 def _raven_swap(g, t, house: int, memo, params) -> tuple:
     """The best order to swap with the Raven now that orders are revealed: (gain, area, kind).
     A threatened area without a defence order takes one; an idle order becomes a consolidate."""
@@ -480,7 +480,7 @@ def _raven_swap(g, t, house: int, memo, params) -> tuple:
     return best, best_a, best_k
 
 
-@numba.njit(cache=True)
+@njit
 def raven(g, t, house: int, mask, params, memo) -> int:
     if mask[1]:
         gain, a, _k = _raven_swap(g, t, house, memo, params)
@@ -489,7 +489,7 @@ def raven(g, t, house: int, mask, params, memo) -> int:
     return 2 if mask[2] else 0
 
 
-@numba.njit(cache=True)
+@njit
 def raven_area(g, t, house: int, mask, params, memo) -> int:
     _gain, a, _k = _raven_swap(g, t, house, memo, params)
     if a >= 0 and mask[a]:
@@ -497,7 +497,7 @@ def raven_area(g, t, house: int, mask, params, memo) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def raven_order(g, t, house: int, mask, params, memo) -> int:
     a = g.ctx[0]
     if _exposed(g, t, house, a) > 0.0:
@@ -510,7 +510,7 @@ def raven_order(g, t, house: int, mask, params, memo) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def raven_bury(g, t, house: int, mask, params, memo) -> int:
     """The seen wildling card goes to the bottom when its penalty would hurt (a harsh card and a
     threat high enough that an attack may come soon)."""
@@ -522,7 +522,7 @@ def raven_bury(g, t, house: int, mask, params, memo) -> int:
 # --- raids ------------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def _raid_value(g, t, house: int, source: int, x: int, memo) -> float:
     kind = g.order[x]
     kt = ORDER_TYPE[kind]
@@ -550,7 +550,7 @@ def _raid_value(g, t, house: int, source: int, x: int, memo) -> float:
     return 0.1
 
 
-@numba.njit(cache=True)
+@njit
 def raid_from(g, t, house: int, mask, params, memo) -> int:
     best = -1.0
     best_a = -1
@@ -573,7 +573,7 @@ def raid_from(g, t, house: int, mask, params, memo) -> int:
     return best_a
 
 
-@numba.njit(cache=True)
+@njit
 def raid_target(g, t, house: int, mask, params, memo) -> int:
     source = g.ctx[0]
     best = 0.0

@@ -6,9 +6,8 @@ Compiled (numba); shared by order planning and march resolution.
 
 from __future__ import annotations
 
-import numba
-
 from gotsim.engine.board_state import LAND, SEA, controller
+from gotsim.jit import njit
 from gotsim.players.params import P_AGGRESSION, P_DEFENCE, P_EXPANSION, P_RISK
 from gotsim.players.view import CASTLE_VALUE, danger, hold_strength, lose_chance, value_for
 
@@ -18,13 +17,13 @@ NEAR_WIN_BONUS = 3.0
 EXPOSURE = 0.4  # worth of a unit put at risk, per strength point
 
 
-@numba.njit(cache=True)
+@njit
 def min_win(params) -> float:
     """The win chance an attack must promise, by aggression."""
     return 0.75 - 0.4 * params[P_AGGRESSION]
 
 
-@numba.njit(cache=True)
+@njit
 def defender_of(g, t, x: int) -> int:
     """House defending ``x`` (its units, else the garrison's home house); -1 neutral force."""
     if g.neutral[x] > 0:
@@ -34,7 +33,7 @@ def defender_of(g, t, x: int) -> int:
     return t.home[x]
 
 
-@numba.njit(cache=True)
+@njit
 def lead_of(g, t, memo, house: int, rival: int) -> float:
     """How much ``rival``'s castle lead should worry ``house`` (0 for modest holdings, rising
     steeply as it nears victory)."""
@@ -51,7 +50,7 @@ def lead_of(g, t, memo, house: int, rival: int) -> float:
     return v
 
 
-@numba.njit(cache=True, inline="always")
+@njit(inline="always")
 def attack_value(gain: float, loss: float, p: float, params, lead: float) -> float:
     """Expected worth of an attack won with chance ``p``; against a leader (``lead``) a lower
     chance is accepted."""
@@ -63,7 +62,7 @@ def attack_value(gain: float, loss: float, p: float, params, lead: float) -> flo
     return v
 
 
-@numba.njit(cache=True)
+@njit
 def attack_gain(g, t, memo, house: int, x: int, units: float) -> float:
     """Worth of taking ``x`` by force with ``units`` strength: the area as far as it can be
     held afterwards, the defenders beaten, the loss to its holder (more when the holder
@@ -72,7 +71,7 @@ def attack_gain(g, t, memo, house: int, x: int, units: float) -> float:
     return value_for(g, t, memo, house, x) * keep + attack_gain_fixed(g, t, memo, house, x)
 
 
-@numba.njit(cache=True)
+@njit
 def attack_gain_fixed(g, t, memo, house: int, x: int) -> float:
     """The part of ``attack_gain`` that does not depend on the attackers: the defenders beaten,
     the area denied to its holder, the holder's lead."""
@@ -85,7 +84,7 @@ def attack_gain_fixed(g, t, memo, house: int, x: int) -> float:
     return gain
 
 
-@numba.njit(cache=True)
+@njit
 def vacate_cost(g, t, memo, house: int, a: int, params, threat: float) -> float:
     """Expected loss from leaving ``a`` without units facing ``threat`` (a power token keeps a
     non-home land area; a home area keeps its garrison)."""
@@ -102,7 +101,7 @@ def vacate_cost(g, t, memo, house: int, a: int, params, threat: float) -> float:
     return cost
 
 
-@numba.njit(cache=True)
+@njit
 def position_value(g, t, memo, house: int, a: int) -> float:
     """Worth of a unit of strength 1 standing in ``a``: on land, on the way to conquests (the
     castles and strongholds next to it held by others); at sea, next to the house's armies."""
@@ -131,7 +130,7 @@ def position_value(g, t, memo, house: int, a: int) -> float:
     return v
 
 
-@numba.njit(cache=True)
+@njit
 def first_unit_value(g, t, memo, house: int, x: int, s: float, params, threat: float) -> float:
     """Worth of moving strength ``s`` into ``x`` where ``house`` has nothing: control of the
     area (more if it takes a rival's power token), if it can be held."""
@@ -146,7 +145,7 @@ def first_unit_value(g, t, memo, house: int, x: int, s: float, params, threat: f
     return v * (1.0 - p) - EXPOSURE * s * p * (1.2 - params[P_RISK])
 
 
-@numba.njit(cache=True)
+@njit
 def more_units_value(
     g, t, memo, house: int, x: int, hold: float, s: float, params, threat: float
 ) -> float:

@@ -9,12 +9,12 @@ power tokens, tracks, discards — never orders during planning, bids, decks or 
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from gotsim.engine.board_state import LAND, PORT, SEA, controller, unit_count
 from gotsim.engine.rng import next_u64
 from gotsim.engine.state import H, Phase
+from gotsim.jit import njit
 
 FOOTMAN, KNIGHT, SHIP, SIEGE = 0, 1, 2, 3
 CASTLE_VALUE = 3.0
@@ -43,7 +43,7 @@ O_CONSOLIDATE = 9
 O_CONSOLIDATE_STAR = 10
 
 
-@numba.njit(cache=True)
+@njit
 def jitter(g, house: int, noise: float) -> float:
     """A factor in ``1 ± noise``, from ``house``'s own random stream (1.0 without noise)."""
     if noise <= 0.0:
@@ -52,7 +52,7 @@ def jitter(g, house: int, noise: float) -> float:
     return 1.0 + noise * (2.0 * u - 1.0)
 
 
-@numba.njit(cache=True)
+@njit
 def init_memo(t, memo) -> None:
     """Fill the memo's static tables (once per game)."""
     if memo.ready:
@@ -111,7 +111,7 @@ def init_memo(t, memo) -> None:
     memo.ready = 1
 
 
-@numba.njit(cache=True)
+@njit
 def init_memos(t, memos) -> None:
     """``init_memo`` for a batch of memos: the tables depend on the board only, so they are
     worked out once and copied."""
@@ -131,7 +131,7 @@ def init_memos(t, memos) -> None:
         memo.ready = 1
 
 
-@numba.njit(cache=True)
+@njit
 def value_for(g, t, memo, house: int, a: int) -> float:
     """Worth of area ``a`` to ``house``: the static value, more for its own home and for
     castles as it nears victory, less far from home."""
@@ -143,7 +143,7 @@ def value_for(g, t, memo, house: int, a: int) -> float:
     return v * memo.reach_scale[house, a]
 
 
-@numba.njit(cache=True)
+@njit
 def castles_count(g, t, house: int) -> int:
     n = 0
     for i in range(t.n_forts):
@@ -152,19 +152,19 @@ def castles_count(g, t, house: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def live(g, a: int, u: int) -> int:
     """Units of type ``u`` in ``a`` that can fight (not routed)."""
     return g.units[a, u] - g.routed[a, u]
 
 
-@numba.njit(cache=True)
+@njit
 def hold_strength(g, a: int) -> int:
     """Defending strength of the units in ``a`` (siege engines add nothing) plus the garrison."""
     return live(g, a, FOOTMAN) + 2 * live(g, a, KNIGHT) + live(g, a, SHIP) + g.garrison[a]
 
 
-@numba.njit(cache=True)
+@njit
 def attack_strength(g, t, a: int, target: int) -> int:
     """Strength the units in ``a`` add to an attack on ``target`` (siege engines 4 against a
     castle or stronghold)."""
@@ -174,7 +174,7 @@ def attack_strength(g, t, a: int, target: int) -> int:
     return s
 
 
-@numba.njit(cache=True)
+@njit
 def support_reaches(t, source: int, target: int) -> bool:
     """Units in ``source`` can join a battle in adjacent ``target`` (land never into sea, a port
     never into its own land area)."""
@@ -185,7 +185,7 @@ def support_reaches(t, source: int, target: int) -> bool:
     return not (t.kind[source] == PORT and t.kind[target] == LAND)
 
 
-@numba.njit(cache=True)
+@njit
 def ensure_view(g, t, memo) -> None:
     """Bring the cached view up to date: ``memo.pot`` and ``memo.threat`` once per round and
     phase (the board does not change during planning, little in a Westeros phase); castles
@@ -220,7 +220,7 @@ def ensure_view(g, t, memo) -> None:
     memo.view_key = key
 
 
-@numba.njit(cache=True)
+@njit
 def refresh_counts(g, t, memo) -> None:
     """Castles held per house and public hands (cheap parts of the view)."""
     memo.castles[:] = 0
@@ -231,7 +231,7 @@ def refresh_counts(g, t, memo) -> None:
     refresh_cards(g, t, memo)
 
 
-@numba.njit(cache=True)
+@njit
 def refresh_view(g, t, memo) -> None:
     n = t.n_areas
     pot = memo.pot
@@ -352,7 +352,7 @@ def refresh_view(g, t, memo) -> None:
     refresh_counts(g, t, memo)
 
 
-@numba.njit(cache=True)
+@njit
 def refresh_cards(g, t, memo) -> None:
     """The stronger half of every house's public hand, for quick win chances."""
     for e in range(H):
@@ -363,7 +363,7 @@ def refresh_cards(g, t, memo) -> None:
                 memo.hand_key[e] = hand
 
 
-@numba.njit(cache=True)
+@njit
 def danger(g, t, memo, house: int, a: int) -> float:
     """The largest strength one other house could bring against ``a``: from the cached view,
     or in the action phase (the board changing with every march) counted from the units next
@@ -376,7 +376,7 @@ def danger(g, t, memo, house: int, a: int) -> float:
     return memo.thr_top[a]
 
 
-@numba.njit(cache=True)
+@njit
 def local_danger(g, t, memo, house: int, a: int) -> float:
     """``danger`` from the units next to ``a`` only (no transport): per other house, the sum of
     what its neighbouring units could add to an attack, if one of them can march in."""
@@ -409,7 +409,7 @@ def local_danger(g, t, memo, house: int, a: int) -> float:
     return best
 
 
-@numba.njit(cache=True)
+@njit
 def danger_house(g, memo, house: int, a: int) -> int:
     """The other house that could bring the most strength against ``a`` (-1 none)."""
     best = 0.0
@@ -421,7 +421,7 @@ def danger_house(g, memo, house: int, a: int) -> int:
     return who
 
 
-@numba.njit(cache=True)
+@njit
 def lose_chance(threat: float, hold: float) -> float:
     """Rough chance that an area held with ``hold`` falls to an attack of ``threat``: the
     chance the attack succeeds (cards and orders spread it over a few points) times the chance
@@ -438,19 +438,19 @@ def lose_chance(threat: float, hold: float) -> float:
     return p * (0.3 + 0.6 * p)
 
 
-@numba.njit(cache=True)
+@njit
 def public_hand(g, t, house: int) -> int:
     """Deck slots of ``house``'s cards not in its discard pile (its hand as others know it,
     possibly with the card it is playing now)."""
     return 0x7F & ~int(g.discard[house])
 
 
-@numba.njit(cache=True)
+@njit
 def card_strength(t, house: int, slot: int) -> int:
     return t.card_strength[t.deck_card[house, slot]]
 
 
-@numba.njit(cache=True)
+@njit
 def win_chance(memo, margin: float, house: int, opp: int, tie_mine: bool) -> float:
     """Chance that ``house`` wins a battle whose board strengths differ by ``margin`` (its own
     minus the other side's), both sides playing one of the stronger half of their public hands
@@ -473,7 +473,7 @@ def win_chance(memo, margin: float, house: int, opp: int, tie_mine: bool) -> flo
     return lo + f * (memo.wc_table[house, opp, k + 7] - lo)
 
 
-@numba.njit(cache=True)
+@njit
 def _fill_win_table(memo, house: int, opp: int) -> None:
     n_mine = memo.n_top[house]
     n_theirs = memo.n_top[opp]
@@ -493,13 +493,13 @@ def _fill_win_table(memo, house: int, opp: int) -> None:
     memo.wc_key[house, opp] = _hands_key(memo, house, opp)
 
 
-@numba.njit(cache=True)
+@njit
 def _hands_key(memo, house: int, opp: int) -> int:
     """The two public hands a win table was filled from (a table depends on nothing else)."""
     return (memo.hand_key[house] + 1) * 256 + memo.hand_key[opp] + 1
 
 
-@numba.njit(cache=True)
+@njit
 def _strengths(t, house: int, slots: int, out, top_half: bool) -> int:
     """Printed strengths of ``house``'s cards in ``slots`` into ``out``, only the stronger half
     with ``top_half`` (the cards a house plays when a battle matters); a lone 0 if none."""
@@ -523,7 +523,7 @@ def _strengths(t, house: int, slots: int, out, top_half: bool) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def fiefdoms_higher(g, house: int, other: int) -> bool:
     """``house`` stands above ``other`` on the Fiefdoms track (it wins tied battles)."""
     for p in range(H):
@@ -534,7 +534,7 @@ def fiefdoms_higher(g, house: int, other: int) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@njit
 def power_income(g, t, house: int, a: int) -> int:
     """Power a consolidate power order in ``a`` would bring."""
     if t.kind[a] == LAND:
@@ -547,7 +547,7 @@ def power_income(g, t, house: int, a: int) -> int:
     return 0
 
 
-@numba.njit(cache=True)
+@njit
 def leader_castles(g, t, house: int) -> int:
     """The most castles any other house holds."""
     best = 0
@@ -559,7 +559,7 @@ def leader_castles(g, t, house: int) -> int:
     return best
 
 
-@numba.njit(cache=True)
+@njit
 def houses_in_play(g) -> int:
     n = 0
     for e in range(H):

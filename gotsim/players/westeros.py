@@ -8,8 +8,6 @@ never their bids.
 
 from __future__ import annotations
 
-import numba
-
 from gotsim.engine import westeros as ws
 from gotsim.engine.board_state import LAND, PORT, SEA, barrels_held, controller, unit_count
 from gotsim.engine.state import (
@@ -22,6 +20,7 @@ from gotsim.engine.state import (
     H,
 )
 from gotsim.engine.tables import WesterosCard, WildlingCard
+from gotsim.jit import njit
 from gotsim.players.params import (
     P_AGGRESSION,
     P_BID_FIEFDOMS,
@@ -48,7 +47,7 @@ from gotsim.players.view import (
 UNIT_WORTH = (1.0, 2.0, 1.0, 1.5)  # footman, knight, ship, siege engine
 
 
-@numba.njit(cache=True)
+@njit
 def _enemy_forts_near(g, t, house: int, a: int) -> int:
     """Castles and strongholds next to ``a`` held by other houses (targets for siege engines)."""
     n = 0
@@ -63,7 +62,7 @@ def _enemy_forts_near(g, t, house: int, a: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def _ship_worth(g, t, memo, house: int, s: int) -> float:
     """Worth of a new ship in sea (or port) ``s``: coasts it serves, enemy ships near."""
     v = 0.7
@@ -104,7 +103,7 @@ def _ship_worth(g, t, memo, house: int, s: int) -> float:
     return v
 
 
-@numba.njit(cache=True)
+@njit
 def _land_neighbours(t, a: int) -> int:
     n = 0
     for j in range(t.neighbours.shape[1]):
@@ -116,7 +115,7 @@ def _land_neighbours(t, a: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def muster(g, t, house: int, mask, params, memo) -> int:
     """MUSTER: knights where danger or attacks loom, footmen otherwise, ships where the sea is
     contested, siege engines next to enemy castles; upgrades when a point is left."""
@@ -156,7 +155,7 @@ def muster(g, t, house: int, mask, params, memo) -> int:
     return best_a
 
 
-@numba.njit(cache=True)
+@njit
 def _area_keep_worth(g, t, memo, house: int, a: int) -> float:
     """What a unit in ``a`` is worth keeping: the area's worth if it is the last unit, its
     danger."""
@@ -168,7 +167,7 @@ def _area_keep_worth(g, t, memo, house: int, a: int) -> float:
     return v
 
 
-@numba.njit(cache=True)
+@njit
 def supply_cut(g, t, house: int, mask, params, memo) -> int:
     ensure_view(g, t, memo)
     best = 1.0e9
@@ -182,7 +181,7 @@ def supply_cut(g, t, house: int, mask, params, memo) -> int:
     return best_a
 
 
-@numba.njit(cache=True)
+@njit
 def cheapest_unit(mask) -> int:
     """The unit type to lose first: footman, ship, siege engine, knight."""
     for u in (FOOTMAN, SHIP, SIEGE, KNIGHT):
@@ -191,7 +190,7 @@ def cheapest_unit(mask) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def _max_other_power(g, house: int) -> int:
     best = 0
     for e in range(H):
@@ -200,7 +199,7 @@ def _max_other_power(g, house: int) -> int:
     return best
 
 
-@numba.njit(cache=True)
+@njit
 def _total_power(g) -> int:
     n = 0
     for e in range(H):
@@ -209,7 +208,7 @@ def _total_power(g) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def bid(g, t, house: int, mask, params, memo) -> int:
     """BID: a track takes the house's share of power for it (more when it stands low), never
     more than outbids every rival; against the wildlings a fair share of the strength, more
@@ -260,7 +259,7 @@ def bid(g, t, house: int, mask, params, memo) -> int:
     return max(0, min(b, top, power))
 
 
-@numba.njit(cache=True)
+@njit
 def tie_order(g, t, house: int, mask, params, memo) -> int:
     """TIE_ORDER: the Iron Throne puts itself first, the weakest rival next; on wildling ties it
     names the strongest rival the lowest bidder and itself (else the weakest) the highest."""
@@ -283,7 +282,7 @@ def tie_order(g, t, house: int, mask, params, memo) -> int:
     return best_h
 
 
-@numba.njit(cache=True)
+@njit
 def _income(g, t, house: int) -> int:
     n = 0
     for a in range(t.n_areas):
@@ -294,7 +293,7 @@ def _income(g, t, house: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def _muster_points(g, t, house: int) -> int:
     n = 0
     for a in range(t.n_areas):
@@ -303,7 +302,7 @@ def _muster_points(g, t, house: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def _versus_others(g, house: int, mine: float, total: float) -> float:
     """My value minus the mean of the other houses'."""
     n = 0
@@ -315,7 +314,7 @@ def _versus_others(g, house: int, mine: float, total: float) -> float:
     return mine - (total - mine) / (n - 1)
 
 
-@numba.njit(cache=True)
+@njit
 def westeros_choice(g, t, house: int, mask, params, memo) -> int:
     """WESTEROS_CHOICE: the option that helps this house more than the others."""
     ensure_view(g, t, memo)
@@ -374,7 +373,7 @@ def westeros_choice(g, t, house: int, mask, params, memo) -> int:
     return 2
 
 
-@numba.njit(cache=True)
+@njit
 def wildling_choice(g, t, house: int, mask, params, memo) -> int:
     card = g.ctx[0]
     if card == WildlingCard.PREEMPTIVE_RAID:
@@ -421,7 +420,7 @@ def wildling_choice(g, t, house: int, mask, params, memo) -> int:
     return best_a
 
 
-@numba.njit(cache=True)
+@njit
 def destroy_unit(g, t, house: int, mask, params, memo) -> int:
     """DESTROY_UNIT: from the area where a unit is worth least."""
     ensure_view(g, t, memo)
@@ -440,7 +439,7 @@ def destroy_unit(g, t, house: int, mask, params, memo) -> int:
     return best_a
 
 
-@numba.njit(cache=True)
+@njit
 def crow_killers(g, t, house: int, mask, params, memo) -> int:
     """CROW_KILLERS: keep knights where they matter (lowest bidder), give up those that matter
     least (everyone else), upgrade where the danger is (highest bidder)."""
@@ -460,7 +459,7 @@ def crow_killers(g, t, house: int, mask, params, memo) -> int:
     return best_a
 
 
-@numba.njit(cache=True)
+@njit
 def _track_worth(t, track: int, pos: int) -> float:
     n = t.players
     if track == 2:
@@ -469,7 +468,7 @@ def _track_worth(t, track: int, pos: int) -> float:
     return w * (n - 1 - pos) / (n - 1) * 2.0 + (2.0 if pos == 0 else 0.0)
 
 
-@numba.njit(cache=True)
+@njit
 def _position(g, track: int, house: int) -> int:
     for p in range(H):
         if g.track[track, p] == house:
@@ -477,7 +476,7 @@ def _position(g, track: int, house: int) -> int:
     return H - 1
 
 
-@numba.njit(cache=True)
+@njit
 def track_choice(g, t, house: int, mask, params, memo) -> int:
     """TRACK_CHOICE: to the top where it gains most, to the bottom where it loses least, and an
     Iron Throne choosing for another house's drop picks the track where that house loses most."""
@@ -504,7 +503,7 @@ def track_choice(g, t, house: int, mask, params, memo) -> int:
     return best_k
 
 
-@numba.njit(cache=True)
+@njit
 def consolidate_choice(g, t, house: int, mask, params, memo) -> int:
     """CONSOLIDATE_CHOICE: muster when danger is near or power is plentiful, else take power."""
     ensure_view(g, t, memo)
