@@ -618,7 +618,7 @@ def plan_march(g, t, house: int, origin: int, params, memo) -> float:
     res = memo.p_num[6, R_LEN : 2 * R_LEN]  # work space (the order planner uses the first slots)
     evaluate_march(g, t, house, origin, params, memo, False, res)
     memo.march_move[:, :] = memo.move_a
-    memo.march_key = g.game_round * 64 + origin
+    memo.march_key = int(g.game_round) * 64 + origin
     memo.march_house = house
     # the ships do not move while the march's units are assigned: its reach holds till then
     memo.march_reach = mv.transport_reach_bits(g, t, house, origin)
@@ -646,7 +646,7 @@ def march_unit(g, t, house: int, mask, params, memo) -> int:
     """MARCH_UNIT: the next planned destination of this unit type, else stay."""
     origin = g.ctx[0]
     u = g.ctx[1]
-    if memo.march_key != g.game_round * 64 + origin or memo.march_house != house:
+    if memo.march_key != int(g.game_round) * 64 + origin or memo.march_house != house:
         plan_march(g, t, house, origin, params, memo)
     for d in range(t.n_areas):
         if d != origin and memo.march_move[d, u] > 0 and mask[d]:
@@ -662,7 +662,7 @@ def march_unit_unmasked(g, t, house: int, params, memo) -> int:
     same; staying is always legal."""
     origin = g.ctx[0]
     u = g.ctx[1]
-    if memo.march_key != g.game_round * 64 + origin or memo.march_house != house:
+    if memo.march_key != int(g.game_round) * 64 + origin or memo.march_house != house:
         plan_march(g, t, house, origin, params, memo)
     for d in range(t.n_areas):
         if d != origin and memo.march_move[d, u] > 0:

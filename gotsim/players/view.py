@@ -194,7 +194,7 @@ def ensure_view(g, t, memo) -> None:
     (``danger``), so the full view is not rebuilt per march."""
     if not memo.ready:
         init_memo(t, memo)
-    phase_key = (g.game_round * 16 + g.phase) * 64
+    phase_key = (int(g.game_round) * 16 + int(g.phase)) * 64
     if g.phase != Phase.MARCHES:
         if memo.view_key != phase_key:
             refresh_view(g, t, memo)
@@ -211,8 +211,8 @@ def ensure_view(g, t, memo) -> None:
     memo.marching = marching
     if memo.view_key == key:
         return
-    if memo.view_key // 64 != g.game_round * 16 + g.phase and memo.view_key // 64 < (
-        g.game_round * 16 + Phase.PLANNING
+    if memo.view_key // 64 != int(g.game_round) * 16 + int(g.phase) and memo.view_key // 64 < (
+        int(g.game_round) * 16 + Phase.PLANNING
     ):
         refresh_view(g, t, memo)  # a memo that missed this round's planning
     else:
