@@ -96,8 +96,8 @@ def is_attack(g, t, house: int, area: int) -> bool:
 
 @njit(inline="always")
 def planned_count(g, house: int, a: int) -> int:
-    """The house's units in ``a`` once the march planned so far is made (``a`` not the
-    origin)."""
+    """The house's units in ``a`` once the march planned so far is made (for the origin: before
+    its leaving units are taken off)."""
     m = g.moving[a, 0] + g.moving[a, 1] + g.moving[a, 2] + g.moving[a, 3]
     return m + (unit_count(g, a) if g.owner[a] == house else 0)
 
@@ -123,8 +123,7 @@ def planned_army_summary(g, t, house: int, origin: int):
         n3 += n >= 3
         n4 += n >= 4
         biggest = max(biggest, n)
-    m = g.moving[origin, 0] + g.moving[origin, 1] + g.moving[origin, 2] + g.moving[origin, 3]
-    n = m + (unit_count(g, origin) if g.owner[origin] == house else 0) - leaving - 1
+    n = planned_count(g, house, origin) - leaving - 1
     n2 += n >= 2
     n3 += n >= 3
     n4 += n >= 4

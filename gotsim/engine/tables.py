@@ -203,10 +203,7 @@ def rules_table(
     t["muster_points"][:n] = board.mustering_points
     t["home"][:] = -1
     t["home"][:n] = board.home
-    forts = [a for a in range(n) if board.castle[a] or board.stronghold[a]]
-    t["forts"][:] = -1
-    t["forts"][: len(forts)] = forts
-    t["n_forts"] = len(forts)
+    _listed(t, "forts", "n_forts", [a for a in range(n) if board.castle[a] or board.stronghold[a]])
     t["ship_targets"][:] = -1
     for a in range(n):
         targets = [
@@ -216,14 +213,9 @@ def rules_table(
             or (board.kind[s] == AreaKind.PORT and board.port_land[s] == a)
         ]
         t["ship_targets"][a, : len(targets)] = targets
-    seas = [a for a in range(n) if board.kind[a] == AreaKind.SEA]
-    t["seas"][:] = -1
-    t["seas"][: len(seas)] = seas
-    t["n_seas"] = len(seas)
+    _listed(t, "seas", "n_seas", [a for a in range(n) if board.kind[a] == AreaKind.SEA])
     barrel_areas = [a for a in range(n) if board.kind[a] == AreaKind.LAND and board.supply[a] > 0]
-    t["barrel_areas"][:] = -1
-    t["barrel_areas"][: len(barrel_areas)] = barrel_areas
-    t["n_barrel_areas"] = len(barrel_areas)
+    _listed(t, "barrel_areas", "n_barrel_areas", barrel_areas)
     t["fort_neighbours"][:] = -1
     for a in range(n):
         near = [
@@ -286,6 +278,14 @@ def rules_table(
             t["westeros_icon"][_WESTEROS_IDS[c["id"]]] = c["wildling_icon"]
     rules.setflags(write=False)
     return rules
+
+
+def _listed(t: np.record, field: str, count: str, areas: list[int]) -> None:
+    """Store ``areas`` in the -1-padded list ``field`` of the rules record, their number in
+    ``count``."""
+    t[field][:] = -1
+    t[field][: len(areas)] = areas
+    t[count] = len(areas)
 
 
 def _detach_ports(t: np.record, n: int) -> None:
