@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gotsim.engine.rng import _uint32_words, seed_streams, seed_streams_batch
+from gotsim.engine.rng import _uint32_words, range_streams, seed_streams, seed_streams_batch
 from gotsim.engine.state import N_STREAMS
 
 
@@ -49,3 +49,23 @@ def test_seed_words_are_little_endian_32_bit() -> None:
     assert _uint32_words((1, 2**33)) == [1, 0, 2]
     with pytest.raises(ValueError, match="non-negative"):
         _uint32_words(-1)
+
+
+@pytest.mark.parametrize(
+    ("seed", "first", "n"),
+    [(0, 0, 40), (12345, 1000, 7), (2**100 + 3, 2**32 - 3, 6), (9, 2**40, 2), (1, 5, 0)],
+)
+def test_range_states_equal_numpy_seed_sequence(seed: int, first: int, n: int) -> None:
+    """The games' streams made without sequences (one spawn-key word below 2**32, two above)."""
+    fast = range_streams(seed, first, n)
+    assert fast.shape == (n, N_STREAMS, 4)
+    for i in range(n):
+        expected = _numpy_streams(np.random.SeedSequence(seed, spawn_key=(first + i,)))
+        assert np.array_equal(fast[i], expected), (seed, first + i)
+
+
+def test_range_states_refuse_negative_game_numbers() -> None:
+    with pytest.raises(ValueError, match="game numbers"):
+        range_streams(1, -1, 3)
+    with pytest.raises(ValueError, match="non-negative"):
+        range_streams(-1, 0, 3)

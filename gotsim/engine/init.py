@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from gotsim.engine.rng import seed_streams_batch, shuffle
+from gotsim.engine.rng import range_streams, seed_streams_batch, shuffle
 from gotsim.engine.state import NATURE, STATE_DTYPE, Decision, Phase
 from gotsim.engine.tables import rules_table
 from gotsim.jit import njit
@@ -80,11 +80,31 @@ def new_games(
     kings_court_swap: bool = False,
 ) -> np.recarray:
     """A batch of round-1 records, one per seed, with shuffled Westeros and wildling decks."""
+    return _games_from(seed_streams_batch(seeds), edition, players, kings_court_swap)
+
+
+def new_games_range(
+    seed: int,
+    first: int,
+    n: int,
+    *,
+    edition: str = "2e",
+    players: int = 6,
+    kings_court_swap: bool = False,
+) -> np.recarray:
+    """``new_games`` for games ``first … first + n - 1`` seeded as ``simulate`` seeds them,
+    ``SeedSequence(seed, spawn_key=(i,))``, without making the sequences."""
+    return _games_from(range_streams(seed, first, n), edition, players, kings_court_swap)
+
+
+def _games_from(
+    streams: NDArray[np.uint64], edition: str, players: int, kings_court_swap: bool
+) -> np.recarray:
     setup = load_setup(edition, players, kings_court_swap=kings_court_swap)
     start = _starting_record(setup)
-    games = np.empty(len(seeds), STATE_DTYPE).view(np.recarray)
+    games = np.empty(len(streams), STATE_DTYPE).view(np.recarray)
     games[:] = start
-    games["rng"] = seed_streams_batch(seeds)
+    games["rng"] = streams
     _shuffle_decks(games)
     return games
 

@@ -68,9 +68,39 @@ def seed_streams_batch(seeds: Sequence[np.random.SeedSequence]) -> NDArray[np.ui
         run[: len(entropy)] = entropy
         key_words = np.array([keys[i] for i in rows], np.uint32).reshape(len(rows), key_len)
         stream_states(run, key_words, out, np.array(rows, np.int64))
+    return _leave_zero(out)
+
+
+def _leave_zero(out: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """``out`` with every all-zero state (the one xoshiro cannot leave) made non-zero."""
     zero = ~out.any(axis=2)
-    out[..., 0][zero] = 1  # the all-zero state is the one xoshiro cannot leave
+    out[..., 0][zero] = 1
     return out
+
+
+def range_streams(seed: int, first: int, n: int) -> NDArray[np.uint64]:
+    """``seed_streams_batch`` of ``SeedSequence(seed, spawn_key=(i,))`` for ``i`` in ``first …
+    first + n - 1`` (how ``simulate`` seeds its games), without making the sequences."""
+    if n <= 0:
+        return np.zeros((0, N_STREAMS, 4), np.uint64)
+    entropy = _uint32_words(seed)
+    if first < 0 or first + n > 1 << 64:
+        raise ValueError(f"game numbers must lie in 0 … 2**64 - 1, got {first} … {first + n - 1}")
+    out = np.zeros((n, N_STREAMS, 4), np.uint64)
+    run = np.zeros(max(len(entropy), POOL_SIZE), np.uint32)
+    run[: len(entropy)] = entropy
+    index = np.arange(n, dtype=np.uint64) + np.uint64(first)
+    # a spawn key word per 32 bits of the game number: one below 2**32, two from there on
+    wide = index >= np.uint64(1 << 32)
+    for rows, words in ((np.flatnonzero(~wide), 1), (np.flatnonzero(wide), 2)):
+        if rows.size == 0:
+            continue
+        keys = np.empty((rows.size, words), np.uint32)
+        keys[:, 0] = (index[rows] & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        if words == 2:
+            keys[:, 1] = (index[rows] >> np.uint64(32)).astype(np.uint32)
+        stream_states(run, keys, out, rows.astype(np.int64))
+    return _leave_zero(out)
 
 
 POOL_SIZE = 4  # numpy's default SeedSequence pool

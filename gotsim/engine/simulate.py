@@ -13,7 +13,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from gotsim.engine.init import new_games
+from gotsim.engine.init import new_games_range
 from gotsim.engine.runner import castle_table, play_random
 from gotsim.engine.state import (
     H_ATTACK_CARD,
@@ -70,7 +70,14 @@ def play_games(
     table = _policies(policies)
     flags = variant_flags(variants)
     rules = rules_for(edition, players, flags)
-    out = []
+    out = new_games_range(
+        seed,
+        first_game,
+        max(n_games, 0),
+        edition=edition,
+        players=players,
+        kings_court_swap=flags["kings_court_swap"],
+    )
     previous = numba.get_num_threads()
     cores = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
     numba.set_num_threads(max(1, min(n_jobs, cores)))
@@ -78,10 +85,7 @@ def play_games(
     try:
         for start in range(first_game, first_game + n_games, BATCH):
             stop = min(start + BATCH, first_game + n_games)
-            seeds = [np.random.SeedSequence(seed, spawn_key=(i,)) for i in range(start, stop)]
-            games = new_games(
-                seeds, edition=edition, players=players, kings_court_swap=flags["kings_court_swap"]
-            )
+            games = out[start - first_game : stop - first_game]  # played in place
             if table is not None and memos is None:
                 from gotsim.players.memo import new_memos
 
@@ -94,10 +98,9 @@ def play_games(
                     f"game {start + stuck[0]} stopped in the {phase} phase, which the engine "
                     "cannot play yet"
                 )
-            out.append(games)
     finally:
         numba.set_num_threads(previous)
-    return np.concatenate(out).view(np.recarray) if out else new_games([])
+    return out
 
 
 def play_batch(

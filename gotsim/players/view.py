@@ -5,7 +5,7 @@ Compiled (numba). Everything here reads only public facts: units, garrisons, neu
 power tokens, tracks, discards — never orders during planning, bids, decks or hands of others.
 """
 
-# ruff: noqa: SIM102
+# ruff: noqa: SIM102, SIM110
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 
 from gotsim.engine.board_state import LAND, PORT, SEA, controller, unit_count
 from gotsim.engine.rng import next_u64
-from gotsim.engine.state import H, Phase
+from gotsim.engine.state import A_MAX, H, Phase, U
 from gotsim.jit import njit
 
 FOOTMAN, KNIGHT, SHIP, SIEGE = 0, 1, 2, 3
@@ -197,7 +197,10 @@ def ensure_view(g, t, memo) -> None:
     phase_key = (int(g.game_round) * 16 + int(g.phase)) * 64
     if g.phase != Phase.MARCHES:
         if memo.view_key != phase_key:
-            refresh_view(g, t, memo)
+            if same_board(g, t, memo):
+                refresh_counts(g, t, memo)  # pot and threat are what they were (raids, ravens)
+            else:
+                refresh_view(g, t, memo)
             memo.view_key = phase_key
         return
     key = phase_key
@@ -232,8 +235,46 @@ def refresh_counts(g, t, memo) -> None:
 
 
 @njit
+def same_board(g, t, memo) -> bool:
+    """Whether the board is the one ``refresh_view`` last counted pot and threat from (what
+    they read of it: owners, units, routed units, houses in play)."""
+    if not memo.view_board_set:
+        return False
+    snap = memo.view_board
+    n = t.n_areas
+    for a in range(n):
+        if snap[a] != g.owner[a]:
+            return False
+    for a in range(n):
+        for u in range(U):
+            if snap[A_MAX + a * U + u] != g.units[a, u]:
+                return False
+            if snap[A_MAX * (1 + U) + a * U + u] != g.routed[a, u]:
+                return False
+    for e in range(H):
+        if snap[A_MAX * (1 + 2 * U) + e] != g.in_play[e]:
+            return False
+    return True
+
+
+@njit
+def _keep_board(g, t, memo) -> None:
+    """Note the board of this ``refresh_view`` (``same_board``)."""
+    snap = memo.view_board
+    for a in range(t.n_areas):
+        snap[a] = g.owner[a]
+        for u in range(U):
+            snap[A_MAX + a * U + u] = g.units[a, u]
+            snap[A_MAX * (1 + U) + a * U + u] = g.routed[a, u]
+    for e in range(H):
+        snap[A_MAX * (1 + 2 * U) + e] = g.in_play[e]
+    memo.view_board_set = 1
+
+
+@njit
 def refresh_view(g, t, memo) -> None:
     n = t.n_areas
+    _keep_board(g, t, memo)
     pot = memo.pot
     threat = memo.threat
     pot[:, :] = 0.0
