@@ -85,7 +85,7 @@ def play_games(
     try:
         for start in range(first_game, first_game + n_games, BATCH):
             stop = min(start + BATCH, first_game + n_games)
-            games = out[start - first_game : stop - first_game]  # played in place
+            games = out[start - first_game : stop - first_game].view(np.recarray)  # in place
             if table is not None and memos is None:
                 from gotsim.players.memo import new_memos
 
