@@ -48,7 +48,7 @@ from gotsim.engine.marches import (
     transport_reach_bits,
 )
 from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.runner import play_policies
+from gotsim.engine.runner import play_policies, play_policies_reused
 from gotsim.engine.state import (
     ACT_FOOTMAN,
     ACT_KNIGHT,
@@ -72,7 +72,7 @@ from gotsim.engine.westeros import (
     muster_allowed,
     supply_excess,
 )
-from gotsim.players.memo import new_memos, reset_memos
+from gotsim.players.memo import MEMO_DTYPE, fresh_memo, new_memos, reset_memos
 from gotsim.players.params import policy_table
 from gotsim.players.view import castles_count
 from gotsim.rules.board import load_board
@@ -504,6 +504,29 @@ def test_reset_memos_makes_them_fresh() -> None:
     assert memos.tobytes() != new_memos(3).tobytes()
     reset_memos(memos)
     assert memos.tobytes() == new_memos(3).tobytes()
+
+
+def test_reused_memos_play_as_fresh_ones() -> None:
+    """Memos left by other games and made fresh by the batch's threads play the same games."""
+    rules = rules_table("2e", 6)
+    kinds, params = policy_table("heuristic")
+    kinds_n = np.ascontiguousarray(np.broadcast_to(kinds, (4, 6)))
+    params_n = np.ascontiguousarray(np.broadcast_to(params, (4, *params.shape)))
+
+    def games(first: int) -> np.recarray:
+        return new_games(
+            [np.random.SeedSequence(4, spawn_key=(i,)) for i in range(first, first + 4)]
+        )
+
+    fresh = games(10)
+    play_policies(fresh, rules, kinds_n, params_n, new_memos(4), 1_000_000)
+    memos = new_memos(4)
+    play_policies(games(0), rules, kinds_n, params_n, memos, 1_000_000)  # dirty them
+    reused = games(10)
+    words = memos.view(np.uint64).reshape(4, -1)
+    play_policies_reused(reused, rules, kinds_n, params_n, memos, words, fresh_memo(rules), 10**6)
+    assert reused.tobytes() == fresh.tobytes()
+    assert fresh_memo(rules).view(MEMO_DTYPE)["ready"] == 1
 
 
 def test_ship_strengths_match_ship_strength() -> None:

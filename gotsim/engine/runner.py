@@ -112,3 +112,16 @@ def play_policies(games, rules, kinds, params, memos, max_decisions: int):
     for i in numba.prange(games.shape[0]):
         out[i] = play_policies_one(games[i], rules[0], kinds[i], params[i], memos[i], max_decisions)
     return out
+
+
+@njit(parallel=True)
+def play_policies_reused(games, rules, kinds, params, memos, words, fresh, max_decisions: int):
+    """``play_policies`` with memos left from earlier games, each made fresh by its game's
+    thread just before the game: ``words`` is ``memos`` as (G, words) uint64, ``fresh`` a fresh
+    memo's words with the board's tables filled in (``gotsim.players.memo.fresh_memo``)."""
+    out = np.zeros(games.shape[0], np.int64)
+    for i in numba.prange(games.shape[0]):
+        for w in range(fresh.shape[0]):
+            words[i, w] = fresh[w]
+        out[i] = play_policies_one(games[i], rules[0], kinds[i], params[i], memos[i], max_decisions)
+    return out

@@ -122,24 +122,20 @@ def _play_table(
     if table is None:
         play_random(games, rules, MAX_DECISIONS)
         return
-    from gotsim.engine.runner import play_policies
-    from gotsim.players.memo import new_memos, reset_memos
+    from gotsim.engine.runner import play_policies, play_policies_reused
+    from gotsim.players.memo import fresh_memo, new_memos
 
     kinds, params = table
     n = len(games)
-    batch: np.ndarray
+    kinds_n = np.ascontiguousarray(np.broadcast_to(kinds, (n, *kinds.shape)))
+    params_n = np.ascontiguousarray(np.broadcast_to(params, (n, *params.shape)))
     if memos is None or len(memos) < n:
-        batch = new_memos(n)
-    else:
-        batch = memos[:n]
-        reset_memos(batch)
-    play_policies(
-        games,
-        rules,
-        np.ascontiguousarray(np.broadcast_to(kinds, (n, *kinds.shape))),
-        np.ascontiguousarray(np.broadcast_to(params, (n, *params.shape))),
-        batch,
-        MAX_DECISIONS,
+        play_policies(games, rules, kinds_n, params_n, new_memos(n), MAX_DECISIONS)
+        return
+    batch = memos[:n]  # made fresh by the games' threads
+    words = batch.view(np.uint64).reshape(n, -1)
+    play_policies_reused(
+        games, rules, kinds_n, params_n, batch, words, fresh_memo(rules), MAX_DECISIONS
     )
 
 

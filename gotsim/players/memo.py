@@ -124,6 +124,16 @@ def reset_memos(memos: np.ndarray) -> None:
     memos.view(np.uint64).reshape(len(memos), -1)[...] = _FRESH.view(np.uint64)
 
 
+def fresh_memo(rules: np.ndarray) -> np.ndarray:
+    """A fresh memo as 64-bit words, the board's tables of ``rules`` filled in (what a memo is
+    after its game's first decision): ``play_policies_reused`` copies it over reused memos."""
+    from gotsim.players.view import init_memos
+
+    memo = _FRESH.copy().view(np.recarray)
+    init_memos(rules[0], memo)
+    return memo.view(np.uint64)
+
+
 def _fresh_memo() -> np.ndarray:
     memo = np.zeros(1, MEMO_DTYPE)
     for key in ("view_key", "march_key", "tyrion_key", "posv_key", "d_key", "wc_key", "hand_key"):
@@ -134,4 +144,4 @@ def _fresh_memo() -> np.ndarray:
 
 _FRESH = _fresh_memo()
 
-__all__ = ["MEMO_DTYPE", "new_memos", "reset_memos"]
+__all__ = ["MEMO_DTYPE", "fresh_memo", "new_memos", "reset_memos"]
