@@ -35,9 +35,12 @@ MEMO_DTYPE = np.dtype(
         ("thr_top_house", np.int8, (A_MAX,)),
         ("thr_second", np.float32, (A_MAX,)),
         ("marcher", np.int64, (A_MAX,)),  # work space of the view: houses able to march in
-        # the board pot and threat were counted from (owner, units, routed units by area, houses
-        # in play): a new phase on the same board keeps them (view_board set: 1)
-        ("view_board", np.int8, (A_MAX * (1 + 2 * U) + H,)),
+        # the board pot and threat were counted from (what they read of it): a new phase on the
+        # same board keeps them (view_board_set: 1 once counted)
+        ("view_owner", np.int8, (A_MAX,)),
+        ("view_units", np.int8, (A_MAX, U)),
+        ("view_routed", np.int8, (A_MAX, U)),
+        ("view_in_play", np.uint8, (H,)),
         ("view_board_set", np.uint8),
         ("plan_key", np.int32, (H,)),  # round of the house's order plan, 0 none
         ("plan", np.int8, (H, A_MAX)),  # planned Order kind per area, -1 none

@@ -13,7 +13,7 @@ import numpy as np
 
 from gotsim.engine.board_state import LAND, PORT, SEA, controller, unit_count
 from gotsim.engine.rng import next_u64
-from gotsim.engine.state import A_MAX, H, Phase, U
+from gotsim.engine.state import H, Phase, U
 from gotsim.jit import njit
 
 FOOTMAN, KNIGHT, SHIP, SIEGE = 0, 1, 2, 3
@@ -240,19 +240,14 @@ def same_board(g, t, memo) -> bool:
     they read of it: owners, units, routed units, houses in play)."""
     if not memo.view_board_set:
         return False
-    snap = memo.view_board
-    n = t.n_areas
-    for a in range(n):
-        if snap[a] != g.owner[a]:
+    for a in range(t.n_areas):
+        if memo.view_owner[a] != g.owner[a]:
             return False
-    for a in range(n):
         for u in range(U):
-            if snap[A_MAX + a * U + u] != g.units[a, u]:
-                return False
-            if snap[A_MAX * (1 + U) + a * U + u] != g.routed[a, u]:
+            if memo.view_units[a, u] != g.units[a, u] or memo.view_routed[a, u] != g.routed[a, u]:
                 return False
     for e in range(H):
-        if snap[A_MAX * (1 + 2 * U) + e] != g.in_play[e]:
+        if memo.view_in_play[e] != g.in_play[e]:
             return False
     return True
 
@@ -260,14 +255,13 @@ def same_board(g, t, memo) -> bool:
 @njit
 def _keep_board(g, t, memo) -> None:
     """Note the board of this ``refresh_view`` (``same_board``)."""
-    snap = memo.view_board
     for a in range(t.n_areas):
-        snap[a] = g.owner[a]
+        memo.view_owner[a] = g.owner[a]
         for u in range(U):
-            snap[A_MAX + a * U + u] = g.units[a, u]
-            snap[A_MAX * (1 + U) + a * U + u] = g.routed[a, u]
+            memo.view_units[a, u] = g.units[a, u]
+            memo.view_routed[a, u] = g.routed[a, u]
     for e in range(H):
-        snap[A_MAX * (1 + 2 * U) + e] = g.in_play[e]
+        memo.view_in_play[e] = g.in_play[e]
     memo.view_board_set = 1
 
 
