@@ -6,24 +6,115 @@ every kernel is built the same way.
   raising. The engine and the players never divide by zero, and without a check before every
   division the heuristic players run about 19 % faster (same results, game for game).
 
+Numba checks a cached kernel only against its own source file, yet the kernel holds the code of
+every function it calls, from any module. So the caches are tied to all of gotsim's sources and
+data files: when any of them changed since a directory's kernels were compiled, those kernels
+are dropped (``drop_stale_kernels``) before the first kernel there is defined, and compiled
+afresh. This covers the caches beside the sources and under ``NUMBA_CACHE_DIR``, for gotsim's
+own modules and for any module defining kernels with this ``njit`` (tests, a notebook's
+helpers).
+
 ``NUMBA_DISABLE_JIT=1`` still runs every kernel as plain Python.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import inspect
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numba
+from numba.core.caching import UserProvidedCacheLocator
 
 OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy"}
+ROOT = Path(__file__).resolve().parent  # the gotsim package
+STAMP = "gotsim-sources.sha256"  # the sources the kernels beside it were compiled from
+_checked: set[Path] = set()
+
+
+@functools.cache
+def sources_digest(root: Path = ROOT) -> str:
+    """SHA-256 over the names and contents of every Python source and JSON data file under
+    ``root`` (tables read at import can end up in compiled code as constants)."""
+    digest = hashlib.sha256()
+    files = [*root.rglob("*.py"), *root.rglob("*.json")]
+    for path in sorted(p for p in files if "__pycache__" not in p.parts):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def cache_dirs(source: Path) -> list[Path]:
+    """Where numba may keep the kernels of the module ``source``: ``__pycache__`` beside it,
+    and its directory under ``NUMBA_CACHE_DIR`` when that is set."""
+    dirs = [source.parent / "__pycache__"]
+    user_dir = getattr(numba.config, "CACHE_DIR", "")  # (set from the environment at import)
+    if user_dir:
+        sub = UserProvidedCacheLocator.get_suitable_cache_subpath(str(source))
+        dirs.append(Path(user_dir) / sub)
+    return dirs
+
+
+def drop_stale_kernels(cache_dir: Path, digest: str, prefix: str = "") -> int:
+    """Remove the cached kernels in ``cache_dir`` (those whose file name starts with ``prefix``)
+    unless its stamp says they were compiled from sources with ``digest``; then stamp it.
+    Returns the files removed."""
+    stamp = cache_dir / (prefix + STAMP)
+    try:
+        if stamp.read_text() == digest:
+            return 0
+    except OSError:
+        pass
+    removed = 0
+    if cache_dir.is_dir():
+        for path in cache_dir.glob(prefix + "*.nb[ic]"):
+            try:
+                path.unlink()
+                removed += 1
+            except OSError:
+                pass  # gone already (another process), or not ours to remove
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:
+        pass  # a read-only place: numba keeps its kernels elsewhere then
+    return removed
+
+
+def _forget_stale(func: Callable[..., Any]) -> None:
+    """``drop_stale_kernels`` for the module defining ``func``, once per process: a gotsim
+    package's kernels all together, another module's by its file name."""
+    try:
+        source = Path(inspect.getfile(func)).resolve()
+    except (TypeError, OSError):
+        return
+    inside = ROOT in source.parents
+    key = source.parent if inside else source
+    if key in _checked:
+        return
+    _checked.add(key)
+    prefix = "" if inside else source.stem + "."
+    for directory in cache_dirs(source):
+        drop_stale_kernels(directory, sources_digest(), prefix)
 
 
 def njit(func: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     """``numba.njit`` with ``OPTIONS`` (overridden or extended by ``options``): use as ``@njit``
     or ``@njit(parallel=True)``."""
-    compile_ = numba.njit(**{**OPTIONS, **options})
-    return compile_ if func is None else compile_(func)
+    merged = {**OPTIONS, **options}
+    compile_ = numba.njit(**merged)
+
+    def build(f: Callable[..., Any]) -> Any:
+        if merged.get("cache"):
+            _forget_stale(f)
+        return compile_(f)
+
+    return build if func is None else build(func)
 
 
-__all__ = ["OPTIONS", "njit"]
+__all__ = ["OPTIONS", "cache_dirs", "drop_stale_kernels", "njit", "sources_digest"]

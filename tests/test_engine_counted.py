@@ -11,7 +11,6 @@ here the plain way: work arrays, every area, every action).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
@@ -72,6 +71,7 @@ from gotsim.engine.westeros import (
     muster_allowed,
     supply_excess,
 )
+from gotsim.jit import njit
 from gotsim.players.memo import MEMO_DTYPE, fresh_memo, new_memos, reset_memos
 from gotsim.players.params import policy_table
 from gotsim.players.view import castles_count
@@ -86,7 +86,7 @@ N_CHECKS = 6
 # --- the plain recounts -------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def castles_plain(g, t, house: int) -> int:
     n = 0
     for a in range(t.n_areas):
@@ -95,7 +95,7 @@ def castles_plain(g, t, house: int) -> int:
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def barrels_plain(g, t, house: int) -> int:
     n = 0
     for a in range(t.n_areas):
@@ -104,7 +104,7 @@ def barrels_plain(g, t, house: int) -> int:
     return min(n, 6)
 
 
-@numba.njit(cache=True)
+@njit
 def reach_plain(g, t, house: int, origin: int):
     """Land areas reachable from ``origin``: adjacent land, and land next to a chain of seas with
     the house's ships touching ``origin`` (a breadth-first search with work arrays)."""
@@ -138,7 +138,7 @@ def reach_plain(g, t, house: int, origin: int):
     return reach
 
 
-@numba.njit(cache=True)
+@njit
 def march_mask_plain(g, t, house: int, origin: int, unit: int, mask) -> None:
     """Every area checked in turn, the supply with the whole count array recounted per area."""
     n = t.n_areas
@@ -187,7 +187,7 @@ def march_mask_plain(g, t, house: int, origin: int, unit: int, mask) -> None:
         mask[dest] = ok
 
 
-@numba.njit(cache=True)
+@njit
 def army_fits_plain(g, t, house: int, area: int) -> bool:
     counts = np.zeros(t.n_areas, np.int64)
     for a in range(t.n_areas):
@@ -197,7 +197,7 @@ def army_fits_plain(g, t, house: int, area: int) -> bool:
     return armies_fit(counts, t.supply_table[g.supply[house]])
 
 
-@numba.njit(cache=True)
+@njit
 def muster_plain(g, t, house: int, area: int, points: int, action: int) -> bool:
     """A muster action checked from the rules: cost, the reserve counted over the board, supply,
     and for a ship an adjacent free sea or the area's own port with room."""
@@ -237,7 +237,7 @@ def muster_plain(g, t, house: int, area: int, points: int, action: int) -> bool:
     return army_fits_plain(g, t, house, s)
 
 
-@numba.njit(cache=True)
+@njit
 def retreat_plain(g, t, mask) -> int:
     """Every area checked, the supply recounted with the survivors added to each."""
     target, origin = g.combat_area, g.combat_from
@@ -270,7 +270,7 @@ def retreat_plain(g, t, mask) -> int:
     return n_fit if n_fit > 0 else n_any
 
 
-@numba.njit(cache=True)
+@njit
 def order_allowed_plain(g, t, house: int, area: int, kind: int, replacing: int) -> bool:
     """The star orders in use counted afresh (the replaced one given back), then the tokens and
     this round's restrictions."""
@@ -303,7 +303,7 @@ def order_allowed_plain(g, t, house: int, area: int, kind: int, replacing: int) 
 # --- the harness --------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit
 def _check_state(g, t, bad, seen) -> None:
     """Compare every shortcut with its recount in the state of ``g``."""
     n = t.n_areas
@@ -365,7 +365,7 @@ def _check_state(g, t, bad, seen) -> None:
                     bad[ORDERS] += 1
 
 
-@numba.njit(cache=True)
+@njit
 def _play_and_check(games, rules, bad, seen, every: int) -> None:
     t = rules[0]
     mask = np.zeros(N_ACTIONS, np.bool_)

@@ -10,7 +10,6 @@ them, and each shortcut is compared with the plain count of the same thing.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from gotsim.engine.board_state import LAND, SEA, controller
@@ -19,6 +18,7 @@ from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.marches import transport_reach_bits
 from gotsim.engine.state import N_ACTIONS, Decision, Phase
 from gotsim.engine.tables import rules_table
+from gotsim.jit import njit
 from gotsim.players.heuristic import (
     heuristic_action,
     heuristic_march_unit,
@@ -48,7 +48,7 @@ DANGER, SUPPORTS, POSITION, PLAN, REACH = range(5)
 N_CHECKS = 5
 
 
-@numba.njit(cache=True)
+@njit
 def supports_plain(g, t, x: int, house: int, exclude: int) -> float:
     """Strength of ``house``'s revealed support orders that can join a battle in ``x``."""
     s = 0.0
@@ -63,7 +63,7 @@ def supports_plain(g, t, x: int, house: int, exclude: int) -> float:
     return s
 
 
-@numba.njit(cache=True)
+@njit
 def position_plain(g, t, memo, house: int, a: int) -> float:
     """``position_value`` with every neighbour looked at."""
     v = 0.0
@@ -84,7 +84,7 @@ def position_plain(g, t, memo, house: int, a: int) -> float:
     return v
 
 
-@numba.njit(cache=True)
+@njit
 def _check(g, t, memo, bad, seen) -> None:
     sup = memo.sup_sum
     if g.phase == Phase.MARCHES:
@@ -111,7 +111,7 @@ def _check(g, t, memo, bad, seen) -> None:
                     bad[SUPPORTS] += 1
 
 
-@numba.njit(cache=True)
+@njit
 def _play(games, rules, params, memos, spare_g, spare_m, bad, seen) -> None:
     """Heuristic games; at every few decisions the shortcuts are checked, and before each order
     plan the plan is also made with every support worth recounted, on copies."""
