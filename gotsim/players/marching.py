@@ -323,15 +323,6 @@ def dest_info(
 
 
 @njit
-def cached_position(g, t, memo, house: int, a: int) -> float:
-    """``position_value``, computed once per board view."""
-    if memo.posv_key[house, a] != memo.view_key:
-        memo.posv[house, a] = position_value(g, t, memo, house, a)
-        memo.posv_key[house, a] = memo.view_key
-    return memo.posv[house, a]
-
-
-@njit
 def unit_strength(u: int) -> float:
     if u == KNIGHT:
         return 2.0
