@@ -11,6 +11,7 @@ here the plain way: work arrays, every area, every action).
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
@@ -507,7 +508,8 @@ def test_reset_memos_makes_them_fresh() -> None:
 
 
 def test_reused_memos_play_as_fresh_ones() -> None:
-    """Memos left by other games and made fresh by the batch's threads play the same games."""
+    """Memos left by other games, one per thread and made fresh by it before each game, play
+    the same games as fresh ones."""
     rules = rules_table("2e", 6)
     kinds, params = policy_table("heuristic")
     kinds_n = np.ascontiguousarray(np.broadcast_to(kinds, (4, 6)))
@@ -520,10 +522,10 @@ def test_reused_memos_play_as_fresh_ones() -> None:
 
     fresh = games(10)
     play_policies(fresh, rules, kinds_n, params_n, new_memos(4), 1_000_000)
-    memos = new_memos(4)
-    play_policies(games(0), rules, kinds_n, params_n, memos, 1_000_000)  # dirty them
+    memos = new_memos(max(4, numba.config.NUMBA_NUM_THREADS))  # one per thread at least
+    play_policies(games(0), rules, kinds_n, params_n, memos[:4], 1_000_000)  # dirty them
     reused = games(10)
-    words = memos.view(np.uint64).reshape(4, -1)
+    words = memos.view(np.uint64).reshape(len(memos), -1)
     play_policies_reused(reused, rules, kinds_n, params_n, memos, words, fresh_memo(rules), 10**6)
     assert reused.tobytes() == fresh.tobytes()
     assert fresh_memo(rules).view(MEMO_DTYPE)["ready"] == 1

@@ -116,12 +116,15 @@ def play_policies(games, rules, kinds, params, memos, max_decisions: int):
 
 @njit(parallel=True)
 def play_policies_reused(games, rules, kinds, params, memos, words, fresh, max_decisions: int):
-    """``play_policies`` with memos left from earlier games, each made fresh by its game's
-    thread just before the game: ``words`` is ``memos`` as (G, words) uint64, ``fresh`` a fresh
-    memo's words with the board's tables filled in (``gotsim.players.memo.fresh_memo``)."""
+    """``play_policies`` with one memo per thread (``memos``: ``numba.config.NUMBA_NUM_THREADS``
+    of them at least), made fresh by its thread just before each game it plays: ``words`` is
+    ``memos`` as (threads, words) uint64, ``fresh`` a fresh memo's words with the board's tables
+    filled in (``gotsim.players.memo.fresh_memo``). A game reads only its fresh memo, so which
+    thread plays it changes nothing; the memos stay in the threads' caches."""
     out = np.zeros(games.shape[0], np.int64)
     for i in numba.prange(games.shape[0]):
+        m = numba.get_thread_id()
         for w in range(fresh.shape[0]):
-            words[i, w] = fresh[w]
-        out[i] = play_policies_one(games[i], rules[0], kinds[i], params[i], memos[i], max_decisions)
+            words[m, w] = fresh[w]
+        out[i] = play_policies_one(games[i], rules[0], kinds[i], params[i], memos[m], max_decisions)
     return out

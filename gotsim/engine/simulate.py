@@ -81,7 +81,7 @@ def play_games(
     previous = numba.get_num_threads()
     cores = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
     numba.set_num_threads(max(1, min(n_jobs, cores)))
-    memos = None  # the heuristic's memos, allocated once and made fresh for every batch
+    memos = None  # the heuristic's memos, one per thread, made fresh before every game
     try:
         for start in range(first_game, first_game + n_games, BATCH):
             stop = min(start + BATCH, first_game + n_games)
@@ -89,7 +89,7 @@ def play_games(
             if table is not None and memos is None:
                 from gotsim.players.memo import new_memos
 
-                memos = new_memos(min(BATCH, n_games))
+                memos = new_memos(max(1, int(numba.config.NUMBA_NUM_THREADS)))
             _play_table(games, rules, table, memos)
             stuck = np.flatnonzero(games.done == 0)
             if stuck.size:
@@ -117,8 +117,8 @@ def _play_table(
     table: tuple[np.ndarray, np.ndarray] | None,
     memos: np.ndarray | None = None,
 ) -> None:
-    """Play ``games`` to the end; ``memos`` (at least one per game) is work space for the
-    heuristic, made fresh here."""
+    """Play ``games`` to the end; ``memos`` (one per thread of numba's pool) is work space for
+    the heuristic, made fresh here."""
     if table is None:
         play_random(games, rules, MAX_DECISIONS)
         return
@@ -129,13 +129,12 @@ def _play_table(
     n = len(games)
     kinds_n = np.ascontiguousarray(np.broadcast_to(kinds, (n, *kinds.shape)))
     params_n = np.ascontiguousarray(np.broadcast_to(params, (n, *params.shape)))
-    if memos is None or len(memos) < n:
+    if memos is None or len(memos) < int(numba.config.NUMBA_NUM_THREADS):
         play_policies(games, rules, kinds_n, params_n, new_memos(n), MAX_DECISIONS)
         return
-    batch = memos[:n]  # made fresh by the games' threads
-    words = batch.view(np.uint64).reshape(n, -1)
+    words = memos.view(np.uint64).reshape(len(memos), -1)
     play_policies_reused(
-        games, rules, kinds_n, params_n, batch, words, fresh_memo(rules), MAX_DECISIONS
+        games, rules, kinds_n, params_n, memos, words, fresh_memo(rules), MAX_DECISIONS
     )
 
 
