@@ -522,7 +522,7 @@ def test_reused_memos_play_as_fresh_ones() -> None:
 
     fresh = games(10)
     play_policies(fresh, rules, kinds_n, params_n, new_memos(4), 1_000_000)
-    memos = new_memos(max(4, numba.config.NUMBA_NUM_THREADS))  # one per thread at least
+    memos = new_memos(max(4, numba.get_num_threads()))  # one per thread at least
     play_policies(games(0), rules, kinds_n, params_n, memos[:4], 1_000_000)  # dirty them
     reused = games(10)
     words = memos.view(np.uint64).reshape(len(memos), -1)

@@ -41,6 +41,11 @@ class EngineIncompleteError(RuntimeError):
     """A game stopped in a phase the engine cannot play yet."""
 
 
+def _pool_threads() -> int:
+    """Threads in numba's pool (the most a parallel loop can use)."""
+    return max(1, int(getattr(numba.config, "NUMBA_NUM_THREADS", 1)))
+
+
 def _policies(policies: str | Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray] | None:
     """Per-house policy kinds and heuristic parameters (``gotsim.players.params``), or None when
     every house plays at random (the original ``play_random`` path)."""
@@ -79,7 +84,7 @@ def play_games(
         kings_court_swap=flags["kings_court_swap"],
     )
     previous = numba.get_num_threads()
-    cores = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
+    cores = _pool_threads()
     numba.set_num_threads(max(1, min(n_jobs, cores)))
     memos = None  # the heuristic's memos, one per thread, made fresh before every game
     try:
@@ -89,7 +94,7 @@ def play_games(
             if table is not None and memos is None:
                 from gotsim.players.memo import new_memos
 
-                memos = new_memos(max(1, int(numba.config.NUMBA_NUM_THREADS)))
+                memos = new_memos(cores)
             _play_table(games, rules, table, memos)
             stuck = np.flatnonzero(games.done == 0)
             if stuck.size:
@@ -129,7 +134,7 @@ def _play_table(
     n = len(games)
     kinds_n = np.ascontiguousarray(np.broadcast_to(kinds, (n, *kinds.shape)))
     params_n = np.ascontiguousarray(np.broadcast_to(params, (n, *params.shape)))
-    if memos is None or len(memos) < int(numba.config.NUMBA_NUM_THREADS):
+    if memos is None or len(memos) < _pool_threads():
         play_policies(games, rules, kinds_n, params_n, new_memos(n), MAX_DECISIONS)
         return
     words = memos.view(np.uint64).reshape(len(memos), -1)
