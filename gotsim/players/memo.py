@@ -118,8 +118,9 @@ def new_memos(n: int) -> np.recarray:
 
 
 def reset_memos(memos: np.ndarray) -> None:
-    """Make ``memos`` fresh again, for the next batch of games (reusing the memory saves
-    allocating and first touching some 31 kB per game)."""
+    """Make ``memos`` fresh again, for more games (reusing the memory saves allocating and
+    first touching some 31 kB a memo; the batch loop does this per thread, before each game,
+    with ``fresh_memo``)."""
     # as 64-bit words: a structured assignment goes field by field, several times slower
     memos.view(np.uint64).reshape(len(memos), -1)[...] = _FRESH.view(np.uint64)
 
