@@ -436,6 +436,21 @@ def allocate(
     return total
 
 
+@njit
+def _empty_origin_cost(g, t, house: int, origin: int, params, memo, planning: bool, left) -> float:
+    """``allocate`` once every knight, footman and ship has gone to the attack (``left``: only
+    siege engines, which stay): nothing more to send, so only the cost of leaving ``origin``
+    empty, as ``allocate`` counts it (negative), or 0 while a unit stays."""
+    stayed = left[SIEGE]
+    for u in range(U):
+        stayed += g.units[origin, u] - live(g, origin, u)  # routed units cannot march
+    if stayed != 0 or t.kind[origin] != LAND:
+        return 0.0
+    if memo.d_key[origin] != dest_key(memo, house, planning):
+        dest_info(g, t, memo, house, origin, planning, params[P_EXPANSION], params[P_NOISE])
+    return -vacate_cost(g, t, memo, house, origin, params, memo.d_thr[origin])
+
+
 @njit(inline="always")
 def _attack_at(memo, m, house, e, tie, gain, units, params, lead) -> float:
     """Worth of an attack with board margin ``m``."""
@@ -555,7 +570,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         if land and memo.fort[best_x]:
             move_a[best_x, SIEGE] = left[SIEGE]
             left[SIEGE] = 0
-        rest = allocate(g, t, house, origin, params, memo, planning, n_reach, left, move_a, best_x)
+        rest = _empty_origin_cost(g, t, house, origin, params, memo, planning, left)
         staying = 0
         for u in range(U):
             staying += g.units[origin, u] - live(g, origin, u) + left[u]
