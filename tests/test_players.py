@@ -15,6 +15,7 @@ import pytest
 import gotsim
 from gotsim.engine import combat as cb
 from gotsim.engine.battle import card_arrays
+from gotsim.engine.board_state import castles_held
 from gotsim.engine.game import Game, RandomPolicy
 from gotsim.engine.init import new_games
 from gotsim.engine.machine import advance, apply_legal, legal
@@ -318,3 +319,38 @@ def test_variant_tournament_and_elo() -> None:
     beat = np.array([[0.0, 30.0], [10.0, 0.0]])
     elo = elo_ratings(beat, prior=0.0)
     assert elo[0] - elo[1] == pytest.approx(400 * np.log10(3), abs=1e-6)
+
+
+def test_march_plan_after_ser_loras_sees_the_conquered_board() -> None:
+    """Ser Loras moves the winning march order into the conquered area, so the number of march
+    orders on the board stays the same. The heuristic's destination worths are kept per board
+    view; the view must still date the new board: after the battle the Dornish Marches are
+    Tyrell's own area (not a battle any more) and its knights' march from there is planned
+    afresh, from the right place."""
+    from enginecase import Case, area
+
+    from gotsim.players.marching import D_BATTLE, D_OWN, plan_march
+
+    tyrell = int(House.TYRELL)
+    case = Case(6).phase("marches")
+    case.place("""
+        highgarden       tyrell 2K march+0
+        dornish_marches  martell F
+    """)
+    params = policy_table("heuristic")[1][tyrell]
+    memo = new_memos(1)[0]
+    marches_ = area("dornish_marches")
+    case.play("tyrell MARCH_FROM highgarden")
+    plan_march(case.g, case.t, tyrell, area("highgarden"), params, memo)
+    assert memo.d_kind[marches_] == D_BATTLE
+    case.play("""
+        tyrell MARCH_UNIT K dornish_marches
+        tyrell MARCH_UNIT K dornish_marches
+        tyrell HOUSE_CARD ser_loras_tyrell
+        martell HOUSE_CARD nymeria_sand
+        martell RETREAT three_towers
+    """)
+    case.expect("tyrell MARCH_FROM")
+    plan_march(case.g, case.t, tyrell, marches_, params, memo)
+    assert memo.d_kind[marches_] == D_OWN
+    assert memo.castles[tyrell] == castles_held(case.g, case.t, tyrell)

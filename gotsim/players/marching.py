@@ -635,6 +635,7 @@ def plan_march(g, t, house: int, origin: int, params, memo) -> float:
 def march_from(g, t, house: int, mask, params, memo) -> int:
     """MARCH_FROM: the march order planned to be worth most goes first (its units' moves are
     planned afresh when the first of them is asked)."""
+    memo.march_key = -1  # (a march order Ser Loras moved may come from an area marched before)
     best = NEG
     best_a = -1
     planned = memo.plan_key[house] == g.game_round

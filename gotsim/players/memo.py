@@ -25,7 +25,7 @@ MEMO_DTYPE = np.dtype(
         ("base_value", np.float32, (A_MAX,)),  # worth of holding an area, for any house
         ("fort", np.uint8, (A_MAX,)),  # castle or stronghold
         ("reach_scale", np.float32, (H, A_MAX)),  # worth factor by distance from each home
-        ("view_key", np.int32),  # round * 16 + phase of the cached view, -1 none
+        ("view_key", np.int32),  # the cached view's board (view.ensure_view), -1 none
         ("marching", np.int64),  # in the action phase, houses with march orders left (bits)
         ("pot", np.float32, (H, A_MAX)),  # strength each house's adjacent units can bring
         ("threat", np.float32, (H, A_MAX)),  # pot plus transported armies, 0 without a marcher

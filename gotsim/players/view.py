@@ -185,16 +185,22 @@ def support_reaches(t, source: int, target: int) -> bool:
     return not (t.kind[source] == PORT and t.kind[target] == LAND)
 
 
+VIEW_PHASE = 512  # view keys per round and phase: 64 counts of march orders left × 8 of battles
+
+
 @njit
 def ensure_view(g, t, memo) -> None:
     """Bring the cached view up to date: ``memo.pot`` and ``memo.threat`` once per round and
     phase (the board does not change during planning, little in a Westeros phase); castles
-    held and public hands also after every march resolved (their count dates the board). In
-    the action phase the danger to an area is counted afresh from its neighbours
-    (``danger``), so the full view is not rebuilt per march."""
+    held and public hands also after every march resolved. In the action phase the danger to
+    an area is counted afresh from its neighbours (``danger``), so the full view is not rebuilt
+    per march. The key (``VIEW_PHASE`` of them per round and phase) dates the board: in the
+    action phase by the march orders left, one fewer after every march resolved, and the
+    battles fought, since Ser Loras Tyrell moves his winning march order on instead (once per
+    pass through Tyrell's hand, so the last three bits of the count are enough)."""
     if not memo.ready:
         init_memo(t, memo)
-    phase_key = (int(g.game_round) * 16 + int(g.phase)) * 64
+    phase_key = (int(g.game_round) * 16 + int(g.phase)) * VIEW_PHASE
     if g.phase != Phase.MARCHES:
         if memo.view_key != phase_key:
             if same_board(g, t, memo):
@@ -203,18 +209,23 @@ def ensure_view(g, t, memo) -> None:
                 refresh_view(g, t, memo)
             memo.view_key = phase_key
         return
-    key = phase_key
+    orders = 0
     marching = 0  # houses with march orders still on the board, as bits
     for a in range(t.n_areas):  # march orders still on the board (without branches: asked often)
         k = g.order[a]
         m = (k >= 0) & (k <= 2)
-        key += m
+        orders += m
         e = g.owner[a]
         marching |= (1 << e) if m and e >= 0 else 0
     memo.marching = marching
+    fought = 0
+    for e in range(H):
+        fought += g.battles[e]
+    key = phase_key + orders * 8 + (fought // 2) % 8  # (each battle counted for both sides)
     if memo.view_key == key:
         return
-    if memo.view_key // 64 != int(g.game_round) * 16 + int(g.phase) and memo.view_key // 64 < (
+    seen = memo.view_key // VIEW_PHASE
+    if seen != int(g.game_round) * 16 + int(g.phase) and seen < (
         int(g.game_round) * 16 + Phase.PLANNING
     ):
         refresh_view(g, t, memo)  # a memo that missed this round's planning
