@@ -283,17 +283,17 @@ def dest_info(
 ) -> None:
     """Fill ``memo.d_*[x]`` for ``house`` (once per view): whether entering ``x`` is a
     battle, a new area to take (its worth for the first unit) or an own area (its worth, the
-    strength already there), the threat to it and its position worth (``expansion`` and
-    ``noise``: the house's parameters)."""
+    strength already there), the threat to it and, where units may go in peace, its position
+    worth (``expansion`` and ``noise``: the house's parameters)."""
     key = dest_key(memo, house, planning)
     if memo.d_key[x] == key:
         return
     memo.d_key[x] = key
-    memo.d_pos[x] = position_value(g, t, memo, house, x)
     memo.d_thr[x] = threat_at(g, t, memo, house, x, planning)
     v = value_for(g, t, memo, house, x)
     if mv.is_attack(g, t, house, x):
         memo.d_kind[x] = D_BATTLE
+        memo.d_pos[x] = 0.0  # (units are sent there only by the attack, which does not read it)
         e = defender_of(g, t, x)
         memo.d_def[x] = e
         memo.d_val[x] = v
@@ -309,6 +309,7 @@ def dest_info(
             memo.d_tie[x] = 1 if fiefdoms_higher(g, house, e) else 0
         memo.d_gain[x] = attack_gain_fixed(g, t, memo, house, x)
         return
+    memo.d_pos[x] = position_value(g, t, memo, house, x)
     if g.owner[x] == house or controller(g, t, x) == house:
         memo.d_kind[x] = D_OWN
         memo.d_val[x] = v
