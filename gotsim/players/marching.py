@@ -64,9 +64,11 @@ R_LEN = 8
 @njit
 def reach_list(g, t, house: int, origin: int, memo) -> int:
     """List in ``memo.reach`` the areas the units of ``origin`` can march to (land units: by
-    land and along the house's ships; ships: adjacent seas and own ports); returns the count."""
+    land and along the house's ships; ships: adjacent seas and own ports), and as bits in
+    ``memo.reach_bits``; returns the count."""
     one = np.int64(1)
     seen = one << origin  # areas met, as bits (A_MAX < 64)
+    listed = np.int64(0)
     out = 0
     width = t.neighbours.shape[1]
     if t.kind[origin] == LAND:
@@ -82,6 +84,7 @@ def reach_list(g, t, house: int, origin: int, memo) -> int:
                 seen |= one << b
                 if not g.blocked[b]:
                     memo.reach[out] = b
+                    listed |= one << b
                     out += 1
             elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP] > 0:
                 seen |= one << b
@@ -100,11 +103,13 @@ def reach_list(g, t, house: int, origin: int, memo) -> int:
                     seen |= one << b
                     if not g.blocked[b]:
                         memo.reach[out] = b
+                        listed |= one << b
                         out += 1
                 elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP] > 0:
                     seen |= one << b
                     stack[top] = b
                     top += 1
+        memo.reach_bits = listed
         return out
     for j in range(width):
         b = t.neighbours[origin, j]
@@ -114,11 +119,14 @@ def reach_list(g, t, house: int, origin: int, memo) -> int:
             continue
         if t.kind[b] == SEA:
             memo.reach[out] = b
+            listed |= one << b
             out += 1
         elif t.kind[b] == PORT and t.kind[origin] == SEA:
             if controller(g, t, t.port_land[b]) == house:
                 memo.reach[out] = b
+                listed |= one << b
                 out += 1
+    memo.reach_bits = listed
     return out
 
 
@@ -467,6 +475,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
     """Worth of a march order in ``origin`` (see ``R_*``); in the action phase the chosen units'
     destinations are left in ``memo.move_a``."""
     ensure_view(g, t, memo)
+    memo.reach_bits = -1  # (not listed yet)
     res[:] = 0.0
     res[0] = NEG
     res[1] = NEG
@@ -627,8 +636,11 @@ def plan_march(g, t, house: int, origin: int, params, memo) -> float:
     memo.march_move[:, :] = memo.move_a
     memo.march_key = int(g.game_round) * 64 + origin
     memo.march_house = house
-    # the ships do not move while the march's units are assigned: its reach holds till then
-    memo.march_reach = mv.transport_reach_bits(g, t, house, origin)
+    # the ships do not move while the march's units are assigned: its reach holds till then.
+    # The listed destinations are the engine's transport reach less blocked areas, which the
+    # engine's check refuses before it looks at the reach (ships do not read it)
+    bits = memo.reach_bits
+    memo.march_reach = bits if bits >= 0 else mv.transport_reach_bits(g, t, house, origin)
     return res[1]
 
 

@@ -56,6 +56,7 @@ MEMO_DTYPE = np.dtype(
         ("sup_sum", np.float64, (H,)),  # per-house revealed supports into a battle area
         # work space of the march planner (no allocations in the hot loop)
         ("reach", np.int16, (A_MAX,)),  # areas a march can go, listed
+        ("reach_bits", np.int64),  # ... and as bits, -1 while not listed
         ("stack", np.int16, (A_MAX,)),
         ("sent", np.float64, (A_MAX,)),  # strength sent to each destination so far
         ("cand_v", np.float64, (A_MAX,)),  # per listed destination: worth, threat, position
