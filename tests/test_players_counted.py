@@ -143,9 +143,16 @@ def _play(games, rules, params, memos, spare_g, spare_m, bad, seen) -> None:
                 _check(g, t, memo, bad, seen)
             if g.pending == Decision.MARCH_UNIT:
                 origin = g.ctx[0]
-                if memo.march_key == g.game_round * 64 + origin and memo.march_house == house:
-                    seen[REACH] += 1  # the march's reach kept in the memo is still the board's
-                    if memo.march_reach != transport_reach_bits(g, t, house, origin):
+                kept = memo.march_key == g.game_round * 64 + origin and memo.march_house == house
+                if kept and t.kind[origin] == LAND:  # (ships do not read the reach)
+                    # the march's reach kept in the memo is still the board's, less the blocked
+                    # areas (which the engine refuses before it looks at the reach)
+                    seen[REACH] += 1
+                    reach = transport_reach_bits(g, t, house, origin)
+                    for a in range(t.n_areas):
+                        if g.blocked[a]:
+                            reach &= ~(np.int64(1) << a)
+                    if memo.march_reach != reach:
                         bad[REACH] += 1
                 # answered as the batch loop does, without the mask, and checked against it
                 action = heuristic_march_unit(g, t, house, params, memo)
