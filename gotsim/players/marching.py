@@ -357,6 +357,16 @@ def _send_worth(memo, r: int, s: float, exposure: float, defence: float) -> floa
     return gv + s * memo.cand_p[r]
 
 
+@njit(inline="always")
+def _staying(g, origin: int, left) -> int:
+    """Units that stay in ``origin`` whatever is sent: the siege engines in ``left`` (they do
+    not wander) and the routed units (they cannot march)."""
+    stayed = left[SIEGE]
+    for u in range(U):
+        stayed += g.units[origin, u] - live(g, origin, u)
+    return stayed
+
+
 @njit
 def allocate(
     g,
@@ -394,9 +404,7 @@ def allocate(
     pos_o = memo.d_pos[origin]
     v_o = value_for(g, t, memo, house, origin)
     stay_hold = float(g.garrison[origin])
-    stayed = left[SIEGE]  # siege engines do not wander
-    for u in range(U):
-        stayed += g.units[origin, u] - live(g, origin, u)  # routed units cannot march
+    stayed = _staying(g, origin, left)
     total = 0.0
     min_gain = 1.0e9
     min_r = -1
@@ -450,10 +458,7 @@ def _empty_origin_cost(g, t, house: int, origin: int, params, memo, planning: bo
     """``allocate`` once every knight, footman and ship has gone to the attack (``left``: only
     siege engines, which stay): nothing more to send, so only the cost of leaving ``origin``
     empty, as ``allocate`` counts it (negative), or 0 while a unit stays."""
-    stayed = left[SIEGE]
-    for u in range(U):
-        stayed += g.units[origin, u] - live(g, origin, u)  # routed units cannot march
-    if stayed != 0 or t.kind[origin] != LAND:
+    if _staying(g, origin, left) != 0 or t.kind[origin] != LAND:
         return 0.0
     if memo.d_key[origin] != dest_key(memo, house, planning):
         dest_info(g, t, memo, house, origin, planning, params[P_EXPANSION], params[P_NOISE])
