@@ -254,9 +254,18 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
     changed_att = 0
     changed_hold = np.int64(0)
     ok = memo.p_ok  # order kinds still open: tokens left, not restricted, a star if it needs one
+    # each area's best open order (its worth and the first kind with it), counted again only
+    # where a worth changed or that kind closed: the kinds only close, so an area whose best
+    # kind is still open keeps it
+    area_best = memo.p_best[:na]
+    area_k = memo.p_best_k[:na]
+    area_k[:] = -1
     while True:
         for k in range(N_ORDER_KINDS):
             ok[k] = left[k] > 0 and usable[k] and not (ORDER_STAR[k] and stars <= 0)
+        for i in range(na):
+            if area_k[i] >= 0 and not ok[area_k[i]]:
+                area_k[i] = -1
         if dirty:
             # (a support kind no longer open is never read again: tokens and stars only run out)
             for i in range(na):
@@ -266,41 +275,28 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
                     g, t, house, areas[i], att_x, n_att, changed_att, changed_hold
                 ):
                     continue  # the worths counted last time still hold
-                if not done[i] and ok[O_SUPPORT_ZERO]:
-                    a = areas[i]
-                    score[i, O_SUPPORT_ZERO] = _support_value(
+                area_k[i] = -1
+                if ok[O_SUPPORT_ZERO] or ok[O_SUPPORT_ONE]:
+                    v0, v1 = _support_values(
                         g,
                         t,
                         memo,
                         house,
                         params,
-                        a,
+                        areas[i],
                         strength[i],
+                        ok[O_SUPPORT_ZERO] != 0,
+                        ok[O_SUPPORT_ONE] != 0,
                         att_x,
                         att_m,
                         att_g,
                         n_att,
                         hold_extra,
                     )
-                if not done[i] and ok[O_SUPPORT_ONE]:
-                    a = areas[i]
-                    score[i, O_SUPPORT_ONE] = (
-                        _support_value(
-                            g,
-                            t,
-                            memo,
-                            house,
-                            params,
-                            a,
-                            strength[i] + 1.0,
-                            att_x,
-                            att_m,
-                            att_g,
-                            n_att,
-                            hold_extra,
-                        )
-                        - STAR_COST
-                    )
+                    if ok[O_SUPPORT_ZERO]:
+                        score[i, O_SUPPORT_ZERO] = v0
+                    if ok[O_SUPPORT_ONE]:
+                        score[i, O_SUPPORT_ONE] = v1 - STAR_COST
             dirty = False
             first = False
             changed_att = 0
@@ -311,11 +307,16 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
         for i in range(na):
             if done[i]:
                 continue
-            for k in range(N_ORDER_KINDS):
-                if ok[k] and score[i, k] > best:
-                    best = score[i, k]
-                    bi = i
-                    bk = k
+            if area_k[i] < 0:
+                area_best[i] = 2.0 * NEG
+                for k in range(N_ORDER_KINDS):
+                    if ok[k] and score[i, k] > area_best[i]:
+                        area_best[i] = score[i, k]
+                        area_k[i] = k
+            if area_k[i] >= 0 and area_best[i] > best:
+                best = area_best[i]
+                bi = i
+                bk = area_k[i]
         if bi < 0:
             break
         a = areas[bi]
@@ -350,7 +351,7 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
 
 @njit
 def _support_inputs_changed(g, t, house, a, att_x, n_att, changed_att, changed_hold) -> bool:
-    """Whether ``_support_value`` of area ``a`` reads a planned attack margin in
+    """Whether ``_support_values`` of area ``a`` reads a planned attack margin in
     ``changed_att`` or a planned defence of an area in ``changed_hold`` (bit sets)."""
     for m in range(n_att):
         if (changed_att >> m) & 1 and support_reaches(t, a, int(att_x[m])):
@@ -365,12 +366,15 @@ def _support_inputs_changed(g, t, house, a, att_x, n_att, changed_att, changed_h
 
 
 @njit
-def _support_value(
-    g, t, memo, house, params, a, s, att_x, att_m, att_g, n_att, hold_extra
-) -> float:
-    """Worth of a support order of strength ``s`` in ``a``: the planned attacks it can join
-    and the own threatened areas next to it."""
-    v = 0.0
+def _support_values(
+    g, t, memo, house, params, a, s, zero, one, att_x, att_m, att_g, n_att, hold_extra
+) -> tuple:
+    """Worths of a support order in ``a`` of strength ``s`` (``zero``) and of ``s + 1`` (the
+    star order, ``one``), 0 for the one not asked: the planned attacks it can join and the own
+    threatened areas next to it. Both come from one pass, each added up as on its own."""
+    v0 = 0.0
+    v1 = 0.0
+    s1 = s + 1.0
     for m in range(n_att):
         x = int(att_x[m])
         if support_reaches(t, a, x):
@@ -378,8 +382,13 @@ def _support_value(
             tie = e < 0 or fiefdoms_higher(g, house, e)
             # the plan counted 60 % of the possible support: count the rest
             before = win_chance(memo, att_m[m], house, e, tie)
-            after = win_chance(memo, att_m[m] + 0.4 * s, house, e, tie)
-            v += (after - before) * att_g[m] * (0.6 + 0.8 * params[P_AGGRESSION])
+            keen = 0.6 + 0.8 * params[P_AGGRESSION]
+            if zero:
+                after = win_chance(memo, att_m[m] + 0.4 * s, house, e, tie)
+                v0 += (after - before) * att_g[m] * keen
+            if one:
+                after = win_chance(memo, att_m[m] + 0.4 * s1, house, e, tie)
+                v1 += (after - before) * att_g[m] * keen
     for j in range(t.neighbours.shape[1]):
         y = t.neighbours[a, j]
         if y < 0:
@@ -388,9 +397,13 @@ def _support_value(
             d = danger(g, t, memo, house, y)
             if d > 0.0:
                 hold = hold_strength(g, y) + hold_extra[y]
-                gainv = lose_chance(d, hold) - lose_chance(d, hold + s)
-                v += value_for(g, t, memo, house, y) * gainv * (0.5 + params[P_DEFENCE])
-    return v
+                worth = value_for(g, t, memo, house, y)
+                factor = 0.5 + params[P_DEFENCE]
+                if zero:
+                    v0 += worth * (lose_chance(d, hold) - lose_chance(d, hold + s)) * factor
+                if one:
+                    v1 += worth * (lose_chance(d, hold) - lose_chance(d, hold + s1)) * factor
+    return v0, v1
 
 
 @njit

@@ -381,6 +381,8 @@ def refresh_view(g, t, memo) -> None:
         # a 0 changes neither the largest threat nor the second
         bits = marcher[a]
         for e in range(H):
+            if (bits >> e) == 0:
+                break  # (no marcher left among the houses from e on)
             if not (bits >> e) & 1:
                 continue
             threat[e, a] += pot[e, a]
