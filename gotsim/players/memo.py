@@ -100,8 +100,6 @@ MEMO_DTYPE = np.dtype(
         ("p_left", np.int64, (N_ORDER_KINDS,)),
         ("p_usable", np.uint8, (N_ORDER_KINDS,)),
         ("p_ok", np.uint8, (N_ORDER_KINDS,)),
-        ("p_best", np.float64, (A_MAX,)),  # per area, its best open order's worth …
-        ("p_best_k", np.int64, (A_MAX,)),  # … and kind (the first of the best), -1 to count
         # work space of the card choice
         ("b_copy", np.int64, (BATTLE_LEN,)),
         ("b_parts", np.int64, (2, N_PARTS)),

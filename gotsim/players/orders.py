@@ -254,18 +254,9 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
     changed_att = 0
     changed_hold = np.int64(0)
     ok = memo.p_ok  # order kinds still open: tokens left, not restricted, a star if it needs one
-    # each area's best open order (its worth and the first kind with it), counted again only
-    # where a worth changed or that kind closed: the kinds only close, so an area whose best
-    # kind is still open keeps it
-    area_best = memo.p_best[:na]
-    area_k = memo.p_best_k[:na]
-    area_k[:] = -1
     while True:
         for k in range(N_ORDER_KINDS):
             ok[k] = left[k] > 0 and usable[k] and not (ORDER_STAR[k] and stars <= 0)
-        for i in range(na):
-            if area_k[i] >= 0 and not ok[area_k[i]]:
-                area_k[i] = -1
         if dirty:
             # (a support kind no longer open is never read again: tokens and stars only run out)
             for i in range(na):
@@ -275,7 +266,6 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
                     g, t, house, areas[i], att_x, n_att, changed_att, changed_hold
                 ):
                     continue  # the worths counted last time still hold
-                area_k[i] = -1
                 if ok[O_SUPPORT_ZERO] or ok[O_SUPPORT_ONE]:
                     v0, v1 = _support_values(
                         g,
@@ -307,16 +297,11 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
         for i in range(na):
             if done[i]:
                 continue
-            if area_k[i] < 0:
-                area_best[i] = 2.0 * NEG
-                for k in range(N_ORDER_KINDS):
-                    if ok[k] and score[i, k] > area_best[i]:
-                        area_best[i] = score[i, k]
-                        area_k[i] = k
-            if area_k[i] >= 0 and area_best[i] > best:
-                best = area_best[i]
-                bi = i
-                bk = area_k[i]
+            for k in range(N_ORDER_KINDS):
+                if ok[k] and score[i, k] > best:
+                    best = score[i, k]
+                    bi = i
+                    bk = k
         if bi < 0:
             break
         a = areas[bi]
