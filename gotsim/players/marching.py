@@ -586,9 +586,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
             move_a[best_x, SIEGE] = left[SIEGE]
             left[SIEGE] = 0
         rest = _empty_origin_cost(g, t, house, origin, params, memo, planning, left)
-        staying = 0
-        for u in range(U):
-            staying += g.units[origin, u] - live(g, origin, u) + left[u]
+        staying = _staying(g, origin, left)  # (``left`` holds siege engines only now)
         for r in range(n_reach):
             x = memo.reach[r]
             if x != best_x:
