@@ -26,6 +26,7 @@ from gotsim.engine.state import Decision
 from gotsim.engine.tables import rules_for
 from gotsim.players.heuristic import (
     heuristic_action,
+    heuristic_march_from,
     heuristic_march_unit,
     heuristic_place_order,
 )
@@ -63,6 +64,8 @@ def _timed_game(g, t, params, memo, policy_ns, engine_ns, counts, buf) -> None:
         counts[kind] += 1
         if kind == Decision.MARCH_UNIT:
             action = heuristic_march_unit(g, t, house, memo.params[house], memo)
+        elif kind == Decision.MARCH_FROM:
+            action = heuristic_march_from(g, t, house, memo.params[house], memo)
         elif kind == Decision.PLACE_ORDER:
             action = heuristic_place_order(g, t, house, mask, memo.params[house], memo)
         else:

@@ -1,9 +1,11 @@
 """Shortcuts of the compiled heuristic against their plain recounts: the action phase's danger and
 enemy marches in one pass, every house's supports in one pass, the position worth from the
 castle neighbours, the support worths of the order plan recounted only where a planned order
-changed them, a march's reach kept while its units are assigned, and the board tables copied
-to a batch of memos. Heuristic games are stepped decision by decision, as the batch loop plays
-them, and each shortcut is compared with the plain count of the same thing.
+changed them, a march's reach kept while its units are assigned, the march orders left read
+from the engine's token counts, the march to resolve and each unit's destination chosen
+without the legal mask, the raid worths from the march targets listed once, and the board
+tables copied to a batch of memos. Heuristic games are stepped decision by decision, as the
+batch loop plays them, and each shortcut is compared with the plain count of the same thing.
 """
 
 # ruff: noqa: SIM109
@@ -16,24 +18,27 @@ from gotsim.engine.board_state import LAND, SEA, controller
 from gotsim.engine.init import new_games
 from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.marches import transport_reach_bits
-from gotsim.engine.state import N_ACTIONS, Decision, Phase
+from gotsim.engine.state import N_ACTIONS, ORDER_TYPE, Decision, Phase
 from gotsim.engine.tables import rules_table
 from gotsim.jit import njit
 from gotsim.players.heuristic import (
     heuristic_action,
+    heuristic_march_from,
     heuristic_march_unit,
     heuristic_place_order,
 )
 from gotsim.players.marching import (
     _danger_and_marches,
     enemy_marches_next_to,
+    plan_march,
     supports_by_house,
 )
 from gotsim.players.memo import new_memos
-from gotsim.players.orders import plan_orders
+from gotsim.players.orders import _march_targets, _raid_value, plan_orders
 from gotsim.players.params import DEFAULTS
 from gotsim.players.values import lead_of, position_value
 from gotsim.players.view import (
+    O_CONSOLIDATE_STAR,
     O_SUPPORT_ONE,
     O_SUPPORT_ZERO,
     attack_strength,
@@ -44,8 +49,8 @@ from gotsim.players.view import (
     support_reaches,
 )
 
-DANGER, SUPPORTS, POSITION, PLAN, REACH = range(5)
-N_CHECKS = 5
+DANGER, SUPPORTS, POSITION, PLAN, REACH, MARCHING, MARCH_FROM, MARCH_UNIT, RAID = range(9)
+N_CHECKS = 9
 
 
 @njit
@@ -85,10 +90,47 @@ def position_plain(g, t, memo, house: int, a: int) -> float:
 
 
 @njit
+def raid_value_plain(g, t, house: int, x: int, memo) -> float:
+    """``_raid_value`` with every march origin of the house looked at for each target."""
+    kind = g.order[x]
+    kt = ORDER_TYPE[kind]
+    if kt == 5:
+        return 1.2 + (0.4 if kind == O_CONSOLIDATE_STAR else 0.0)
+    targeted = False
+    for a in range(t.n_areas):
+        y = memo.plan_target[house, a]
+        marching = y >= 0 and g.owner[a] == house and 0 <= g.order[a] <= 2
+        if marching and (y == x or support_reaches(t, x, y)):
+            targeted = True
+    if kt == 3:
+        near_me = False
+        for y in range(t.n_areas):
+            if t.adjacent[x, y] and g.owner[y] == house and support_reaches(t, x, y):
+                near_me = True
+        return 0.5 + (1.0 if targeted else 0.0) + (0.4 if near_me else 0.0)
+    if kt == 4:
+        return 0.6
+    if kt == 2:
+        return 1.5 if targeted else 0.3
+    return 0.1
+
+
+@njit
 def _check(g, t, memo, bad, seen) -> None:
     sup = memo.sup_sum
     if g.phase == Phase.MARCHES:
         ensure_view(g, t, memo)  # as the heuristic does before it looks at the action phase
+        # the march orders left and their houses, as the view counts them from the tokens
+        seen[MARCHING] += 1
+        marching = 0
+        for a in range(t.n_areas):
+            if 0 <= g.order[a] <= 2:
+                if g.owner[a] < 0:
+                    bad[MARCHING] += 1  # an order without units would escape the count
+                else:
+                    marching |= 1 << g.owner[a]
+        if marching != memo.marching:
+            bad[MARCHING] += 1
     for a in range(t.n_areas):
         for house in range(6):
             if not g.in_play[house]:
@@ -154,10 +196,36 @@ def _play(games, rules, params, memos, spare_g, spare_m, bad, seen) -> None:
                             reach &= ~(np.int64(1) << a)
                     if memo.march_reach != reach:
                         bad[REACH] += 1
-                # answered as the batch loop does, without the mask, and checked against it
+                # answered as the batch loop does, without the mask, and checked against it and
+                # against the plan's first destination in area order that the mask allows
+                if not kept:
+                    plan_march(g, t, house, origin, params, memo)
+                unit = g.ctx[1]
+                plain = origin
+                for d in range(t.n_areas):
+                    if d != origin and memo.march_move[d, unit] > 0 and mask[d]:
+                        plain = d
+                        break
                 action = heuristic_march_unit(g, t, house, params, memo)
+                seen[MARCH_UNIT] += 1
                 if not mask[action]:
                     bad[REACH] += 1
+                if action != plain:
+                    bad[MARCH_UNIT] += 1
+            elif g.pending == Decision.MARCH_FROM:
+                seen[MARCH_FROM] += 1
+                action = heuristic_march_from(g, t, house, params, memo)
+                if action != heuristic_action(g, t, house, mask, params, memo):
+                    bad[MARCH_FROM] += 1
+            elif g.pending == Decision.RAID_FROM or g.pending == Decision.RAID_TARGET:
+                targets = _march_targets(g, t, house, memo)
+                for x in range(t.n_areas):
+                    if g.order[x] >= 0 and g.owner[x] >= 0 and g.owner[x] != house:
+                        seen[RAID] += 1
+                        v = _raid_value(g, t, house, -1, x, memo, targets)
+                        if v != raid_value_plain(g, t, house, x, memo):
+                            bad[RAID] += 1
+                action = heuristic_action(g, t, house, mask, params, memo)
             elif g.pending == Decision.PLACE_ORDER and made % 2 == 0:
                 action = heuristic_place_order(g, t, house, mask, params, memo)
             else:

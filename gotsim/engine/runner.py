@@ -13,6 +13,7 @@ from gotsim.engine.state import N_ACTIONS, Decision
 from gotsim.jit import njit
 from gotsim.players.heuristic import (
     heuristic_action,
+    heuristic_march_from,
     heuristic_march_unit,
     heuristic_place_order,
 )
@@ -87,6 +88,8 @@ def play_policies_one(g, t, kinds, params, memo, max_decisions: int) -> int:
             # the heuristic checks the one destination it wants (staying is always legal, so
             # the mask would never be empty): no mask over the whole board per unit
             action = heuristic_march_unit(g, t, house, memo.params[house], memo)
+        elif heuristic and g.pending == Decision.MARCH_FROM:
+            action = heuristic_march_from(g, t, house, memo.params[house], memo)  # (likewise)
         elif heuristic and g.pending == Decision.PLACE_ORDER:
             # likewise the one order it planned (an order is asked for only where one is
             # allowed); the mask is made only when that order cannot be placed

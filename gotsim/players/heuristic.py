@@ -137,4 +137,18 @@ def heuristic_march_unit(g, t, house: int, params, memo) -> int:
     return ma.march_unit_unmasked(g, t, house, params, memo)
 
 
-__all__ = ["heuristic_action", "heuristic_march_unit", "heuristic_place_order"]
+@njit
+def heuristic_march_from(g, t, house: int, params, memo) -> int:
+    """``heuristic_action`` for a pending MARCH_FROM, without the legal mask: the same area,
+    the house's march orders looked at directly (one is always there when it is asked)."""
+    if not memo.ready:
+        init_memo(t, memo)
+    return ma.march_from_unmasked(g, t, house, params, memo)
+
+
+__all__ = [
+    "heuristic_action",
+    "heuristic_march_from",
+    "heuristic_march_unit",
+    "heuristic_place_order",
+]

@@ -13,6 +13,7 @@ the defence and support orders around the target are counted as they are).
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from gotsim.engine import marches as mv
 from gotsim.engine.board_state import LAND, PORT, SEA, controller
@@ -331,6 +332,12 @@ def dest_info(
         memo.d_hold[x] = 0.0
 
 
+@njit(inline="always")
+def lowest_bit(bits: int) -> int:
+    """The index of the lowest set bit of ``bits`` (not 0): one instruction."""
+    return trailing_zeros(bits)  # type: ignore[call-arg]  # (a numba intrinsic)
+
+
 @njit
 def unit_strength(u: int) -> float:
     if u == KNIGHT:
@@ -644,6 +651,7 @@ def plan_march(g, t, house: int, origin: int, params, memo) -> float:
     # engine's check refuses before it looks at the reach (ships do not read it)
     bits = memo.reach_bits
     memo.march_reach = bits if bits >= 0 else mv.transport_reach_bits(g, t, house, origin)
+    memo.march_dests = bits if bits >= 0 else 0  # (every planned destination is listed)
     return res[1]
 
 
@@ -665,13 +673,33 @@ def march_from(g, t, house: int, mask, params, memo) -> int:
 
 
 @njit
+def march_from_unmasked(g, t, house: int, params, memo) -> int:
+    """``march_from`` without the legal mask: the areas the mask would hold (the house's march
+    orders, ``machine.legal``) are looked at directly, so the answer is the same."""
+    memo.march_key = -1
+    best = NEG
+    best_a = -1
+    planned = memo.plan_key[house] == g.game_round
+    for a in range(t.n_areas):
+        if g.owner[a] == house and 0 <= g.order[a] <= 2:
+            v = memo.plan_value[house, a] if planned else 0.0
+            if v > best:
+                best = v
+                best_a = a
+    return best_a
+
+
+@njit
 def march_unit(g, t, house: int, mask, params, memo) -> int:
     """MARCH_UNIT: the next planned destination of this unit type, else stay."""
     origin = g.ctx[0]
     u = g.ctx[1]
     if memo.march_key != int(g.game_round) * 64 + origin or memo.march_house != house:
         plan_march(g, t, house, origin, params, memo)
-    for d in range(t.n_areas):
+    bits = memo.march_dests
+    while bits != 0:  # the listed destinations in area order
+        d = lowest_bit(bits)
+        bits &= bits - 1
         if d != origin and memo.march_move[d, u] > 0 and mask[d]:
             memo.march_move[d, u] -= 1
             return d
@@ -687,7 +715,10 @@ def march_unit_unmasked(g, t, house: int, params, memo) -> int:
     u = g.ctx[1]
     if memo.march_key != int(g.game_round) * 64 + origin or memo.march_house != house:
         plan_march(g, t, house, origin, params, memo)
-    for d in range(t.n_areas):
+    bits = memo.march_dests
+    while bits != 0:
+        d = lowest_bit(bits)
+        bits &= bits - 1
         if d != origin and memo.march_move[d, u] > 0:
             if mv.march_destination_ok(g, t, house, origin, u, d, memo.march_reach):
                 memo.march_move[d, u] -= 1
@@ -710,4 +741,11 @@ def leave_power(g, t, house: int, mask, params, memo) -> int:
     return 0
 
 
-__all__ = ["evaluate_march", "leave_power", "march_from", "march_unit", "plan_march"]
+__all__ = [
+    "evaluate_march",
+    "leave_power",
+    "march_from",
+    "march_from_unmasked",
+    "march_unit",
+    "plan_march",
+]

@@ -50,6 +50,7 @@ MEMO_DTYPE = np.dtype(
         ("march_house", np.int8),
         ("march_move", np.int8, (A_MAX, U)),  # planned units per destination
         ("march_reach", np.int64),  # transport_reach_bits of the planned march's origin
+        ("march_dests", np.int64),  # the march plan's listed destinations, as bits
         ("tyrion_key", np.int32),  # the battle in which this game's Tyrion already cancelled
         ("castles", np.int32, (H,)),  # castles held per house, with the view
         ("hsum", np.float64, (H,)),  # per-house sums (local danger)

@@ -83,14 +83,17 @@ def restricted(g, kind: int) -> bool:
 
 
 @njit
-def _defence_value(g, t, memo, house, a, extra, params) -> float:
-    v = value_for(g, t, memo, house, a)
-    d = danger(g, t, memo, house, a)
+def _defence_values(g, t, memo, house, a, d, params) -> tuple:
+    """Worths of a defence order of strength 1 and of 2 in ``a`` facing danger ``d``."""
     if d <= 0.0:
-        return 0.0
+        return 0.0, 0.0
+    v = value_for(g, t, memo, house, a)
     hold = hold_strength(g, a) + 0.5 * memo.pot[house, a]
-    gain = lose_chance(d, hold) - lose_chance(d, hold + extra)
-    return v * gain * (0.5 + params[P_DEFENCE]) * 2.0
+    before = lose_chance(d, hold)
+    factor = 0.5 + params[P_DEFENCE]
+    one = v * (before - lose_chance(d, hold + 1.0)) * factor * 2.0
+    two = v * (before - lose_chance(d, hold + 2.0)) * factor * 2.0
+    return one, two
 
 
 @njit
@@ -148,9 +151,11 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
     for i in range(na):
         a = areas[i]
         strength[i] = live(g, a, FOOTMAN) + 2 * live(g, a, KNIGHT) + live(g, a, SHIP)
+        d_a = danger(g, t, memo, house, a)  # (the view does not change while planning)
         # defence
-        score[i, O_DEFENSE_ONE] = _defence_value(g, t, memo, house, a, 1.0, params)
-        score[i, O_DEFENSE_TWO] = _defence_value(g, t, memo, house, a, 2.0, params) - STAR_COST
+        def_one, def_two = _defence_values(g, t, memo, house, a, d_a, params)
+        score[i, O_DEFENSE_ONE] = def_one
+        score[i, O_DEFENSE_TWO] = def_two - STAR_COST
         # raids
         nr = _raid_targets(g, t, house, a)
         rv = 0.3 * min(nr, 2) * (0.6 + params[P_POWER])
@@ -158,7 +163,7 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
         score[i, O_RAID_STAR] = rv + 0.1 * min(nr, 2) - STAR_COST
         # consolidate power
         inc = power_income(g, t, house, a)
-        safe = 1.0 - lose_chance(danger(g, t, memo, house, a), hold_strength(g, a))
+        safe = 1.0 - lose_chance(d_a, hold_strength(g, a))
         cv = inc * (0.3 + 0.7 * params[P_POWER]) * safe * (1.0 - 0.1 * min(nr, 3))
         if last_round:
             cv *= 0.1
@@ -166,7 +171,7 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
         star_cv = cv - STAR_COST
         if t.kind[a] == LAND and t.muster_points[a] > 0 and not last_round:
             # the star order may muster here instead (castle 1 point, stronghold 2)
-            mv_ = 0.8 * t.muster_points[a] * (0.6 + 0.3 * min(danger(g, t, memo, house, a), 4.0))
+            mv_ = 0.8 * t.muster_points[a] * (0.6 + 0.3 * min(d_a, 4.0))
             if mv_ - STAR_COST > star_cv:
                 star_cv = mv_ - STAR_COST
         score[i, O_CONSOLIDATE_STAR] = star_cv
@@ -521,17 +526,33 @@ def raven_bury(g, t, house: int, mask, params, memo) -> int:
 
 
 @njit
-def _raid_value(g, t, house: int, source: int, x: int, memo) -> float:
+def _march_targets(g, t, house: int, memo) -> int:
+    """The planned attack targets of ``house``'s march orders still on the board, as bits."""
+    bits = 0
+    for a in range(t.n_areas):
+        y = memo.plan_target[house, a]
+        if y >= 0 and g.owner[a] == house and 0 <= g.order[a] <= 2:
+            bits |= 1 << y
+    return bits
+
+
+@njit
+def _raid_value(g, t, house: int, source: int, x: int, memo, targets: int) -> float:
+    """Worth of raiding the order in ``x`` (``targets``: ``_march_targets``)."""
     kind = g.order[x]
     kt = ORDER_TYPE[kind]
     if kt == CONSOLIDATE:
         return 1.2 + (0.4 if kind == O_CONSOLIDATE_STAR else 0.0)
-    targeted = False
-    for a in range(t.n_areas):
-        y = memo.plan_target[house, a]
-        if y >= 0 and g.owner[a] == house and 0 <= g.order[a] <= 2:
-            if y == x or support_reaches(t, x, y):
+    # a target of the house's marches, or an order that can support in a battle there
+    targeted = (targets >> x) & 1 != 0
+    if not targeted:
+        for j in range(t.neighbours.shape[1]):
+            y = t.neighbours[x, j]
+            if y < 0:
+                break
+            if (targets >> y) & 1 and support_reaches(t, x, y):
                 targeted = True
+                break
     if kt == SUPPORT:
         near_me = False
         for j in range(t.neighbours.shape[1]):
@@ -550,6 +571,7 @@ def _raid_value(g, t, house: int, source: int, x: int, memo) -> float:
 
 @njit
 def raid_from(g, t, house: int, mask, params, memo) -> int:
+    targets = _march_targets(g, t, house, memo)
     best = -1.0
     best_a = -1
     for a in range(t.n_areas):
@@ -562,7 +584,7 @@ def raid_from(g, t, house: int, mask, params, memo) -> int:
                 break
             if g.owner[x] >= 0 and g.owner[x] != house and g.order[x] >= 0:
                 if raid_reaches(t, a, x):
-                    r = _raid_value(g, t, house, a, x, memo)
+                    r = _raid_value(g, t, house, a, x, memo, targets)
                     if r > v:
                         v = r
         if v > best:
@@ -574,11 +596,12 @@ def raid_from(g, t, house: int, mask, params, memo) -> int:
 @njit
 def raid_target(g, t, house: int, mask, params, memo) -> int:
     source = g.ctx[0]
+    targets = _march_targets(g, t, house, memo)
     best = 0.0
     best_x = ACT_NONE
     for x in range(t.n_areas):
         if mask[x]:
-            v = _raid_value(g, t, house, source, x, memo)
+            v = _raid_value(g, t, house, source, x, memo, targets)
             if v > best:
                 best = v
                 best_x = x

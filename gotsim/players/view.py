@@ -211,12 +211,11 @@ def ensure_view(g, t, memo) -> None:
         return
     orders = 0
     marching = 0  # houses with march orders still on the board, as bits
-    for a in range(t.n_areas):  # march orders still on the board (without branches: asked often)
-        k = g.order[a]
-        m = (k >= 0) & (k <= 2)
+    for e in range(H):  # (an order stands only where its house has units: the engine's count)
+        m = int(g.orders_used[e, O_MARCH_MINUS]) + g.orders_used[e, O_MARCH_ZERO]
+        m += g.orders_used[e, O_MARCH_PLUS]
         orders += m
-        e = g.owner[a]
-        marching |= (1 << e) if m and e >= 0 else 0
+        marching |= (1 << e) if m > 0 else 0
     memo.marching = marching
     fought = 0
     for e in range(H):
