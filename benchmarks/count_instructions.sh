@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Instructions the compiled kernels run for N seeded 6-player heuristic games on one core, counted
 # by valgrind's callgrind: a number that repeats to within 0.01 % from run to run, where timings on
-# a shared machine spread by several per cent. Use it to weigh a small change (run it on the code
-# before and after; the games are the same, so the difference is the change's).
+# a shared machine spread by several per cent. Use it to weigh a small change that keeps every
+# game the same (benchmarks/check_identical.py): run it on the code before and after.
 #
-# Run from a checkout: benchmarks/count_instructions.sh [games] (default 100). Needs valgrind
-# (Debian: apt-get install valgrind). The kernels are compiled for a plain AVX2 target (valgrind
-# does not run AVX-512 code) into their own cache, .numba-count/ beside the sources (a first run
+# Run from a checkout, in its environment: benchmarks/count_instructions.sh [games] (default 100;
+# PYTHON: the interpreter, default python). Prints one JSON object. Needs valgrind (Debian:
+# apt-get install valgrind). The kernels are compiled for a plain AVX2 target (valgrind
+# does not run AVX-512 code) into their own cache, .numba-count/ in the checkout (a first run
 # compiles, some minutes). Only calls into compiled code are counted (a short warm-up of 8 games
 # and the loading of cached kernels included), not the Python around them.
 set -euo pipefail
@@ -25,10 +26,10 @@ n = int(sys.argv[1])
 if n:
     play_games(n, players=6, seed=12345, n_jobs=1, policies="heuristic")
 '
-python -c "$script" 0  # compile (or load) the kernels outside valgrind
+"${PYTHON:-python}" -c "$script" 0  # compile (or load) the kernels outside valgrind
 out="$(mktemp)"
 trap 'rm -f "$out"' EXIT
 valgrind --tool=callgrind --toggle-collect='Dispatcher_call*' --callgrind-out-file="$out" \
-    python -c "$script" "$games" 2>/dev/null >/dev/null
+    "${PYTHON:-python}" -c "$script" "$games" 2>/dev/null >/dev/null
 total="$(sed -n 's/^summary: //p' "$out")"
 echo "{\"games\": $games, \"instructions\": $total}"
