@@ -656,27 +656,11 @@ def plan_march(g, t, house: int, origin: int, params, memo) -> float:
 
 
 @njit
-def march_from(g, t, house: int, mask, params, memo) -> int:
-    """MARCH_FROM: the march order planned to be worth most goes first (its units' moves are
-    planned afresh when the first of them is asked)."""
-    memo.march_key = -1  # (a march order Ser Loras moved may come from an area marched before)
-    best = NEG
-    best_a = -1
-    planned = memo.plan_key[house] == g.game_round
-    for a in range(t.n_areas):
-        if mask[a]:
-            v = memo.plan_value[house, a] if planned else 0.0
-            if v > best:
-                best = v
-                best_a = a
-    return best_a
-
-
-@njit
 def march_from_unmasked(g, t, house: int, params, memo) -> int:
-    """``march_from`` without the legal mask: the areas the mask would hold (the house's march
-    orders, ``machine.legal``) are looked at directly, so the answer is the same."""
-    memo.march_key = -1
+    """MARCH_FROM: the march order planned to be worth most goes first (its units' moves are
+    planned afresh when the first of them is asked). The areas the legal mask would hold (the
+    house's march orders, ``machine.legal``) are looked at directly."""
+    memo.march_key = -1  # (a march order Ser Loras moved may come from an area marched before)
     best = NEG
     best_a = -1
     planned = memo.plan_key[house] == g.game_round
@@ -687,6 +671,12 @@ def march_from_unmasked(g, t, house: int, params, memo) -> int:
                 best = v
                 best_a = a
     return best_a
+
+
+@njit
+def march_from(g, t, house: int, mask, params, memo) -> int:
+    """``march_from_unmasked`` (``mask`` holds just the areas it looks at)."""
+    return march_from_unmasked(g, t, house, params, memo)
 
 
 @njit
