@@ -59,7 +59,7 @@ def _timed_game(g, t, params, memo, policy_ns, engine_ns, counts, buf) -> None:
         engine_ns[ADVANCE] += asked - start
         if g.done or g.pending == Decision.NONE:
             return
-        house = int(g.pending_house)
+        house = np.int64(g.pending_house)  # (as the batch loop does)
         kind = g.pending
         counts[kind] += 1
         if kind == Decision.MARCH_UNIT:

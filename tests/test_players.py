@@ -122,13 +122,13 @@ def test_heuristic_answers_every_decision_kind_legally() -> None:
             rules = rules_table("2e", players, tides)
             seeds = [np.random.SeedSequence(99 + players, spawn_key=(i,)) for i in range(n)]
             games = new_games(seeds, players=players)
-            _explore(games, rules, DEFAULTS, new_memos(n), counts, bad, every)
+            _explore(games, rules, DEFAULTS.copy(), new_memos(n), counts, bad, every)
             assert games.done.all()
     for players in (3, 4, 5):  # the 1st edition asks the same kinds of decision
         rules = rules_table("1e", players)
         seeds = [np.random.SeedSequence(7 + players, spawn_key=(i,)) for i in range(40)]
         games = new_games(seeds, edition="1e", players=players)
-        _explore(games, rules, DEFAULTS, new_memos(40), counts, bad, 3)
+        _explore(games, rules, DEFAULTS.copy(), new_memos(40), counts, bad, 3)
         assert games.done.all()
     # and the A Clash of Kings modules theirs (one-time orders among them)
     modules = {"ports": True, "one_time_orders": True, "three_card_combat": True}
@@ -136,7 +136,7 @@ def test_heuristic_answers_every_decision_kind_legally() -> None:
         rules = rules_for("1e", players, {**modules, "fortifications": True})
         seeds = [np.random.SeedSequence(17 + players, spawn_key=(i,)) for i in range(40)]
         games = new_games(seeds, edition="1e", players=players)
-        _explore(games, rules, DEFAULTS, new_memos(40), counts, bad, every)
+        _explore(games, rules, DEFAULTS.copy(), new_memos(40), counts, bad, every)
         assert games.done.all()
     kinds = [k for k in Decision if k != Decision.NONE]
     missing = [k.name for k in kinds if counts[k] == 0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -139,3 +140,49 @@ def test_observation_hides_other_houses_orders_during_planning() -> None:
     assert (seen["orders"] == -1).all()
     mine = game.observation(House.BARATHEON)
     assert (mine["orders"] >= 0).sum() == 3
+
+
+def _compiled_types(kernel: Any) -> list[tuple]:
+    """Every argument-type tuple ``kernel`` was compiled for: in this process, and in its
+    on-disk cache (numba's index of the cache file, a private structure: a kernel called by
+    another compiled function is loaded from the cache without a signature of its own)."""
+    types = list(kernel.signatures)
+    cache_file = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
+    if cache_file is not None:
+        types += [key[0] for key in cache_file._load_index()]
+    return types
+
+
+def test_every_way_in_plays_one_compiled_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch loop, a study's batch and the Python policy call the heuristic with the same
+    argument types (house int64, writable parameter rows), so it is compiled once for all of
+    them, not once per type: a second compilation of the whole heuristic costs minutes. A batch
+    of one game (whose broadcast parameter table is read-only) is no exception."""
+    from gotsim.engine import runner, simulate
+    from gotsim.engine.tables import rules_for
+    from gotsim.players import HeuristicPolicy
+    from gotsim.players.heuristic import heuristic_action
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("play_batch took the per-game-memo loop")
+
+    gotsim.simulate(1, players=6, seed=4, policies="heuristic")
+    monkeypatch.setattr(runner, "play_policies", refuse)
+    games = simulate.new_games_range(4, 0, 1, players=6)
+    simulate.play_batch(games, rules_for("2e", 6, simulate.variant_flags(None)), "heuristic")
+    assert games.done.all()
+    game = Game(players=6, seed=4)
+    policy = HeuristicPolicy()
+    for _ in range(20):
+        pending = game.pending
+        assert pending is not None
+        game.step(policy(game, pending))
+    types = _compiled_types(heuristic_action)
+    assert types
+    for args in types:
+        house, params = args[2], args[4]
+        assert str(house) == "int64" and params.mutable and params.layout == "C", args
+    for kernel in (runner.play_policies_one, runner.play_policies_reused):
+        for args in _compiled_types(kernel):
+            kinds, params = args[2], args[3]
+            assert kinds.mutable and params.mutable, (kernel.__name__, args)

@@ -74,15 +74,17 @@ def play_policies_one(g, t, kinds, params, memo, max_decisions: int) -> int:
     # the mask and the parameter rows live in the memo record: arrays taken from a record
     # carry no reference count, which every call taking them would otherwise update
     mask = memo.mask[:].view(np.bool_)
-    for house in range(params.shape[0]):
+    for h in range(params.shape[0]):
         for k in range(params.shape[1]):
-            memo.params[house, k] = params[house, k]
+            memo.params[h, k] = params[h, k]
     made = 0
     while made < max_decisions:
         advance(g, t)
         if g.done or g.pending == Decision.NONE:
             return made
-        house = int(g.pending_house)  # int64: the signature Python callers use too
+        # int64, the type Python callers pass too (numba's int() would keep the record's int8):
+        # one compiled heuristic for both, not two
+        house = np.int64(g.pending_house)
         heuristic = kinds[house] == POLICY_HEURISTIC
         if heuristic and g.pending == Decision.MARCH_UNIT:
             # the heuristic checks the one destination it wants (staying is always legal, so

@@ -112,8 +112,15 @@ def play_batch(
     games: np.recarray, rules: np.recarray, policies: str | Mapping[str, Any] = "random"
 ) -> None:
     """Play a batch of records to the end in place, each house by its policy (``policies`` as
-    in ``simulate``), on the threads numba is set to use."""
-    _play_table(games, rules, _policies(policies))
+    in ``simulate``), on the threads numba is set to use (the heuristic with one memo per
+    thread, as in ``play_games``: the same compiled batch loop)."""
+    table = _policies(policies)
+    memos = None
+    if table is not None:
+        from gotsim.players.memo import new_memos
+
+        memos = new_memos(_pool_threads())
+    _play_table(games, rules, table, memos)
 
 
 def _play_table(
@@ -132,8 +139,10 @@ def _play_table(
 
     kinds, params = table
     n = len(games)
-    kinds_n = np.ascontiguousarray(np.broadcast_to(kinds, (n, *kinds.shape)))
-    params_n = np.ascontiguousarray(np.broadcast_to(params, (n, *params.shape)))
+    # fresh, writable copies: a read-only array (which ascontiguousarray returns for a batch of
+    # one game) has its own type in numba, and the whole batch loop would be compiled again
+    kinds_n = np.array(np.broadcast_to(kinds, (n, *kinds.shape)))
+    params_n = np.array(np.broadcast_to(params, (n, *params.shape)))
     if memos is None or len(memos) < _pool_threads():
         play_policies(games, rules, kinds_n, params_n, new_memos(n), MAX_DECISIONS)
         return
