@@ -155,9 +155,10 @@ def _compiled_types(kernel: Any) -> list[tuple]:
 
 def test_every_way_in_plays_one_compiled_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
     """The batch loop, a study's batch and the Python policy call the heuristic with the same
-    argument types (house int64, writable parameter rows), so it is compiled once for all of
-    them, not once per type: a second compilation of the whole heuristic costs minutes. A batch
-    of one game (whose broadcast parameter table is read-only) is no exception."""
+    argument types (house int64, writable C-ordered parameter tables), so it is compiled once
+    for all of them, not once per type: a second compilation of the whole heuristic costs
+    minutes. A batch of one game (whose broadcast parameter table is read-only) is no
+    exception."""
     from gotsim.engine import runner, simulate
     from gotsim.engine.tables import rules_for
     from gotsim.players import HeuristicPolicy
@@ -166,7 +167,7 @@ def test_every_way_in_plays_one_compiled_heuristic(monkeypatch: pytest.MonkeyPat
     def refuse(*args: object) -> None:
         raise AssertionError("play_batch took the per-game-memo loop")
 
-    gotsim.simulate(1, players=6, seed=4, policies="heuristic")
+    gotsim.simulate(3, players=6, seed=4, policies="heuristic")
     monkeypatch.setattr(runner, "play_policies", refuse)
     games = simulate.new_games_range(4, 0, 1, players=6)
     simulate.play_batch(games, rules_for("2e", 6, simulate.variant_flags(None)), "heuristic")
@@ -186,3 +187,4 @@ def test_every_way_in_plays_one_compiled_heuristic(monkeypatch: pytest.MonkeyPat
         for args in _compiled_types(kernel):
             kinds, params = args[2], args[3]
             assert kinds.mutable and params.mutable, (kernel.__name__, args)
+            assert kinds.layout == "C" and params.layout == "C", (kernel.__name__, args)

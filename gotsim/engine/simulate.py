@@ -139,10 +139,11 @@ def _play_table(
 
     kinds, params = table
     n = len(games)
-    # fresh, writable copies: a read-only array (which ascontiguousarray returns for a batch of
-    # one game) has its own type in numba, and the whole batch loop would be compiled again
-    kinds_n = np.array(np.broadcast_to(kinds, (n, *kinds.shape)))
-    params_n = np.array(np.broadcast_to(params, (n, *params.shape)))
+    # fresh, writable, C-ordered copies: a read-only array (which ascontiguousarray returns for
+    # a batch of one game) or another layout is a type of its own in numba, for which the whole
+    # batch loop would be compiled again
+    kinds_n = np.array(np.broadcast_to(kinds, (n, *kinds.shape)), order="C")
+    params_n = np.array(np.broadcast_to(params, (n, *params.shape)), order="C")
     if memos is None or len(memos) < _pool_threads():
         play_policies(games, rules, kinds_n, params_n, new_memos(n), MAX_DECISIONS)
         return
