@@ -42,7 +42,6 @@ import numpy as np
 
 from gotsim.engine import combat as cb
 from gotsim.engine import machine as mc
-from gotsim.engine import westeros as ws
 from gotsim.engine.board_state import controller
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
@@ -309,7 +308,7 @@ class Case:
             Phase.MARCHES: mc._marches,
             Phase.CONSOLIDATE: mc._consolidate,
             Phase.CLEANUP: mc._cleanup,
-            Phase.WESTEROS: ws.westeros_phase,
+            Phase.WESTEROS: mc._westeros,
         }
         for _ in range(100_000):
             if g.pending != Decision.NONE or g.done or int(g.phase) != start:

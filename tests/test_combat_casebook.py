@@ -1957,8 +1957,9 @@ def test_routed_defenders_add_nothing_and_die_when_losing():
     """A routed knight in the area adds 0 and cannot retreat again.
 
     Defender Stark 1 footman (1) + routed knight (0) + Roose 2 = 3 vs attacker Lannister 1 knight
-    (2) + Jaime 2 = 4: Lannister wins; Jaime's one casualty is the routed knight (it dies anyway),
-    the footman routs.
+    (2) + Jaime 2 = 4: Lannister wins. Routed units are never casualties (rulebook p.21, C10):
+    Jaime's one sword takes the fighting footman, and the routed knight, which would have to
+    retreat again, is destroyed in addition. Nothing routs.
     """
     r = fight(
         "the_twins",
@@ -1968,8 +1969,8 @@ def test_routed_defenders_add_nothing_and_die_when_losing():
     )
     assert r.p_attacker_wins == 1.0
     check(r, "defender", units=1, total=3)
-    assert destroyed(r, "defender") == {"knight": 1.0}
-    assert routed(r, "defender") == {"footman": 1.0}
+    assert destroyed(r, "defender") == {"footman": 1.0, "knight": 1.0}
+    assert routed(r, "defender") == {}
 
 
 def test_routed_only_defenders_all_destroyed():
@@ -2035,10 +2036,10 @@ def test_with_retreat_same_defender_routs():
 # === Tides of Battle, exact ======================================================================
 
 
-def _tides_spec(blade: bool) -> dict[str, Any]:
+def _tides_spec(blade: bool, footmen: int = 3) -> dict[str, Any]:
     return make_spec(
         "kingswood",
-        side("lannister", {"footman": 3}, "ser_jaime_lannister"),
+        side("lannister", {"footman": footmen}, "ser_jaime_lannister"),
         side("stark", {"footman": 3}, "greatjon_umber", order="defense+1"),
         fiefdoms=["lannister", "stark"] if blade else ["stark", "lannister"],
         blade=blade,
@@ -2086,35 +2087,55 @@ def test_tides_of_battle_exact_against_brute_force():
     assert r.blade == {"plus_one": 0.0, "redraw": 0.0}
 
 
-def test_tides_of_battle_with_blade_against_brute_force():
-    """Tides on and Lannister (top of Fiefdoms) holds the blade: brute force of the blade rule.
+@pytest.mark.parametrize("footmen", [3, 2])
+def test_tides_of_battle_with_blade_against_brute_force(footmen: int):
+    """Tides on and Lannister (top of Fiefdoms) holds the blade: brute force of FAQ v2.0 step 4.
 
-    Same armies, Lannister wins ties. For each ordered draw where Lannister loses: if +1 would
-    win (5 + a + 1 >= 6 + d) it spends +1; otherwise it redraws from the 22 cards left when some
-    of them would win, winning with the share of those cards; otherwise it keeps the blade.
+    Lannister's footmen (3, or 2: behind by 2) + Jaime 2 against 6; Lannister wins ties.
+    (a) Seeing only its own card, Lannister redraws it when the chance to win with a redraw
+    (the opponent's card one of the 23 others, the new card one of the 22 left) beats the
+    chance to win keeping it with +1 to come; (b) both cards are revealed; (c) if it did not
+    redraw and loses, it takes +1 when that wins.
     """
     deck = tides_cards()
     n = len(deck)
     p = plus_one = redraw = Fraction(0)
     weight = Fraction(1, n * (n - 1))
+    att0 = footmen + 2
+
+    def redraws(i: int) -> bool:
+        keep = again = Fraction(0)
+        for j in range(n):
+            if j == i:
+                continue
+            dfn = 6 + deck[j]["strength"]
+            keep += Fraction(1, n - 1) * (att0 + deck[i]["strength"] + 1 >= dfn)
+            rest = [deck[k] for k in range(n) if k not in (i, j)]
+            good = sum(1 for c in rest if att0 + c["strength"] >= dfn)
+            again += Fraction(1, n - 1) * Fraction(good, n - 2)
+        return again > keep
+
     for i in range(n):
+        again = redraws(i)
         for j in range(n):
             if i == j:
                 continue
             dfn = 6 + deck[j]["strength"]
-            att = 5 + deck[i]["strength"]
-            if att >= dfn:
+            att = att0 + deck[i]["strength"]
+            if again:
+                rest = [deck[k] for k in range(n) if k not in (i, j)]
+                good = sum(1 for c in rest if att0 + c["strength"] >= dfn)
+                redraw += weight
+                p += weight * Fraction(good, len(rest))
+            elif att >= dfn:
                 p += weight
             elif att + 1 >= dfn:
                 p += weight
                 plus_one += weight
-            else:
-                rest = [deck[k] for k in range(n) if k not in (i, j)]
-                good = sum(1 for c in rest if 5 + c["strength"] >= dfn)
-                if good:
-                    redraw += weight
-                    p += weight * Fraction(good, len(rest))
-    r = combat_odds(_tides_spec(blade=True), model="fixed")
+    # a side one short keeps its card and takes +1; two short, it redraws a blank card
+    assert plus_one > 0
+    assert (redraw > 0) == (footmen == 2)
+    r = combat_odds(_tides_spec(blade=True, footmen=footmen), model="fixed")
     assert r.p_attacker_wins == pytest.approx(float(p), abs=1e-12)
     assert r.blade["plus_one"] == pytest.approx(float(plus_one), abs=1e-12)
     assert r.blade["redraw"] == pytest.approx(float(redraw), abs=1e-12)

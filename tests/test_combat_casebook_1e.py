@@ -875,7 +875,8 @@ def test_1e_routed_units_die_without_counting_as_casualties():
     + Rodrik 1 = 4, with 2 routed Stark footmen in the area. Lannister wins; casualties 2 swords −
     1 fortification = 1. In the 1st edition the routed footmen die on top of that (seed 001: they
     do not count toward the casualties), so the fighting footman is lost too and only the knight
-    retreats. The same vector read as 2nd edition lets the routed units absorb the casualty."""
+    retreats. The 2nd edition now reads the same (rulebook p.21, C10: routed units are never
+    casualties), so the vector gives the same losses in both editions."""
     spec = make_spec(
         "kingswood",
         side("lannister", {"knight": 2}, "tywin_lannister"),
@@ -889,7 +890,7 @@ def test_1e_routed_units_die_without_counting_as_casualties():
     b = played(spec)
     out = np.zeros((2, cb.N_PARTS), np.int64)
     cb.strength_breakdown(b, TABLE.arrays(), cb.tides_deck().arrays(), out)
-    for first_edition, lost_footmen, routed_footmen in ((1, 3, 0), (0, 2, 1)):
+    for first_edition, lost_footmen, routed_footmen in ((1, 3, 0), (0, 3, 0)):
         b[cb.FIRST_EDITION] = first_edition
         lost, left = np.zeros((2, 4), np.int64), np.zeros((2, 4), np.int64)
         cb.settle_losses(b, out, cb.ATTACKER, TABLE.ability, lost, left, np.zeros(4, np.int64))

@@ -16,7 +16,6 @@ import pytest
 
 import gotsim
 from gotsim.engine import machine
-from gotsim.engine import westeros as ws
 from gotsim.engine.convert import (
     NotAtBoundaryError,
     boundary,
@@ -204,7 +203,7 @@ PHASE_STEP: Mapping[int, Callable[[Any, Any], None]] = {
     Phase.MARCHES: machine._marches,
     Phase.CONSOLIDATE: machine._consolidate,
     Phase.CLEANUP: machine._cleanup,
-    Phase.WESTEROS: ws.westeros_phase,
+    Phase.WESTEROS: machine._westeros,
 }
 
 

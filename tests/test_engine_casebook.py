@@ -908,8 +908,8 @@ def test_aftermath_retreating_siege_engine_is_destroyed() -> None:
 
 
 def test_aftermath_beaten_attacking_siege_engine_is_destroyed() -> None:
-    """Lannister attacks the castle of Harrenhal (2 Stark knights, Robb 3) with a footman and a
-    siege engine (1 + 4 + Cersei 0 = 5 against 7): the footman returns routed, the engine is
+    """Lannister attacks the castle of Harrenhal (2 Stark knights, Roose 2) with a footman and a
+    siege engine (1 + 4 + Cersei 0 = 5 against 6): the footman returns routed, the engine is
     destroyed (C9)."""
     c = marches().place("""
         stoney_sept  lannister F E march+0
@@ -920,7 +920,7 @@ def test_aftermath_beaten_attacking_siege_engine_is_destroyed() -> None:
         lannister MARCH_UNIT F harrenhal
         lannister MARCH_UNIT E harrenhal
         lannister HOUSE_CARD cersei_lannister
-        stark HOUSE_CARD robb_stark
+        stark HOUSE_CARD roose_bolton
     """)
     assert c.at("stoney_sept") == "lannister Fr"
     assert c.count("lannister", "E") == 0
@@ -1364,14 +1364,20 @@ def test_marches_into_an_empty_home_with_garrison_is_a_battle() -> None:
 
 def test_marches_neutral_force_beats_the_march_back_unrouted() -> None:
     """Rulebook example (5 players): Tyrell marches a knight and a footman from Yronwood (march
-    +1) against Sunspear's neutral force (5): 2 + 1 + 1 = 4 < 5. The units stay in Yronwood,
-    not routed; the token stays; the march order is spent (C11)."""
-    c = Case(5).phase("marches").neutral("yronwood", 0)
-    c.place("yronwood tyrell F K march+1")
+    +1) against Sunspear's neutral force (5): 2 + 1 + 1 = 4, and a Greyjoy support order in Salt
+    Shore could make it 5, so the march is legal (a doomed one is not, rules.md C11). Greyjoy
+    backs nobody: 4 < 5. The units stay in Yronwood, not routed; the token stays; the march
+    order is spent (C11)."""
+    c = Case(5).phase("marches").neutral("yronwood", 0).neutral("salt_shore", 0)
+    c.place("""
+        yronwood    tyrell F K march+1
+        salt_shore  greyjoy F support+0
+    """)
     c.play("""
         tyrell MARCH_FROM yronwood
         tyrell MARCH_UNIT F sunspear
         tyrell MARCH_UNIT K sunspear
+        greyjoy SUPPORT_SIDE nobody
     """)
     assert c.at("yronwood") == "tyrell F K"
     assert int(c.g.neutral[area("sunspear")]) == 5
@@ -1567,8 +1573,10 @@ def test_sr2020_01_house_card_recycling() -> None:
 def test_sr2020_02_march_against_a_neutral_force() -> None:
     """King's Landing holds a neutral force of 5. Lannister marches a knight from The Reach
     (march +0) with 3 supporting ships in Blackwater Bay; a Stark footman in Blackwater also has
-    a support order. 2 + 3 = 5 ≥ 5: Lannister takes King's Landing, the token is gone, no house
-    cards are played and nobody is asked to support the neutral force."""
+    a support order. 2 + 3 = 5 ≥ 5: Lannister takes King's Landing, the token is gone and no
+    house cards are played. [changed] The 2020 test asked nobody about support; the rulebook
+    (p.26, rules.md C11) lets other houses back an attack on a neutral force, never the force
+    itself, so Stark is asked — nobody or the attacker — and stays out."""
     c = sr2020().neutral("kings_landing", 5).phase("marches")
     c.place("""
         the_reach       lannister K march+0
@@ -1579,9 +1587,13 @@ def test_sr2020_02_march_against_a_neutral_force() -> None:
         lannister MARCH_FROM the_reach
         lannister MARCH_UNIT K kings_landing
     """)
+    c.expect("stark SUPPORT_SIDE")
+    assert c.options() == {"nobody", "attacker"}
+    c.play("stark SUPPORT_SIDE nobody")
     assert c.at("kings_landing") == "lannister K"
     assert int(c.g.neutral[area("kings_landing")]) == 0
-    assert c.asked("SUPPORT_SIDE") == [] and c.asked("HOUSE_CARD") == []
+    assert c.asked("SUPPORT_SIDE") == ["stark SUPPORT_SIDE nobody"]
+    assert c.asked("HOUSE_CARD") == []
     assert len(c.hand_of("lannister")) == 7
     assert c.g.battles.sum() == 0
 

@@ -152,6 +152,8 @@ def battles(draw: st.DrawFn) -> dict:
             "units": units(1),
             "order": draw(st.sampled_from(["none", "defense+1", "defense+2", "support+0"])),
             "hand": hand(dfn),
+            # routed units (never casualties, C10) and siege engines (never a loser's, C9)
+            "routed": {"footman": draw(st.integers(0, 1))},
         },
         "fiefdoms": draw(st.permutations([att, dfn])),
         "iron_throne": draw(st.permutations([att, dfn])),
@@ -176,6 +178,35 @@ def test_exact_and_sampled_agree(battle: dict, model: str) -> None:
     sampled = combat_odds(battle, model=model, samples=20_000, seed=1)
     tolerance = 3 * max(sampled.std_error, 1e-3)
     assert abs(exact.p_attacker_wins - sampled.p_attacker_wins) <= tolerance
+
+
+@pytest.mark.parametrize("footmen", [1, 2, 3])
+def test_exact_and_sampled_agree_on_the_blade_redraw(footmen: int) -> None:
+    """The Valyrian Steel Blade's two uses (FAQ v2.0 step 4: a redraw seen on the holder's own
+    card only, else +1 after the reveal) give the same odds exactly and sampled, behind by 1, 2
+    or 3 (where the redraw is chosen more and more)."""
+    battle = {
+        "area": "kingswood",
+        "tides_of_battle": True,
+        "attacker": {
+            "house": "lannister",
+            "units": {"footman": footmen},
+            "order": "march+0",
+            "card": "ser_jaime_lannister",
+        },
+        "defender": {
+            "house": "stark",
+            "units": {"footman": 3},
+            "order": "defense+1",
+            "card": "greatjon_umber",
+        },
+        "fiefdoms": ["lannister", "stark"],
+    }
+    exact = combat_odds(battle, model="fixed")
+    sampled = combat_odds(battle, model="fixed", samples=40_000, seed=3)
+    assert abs(exact.p_attacker_wins - sampled.p_attacker_wins) <= 3 * sampled.std_error
+    if footmen < 3:
+        assert exact.blade["redraw"] > 0
 
 
 def test_spec_accepts_json_text_and_is_immutable() -> None:

@@ -2,10 +2,12 @@
 Valyrian Steel Blade, casualties, retreat and the aftermath — on ``g.battle`` with the one combat
 implementation of ``gotsim.engine.combat``.
 
-Steps (``g.combat_step``): SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES, BLADE, RESOLVE, CASUALTIES,
-AFTER, RETREAT, FINISH. Cursors: ``g.pc[6]`` (the step's loop position), ``g.pc[7]`` (winner side
-once known). The attacking units are the march's ``g.moving[target]``; they stay in the march's
-origin until they win.
+Steps (``g.combat_step``): SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES (and the blade's redraw),
+BLADE (its +1), RESOLVE, AFTER ("if you win" abilities), CASUALTIES, RETREAT, RETREAT_LOSS,
+FINISH. Cursors: ``g.pc[6]``
+(the step's loop position), ``g.pc[7]`` (winner side once known), ``g.pc[8]`` (the side that
+retreats, -1 none), ``g.pc[9]`` (where it retreats to). The attacking units are the march's
+``g.moving[target]``; they stay in the march's origin until they win or retreat.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from gotsim.engine.board_state import (
     LAND,
     PORT,
     SEA,
-    armies_fit,
     controller,
     gain_power,
     lose_power,
@@ -26,15 +27,22 @@ from gotsim.engine.board_state import (
     summary_fits_with,
     unit_count,
 )
-from gotsim.engine.marches import transport_reach_bits
+from gotsim.engine.marches import (
+    MAX_PORT_SHIPS,
+    is_support_order,
+    supports_into,
+    transport_reach_bits,
+)
 from gotsim.engine.rng import below
 from gotsim.engine.state import ACT_NONE, NATURE, Decision, Restriction, U
 from gotsim.jit import njit
 from gotsim.rules.ids import House
 
 SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES, BLADE, RESOLVE = 0, 1, 2, 3, 4, 5, 6
-CASUALTIES, AFTER, RETREAT, FINISH, OVER = 7, 8, 9, 10, 11
-CURSOR, WINNER = 6, 7
+CASUALTIES, AFTER, RETREAT, FINISH, OVER, RETREAT_LOSS = 7, 8, 9, 10, 11, 12
+CURSOR, WINNER, RETREATING, RETREAT_TO = 6, 7, 8, 9
+BLADE_REDRAW_STAGE, BLADE_PLUS_ONE_STAGE = 0, 1  # BLADE decision ctx1 (FAQ v2.0 step 4a, 4c)
+RETREAT_LOSS_FLAG = 1  # CASUALTY decision ctx2: units lost to a retreat that breaks supply
 SIDE_NONE = 3  # support_side value: decided to support nobody
 FOOTMEN_NO_SUPPORT = int(Restriction.FOOTMEN_NO_SUPPORT)
 LANNISTER = int(House.LANNISTER)
@@ -56,17 +64,6 @@ def slot_of(t, house: int, card: int) -> int:
         if t.deck_card[house, slot] == card:
             return slot
     return -1
-
-
-@njit
-def supports_into(t, source: int, target: int) -> bool:
-    """Units in ``source`` can support a battle in ``target``: adjacent, land units never into a
-    sea or port, a port never into its own land area."""
-    if not t.adjacent[source, target]:
-        return False
-    if t.kind[source] == LAND:
-        return t.kind[target] == LAND
-    return not (t.kind[source] == PORT and t.kind[target] == LAND)
 
 
 @njit
@@ -118,6 +115,8 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
     g.combat_step = SUPPORT
     g.pc[CURSOR] = 0
     g.pc[WINNER] = -1
+    g.pc[RETREATING] = -1
+    g.pc[RETREAT_TO] = origin
     g.support_side[:] = 0
     g.battles[attacker] += 1
     g.battles[defender] += 1
@@ -134,11 +133,6 @@ def add_support(g, t, area: int, side: int) -> None:
         b[o + u] += g.units[area, u] - g.routed[area, u]
     b[side * cb.SIDE + cb.SUPPORT_BONUS] += 1 if g.order[area] == 6 else 0
     b[side * cb.SIDE + cb.SUPPORTERS] += 1
-
-
-@njit
-def is_support_order(g, area: int) -> bool:
-    return g.order[area] == 5 or g.order[area] == 6
 
 
 @njit
@@ -187,14 +181,8 @@ def destroy_in_battle(g, side: int, unit: int) -> None:
     if side == cb.ATTACKER:
         g.moving[target, unit] -= 1
         g.units[origin, unit] -= 1
-    elif g.routed[target, unit] > 0 and b[cb.FIRST_EDITION] == 0:
-        # routed defenders go first (they could not retreat again anyway)
-        g.routed[target, unit] -= 1
-        g.units[target, unit] -= 1
-        b[cb.SIDE + cb.ROUTED + unit] = max(0, b[cb.SIDE + cb.ROUTED + unit] - 1)
-        return
     else:
-        # 1e: a fighting (not routed) unit; routed defenders die without counting (E3)
+        # always a fighting unit: routed units are never casualties (C10, E3)
         g.units[target, unit] -= 1
     if b[side * cb.SIDE + cb.UNITS + unit] > 0:
         b[side * cb.SIDE + cb.UNITS + unit] -= 1
@@ -235,17 +223,28 @@ def discard_card(g, t, house: int, card: int) -> None:
 
 
 @njit
-def retreat_ok(g, t, house: int, target: int, dest: int, origin: int, naval: bool) -> bool:
-    """A defender's units in ``target`` may retreat into ``dest``: adjacent (land units also by
-    their own ships), not where the attack came from, not blocked, no neutral force, not
-    controlled by another house (units, power token or home area)."""
-    if dest == target or dest == origin or g.blocked[dest] or g.neutral[dest] > 0:
+def retreat_ok(
+    g, t, house: int, target: int, dest: int, barred: int, naval: bool, ships: int
+) -> bool:
+    """Units of ``house`` in the battle for ``target`` may retreat into ``dest``: adjacent (land
+    units also by their own ships), not ``barred`` (the attacker's origin, for a defender), not
+    blocked, no neutral force, not controlled by another house (units, power token or home
+    area). Ships retreat into a sea, or into a port whose land area the house controls, with at
+    most 3 ships there afterwards (B8; S&R ``getValidRetreatRegions``)."""
+    if dest == target or dest == barred or g.blocked[dest] or g.neutral[dest] > 0:
         return False
     holder = controller(g, t, dest)
     if holder >= 0 and holder != house:
         return False  # another house's units, power token or home area
     if naval:
-        return t.adjacent[target, dest] and t.kind[dest] == SEA
+        if not t.adjacent[target, dest]:
+            return False
+        if t.kind[dest] == PORT:
+            if controller(g, t, t.port_land[dest]) != house:
+                return False
+            here = g.units[dest, cb.SHIP] if g.owner[dest] == house else 0
+            return here + ships <= MAX_PORT_SHIPS
+        return t.kind[dest] == SEA
     return t.kind[dest] == LAND
 
 
@@ -407,15 +406,21 @@ def battle_step(g, t) -> bool:
                     return True
             g.combat_step = TIDES
         elif step == TIDES:
+            g.combat_step = BLADE
             if t.tides_of_battle:
                 for side in (cb.ATTACKER, cb.DEFENDER):
                     b[side * cb.SIDE + cb.TIDES] = _draw_tides(g, t, -1)
-            g.combat_step = BLADE
+                # FAQ v2.0 step 4a: the holder, seeing its own card only, may redraw it
+                for side in (cb.ATTACKER, cb.DEFENDER):
+                    if b[side * cb.SIDE + cb.BLADE_HOLDER] and not g.blade_used:
+                        _ask(g, Decision.BLADE, side_house(g, side), side, BLADE_REDRAW_STAGE)
+                        return True
         elif step == BLADE:
+            # step 4c: both cards shown; a holder that did not redraw may take +1
             g.combat_step = RESOLVE
             for side in (cb.ATTACKER, cb.DEFENDER):
                 if b[side * cb.SIDE + cb.BLADE_HOLDER] and not g.blade_used:
-                    _ask(g, Decision.BLADE, side_house(g, side), side, 0)
+                    _ask(g, Decision.BLADE, side_house(g, side), side, BLADE_PLUS_ONE_STAGE)
                     return True
         elif step == RESOLVE:
             parts = np.zeros((2, cb.N_PARTS), np.int64)
@@ -432,7 +437,10 @@ def battle_step(g, t) -> bool:
                 loser = side_house(g, 1 - winner)
                 g.hand[loser] |= g.discard[loser]
                 g.discard[loser] = 0
-            g.combat_step = CASUALTIES
+            # "if you win" abilities (Renly, Cersei) come before casualties and skulls (C19;
+            # S&R AfterWinnerDeterminationGameState)
+            g.combat_step = AFTER
+            g.pc[CURSOR] = 0
         elif step == CASUALTIES:
             loser = 1 - g.pc[WINNER]
             for side in (loser, 1 - loser):
@@ -441,8 +449,7 @@ def battle_step(g, t) -> bool:
                     _ask(g, Decision.CASUALTY, side_house(g, side), side, left)
                     return True
                 g.losses[side] = 0
-            g.combat_step = AFTER
-            g.pc[CURSOR] = 0
+            g.combat_step = RETREAT
         elif step == AFTER:
             winner = g.pc[WINNER]
             mine = cb.active_ability(b, winner, ability)
@@ -456,25 +463,46 @@ def battle_step(g, t) -> bool:
                     return True
                 if first_edition_after_winner(g, t, winner, mine):
                     return True
-            g.combat_step = RETREAT
+            g.combat_step = CASUALTIES
         elif step == RETREAT:
             g.combat_step = FINISH
-            if g.pc[WINNER] == cb.ATTACKER and fighting_units(g, cb.DEFENDER) > 0:
-                chooser = cb.DEFENDER
-                if cb.active_ability(b, cb.ATTACKER, ability) == cb.Ability.ROBB:
-                    chooser = cb.ATTACKER
-                if can_retreat_units(g) > 0 and any_retreat(g, t):
-                    _ask(g, Decision.RETREAT, side_house(g, chooser), chooser, 0)
+            winner = g.pc[WINNER]
+            robb = cb.active_ability(b, winner, ability) == cb.Ability.ROBB
+            # Robb Stark: the winner picks where the loser retreats (either side, FAQ)
+            chooser = winner if robb else 1 - winner
+            if winner == cb.ATTACKER and fighting_units(g, cb.DEFENDER) > 0:
+                if retreat_survivors(g, cb.DEFENDER) > 0 and any_retreat(g, t, cb.DEFENDER):
+                    g.pc[RETREATING] = cb.DEFENDER
+                    _ask(g, Decision.RETREAT, side_house(g, chooser), chooser, cb.DEFENDER)
                     return True
                 destroy_all_defenders(g)
+            elif winner == cb.DEFENDER and retreat_survivors(g, cb.ATTACKER) > 0:
+                # a beaten attacker goes back where it came from, unless Robb sends it elsewhere
+                g.pc[RETREATING] = cb.ATTACKER
+                if robb and b[cb.SIDE + cb.HOUSE] >= 0:
+                    _ask(g, Decision.RETREAT, side_house(g, chooser), chooser, cb.ATTACKER)
+                    return True
+                set_retreat(g, t, g.combat_from)
+        elif step == RETREAT_LOSS:
+            side = g.pc[RETREATING]
+            if g.losses[side] > 0 and retreat_survivors(g, side) > 0:
+                _ask(g, Decision.CASUALTY, side_house(g, side), side, g.losses[side])
+                g.ctx[2] = RETREAT_LOSS_FLAG
+                return True
+            g.losses[side] = 0
+            if side == cb.DEFENDER:
+                retreat_defenders(g, t, g.pc[RETREAT_TO])
+            g.combat_step = FINISH
         elif step == FINISH:
             finish_battle(g, t)
             g.combat_step = OVER
-            if cb.active_ability(b, g.pc[WINNER], ability) == cb.Ability.PATCHFACE:
-                loser = side_house(g, 1 - g.pc[WINNER])
-                if g.hand[loser] != 0:
-                    _ask(g, Decision.PATCHFACE, side_house(g, g.pc[WINNER]), loser, 0)
-                    return True
+            # Patchface: after combat, won or lost (S&R PatchfaceHouseCardAbility)
+            for side in (cb.ATTACKER, cb.DEFENDER):
+                if cb.active_ability(b, side, ability) == cb.Ability.PATCHFACE:
+                    opponent = side_house(g, 1 - side)
+                    if g.hand[opponent] != 0:
+                        _ask(g, Decision.PATCHFACE, side_house(g, side), opponent, 0)
+                        return True
         else:
             return False
 
@@ -512,16 +540,38 @@ def first_edition_after_winner(g, t, winner: int, mine: int) -> bool:
 
 
 @njit
+def casualty_ok(g, side: int, unit: int) -> bool:
+    """``side`` may take a casualty of type ``unit``: a fighting unit (routed units never,
+    C10/E3), and no siege engine for the loser (destroyed in addition, C9) nor in the 1st
+    edition (K7)."""
+    target = g.combat_area
+    if unit == cb.SIEGE and (side != g.pc[WINNER] or g.battle[cb.FIRST_EDITION] != 0):
+        return False
+    if side == cb.ATTACKER:
+        return g.moving[target, unit] > 0
+    return g.units[target, unit] - g.routed[target, unit] > 0
+
+
+@njit
 def casualty_candidates(g, side: int) -> int:
-    """Units that may be taken as casualties: the attacker's marching units; the defender's
-    units (1e: not the routed ones, which die without counting, E3)."""
-    n = fighting_units(g, side)
-    if side == cb.DEFENDER and g.battle[cb.FIRST_EDITION] != 0:
-        for u in range(U):
-            n -= g.routed[g.combat_area, u]
-    if g.battle[cb.FIRST_EDITION] != 0:  # 1e siege engines are never sword casualties (K7)
-        target = g.combat_area
-        n -= g.moving[target, cb.SIEGE] if side == cb.ATTACKER else g.units[target, cb.SIEGE]
+    """How many unit types ``side`` may take a casualty from (0: none)."""
+    n = 0
+    for u in range(U):
+        n += casualty_ok(g, side, u)
+    return n
+
+
+@njit
+def retreat_survivors(g, side: int) -> int:
+    """Units of ``side`` that retreat: fighting units, not routed, no siege engines."""
+    target = g.combat_area
+    n = 0
+    for u in range(U):
+        if u != cb.SIEGE:
+            if side == cb.ATTACKER:
+                n += g.moving[target, u]
+            else:
+                n += g.units[target, u] - g.routed[target, u]
     return n
 
 
@@ -535,82 +585,43 @@ def fighting_units(g, side: int) -> int:
 
 
 @njit
-def can_retreat_units(g) -> int:
-    """Defenders able to retreat: neither routed already nor siege engines."""
-    target = g.combat_area
-    n = 0
-    for u in range(U):
-        if u != cb.SIEGE:
-            n += g.units[target, u] - g.routed[target, u]
-    return n
+def any_retreat(g, t, side: int) -> bool:
+    return _retreat_areas(g, t, side)[2] > 0
 
 
 @njit
-def any_retreat(g, t) -> bool:
-    return _retreat_areas(g, t)[3] > 0
-
-
-@njit
-def retreat_options(g, t, mask) -> int:
-    """Legal retreat areas for the defeated defender: within supply when any area allows it."""
-    open_bits, fit_bits, n_fit, n_any = _retreat_areas(g, t)
+def retreat_options(g, t, side: int, mask) -> int:
+    """Legal retreat areas for the beaten ``side``: those where the fewest units are lost to
+    supply (B8; Robb Stark's text)."""
+    best_bits, _, n_best = _retreat_areas(g, t, side)
     for dest in range(t.n_areas):
-        ok = ((open_bits >> dest) & 1) != 0
-        fits = ((fit_bits >> dest) & 1) != 0
-        mask[dest] = ok and (fits or n_fit == 0)
-    return n_fit if n_fit > 0 else n_any
+        mask[dest] = ((best_bits >> dest) & 1) != 0
+    return n_best
 
 
 @njit
-def _retreat_areas(g, t):
-    """The areas the defeated defender's units may retreat into and, of those, the ones within
-    its supply (bit sets), with their numbers."""
+def set_retreat(g, t, dest: int) -> None:
+    """The retreating side goes to ``dest``: the units it must lose to supply there are counted
+    (it chooses them in RETREAT_LOSS), then it moves."""
+    side = g.pc[RETREATING]
+    g.pc[RETREAT_TO] = dest
+    g.losses[side] = retreat_losses(g, t, side, dest)
+    g.combat_step = RETREAT_LOSS
+
+
+@njit
+def _retreat_army(g, t, side: int):
+    """``army_summary`` of the retreating side's house without the retreating units."""
     target, origin = g.combat_area, g.combat_from
-    house = side_house(g, cb.DEFENDER)
-    naval = t.kind[target] != LAND
-    reach = np.int64(0) if naval else transport_reach_bits(g, t, house, target)
-    n_fit, n_any = 0, 0
-    survivors = 0
-    for u in range(U):
-        if u != cb.SIEGE:
-            survivors += g.units[target, u] - g.routed[target, u]
-    # the house's armies without the retreating units, and each candidate with them added
-    army = house_summary_without(g, t, house, target)
-    allowed = t.supply_table[g.supply[house]]
-    one = np.int64(1)
-    open_bits = np.int64(0)  # areas the units may retreat into, and of those, within supply
-    fit_bits = np.int64(0)
-    # only areas next to the battle (naval) or within transport reach (land) can be open
-    candidates = reach
-    if naval:
-        for j in range(t.neighbours.shape[1]):
-            b = t.neighbours[target, j]
-            if b < 0:
-                break
-            candidates |= one << b
-    for dest in range(t.n_areas):
-        if not (candidates >> dest) & 1:
-            continue
-        if retreat_ok(g, t, house, target, dest, origin, naval):
-            n_any += 1
-            open_bits |= one << dest
-            here = unit_count(g, dest) if g.owner[dest] == house and dest != target else 0
-            if summary_fits_with(army, here, survivors, allowed):
-                fit_bits |= one << dest
-                n_fit += 1
-    return open_bits, fit_bits, n_fit, n_any
-
-
-@njit
-def house_summary_without(g, t, house: int, skip: int):
-    """``army_summary`` of ``house_counts_without`` (no work array)."""
+    house = side_house(g, side)
     n2 = 0
     n3 = 0
     n4 = 0
     biggest = 0
-    for a in range(t.n_areas):  # without branches: it vectorises
-        own = np.int64(g.units[a, 0]) + g.units[a, 1] + g.units[a, 2] + g.units[a, 3]
-        n = own if g.owner[a] == house and a != skip else 0
+    for a in range(t.n_areas):
+        n = unit_count(g, a) if g.owner[a] == house and a != target else 0
+        if side == cb.ATTACKER and a == origin:
+            n -= unit_count_moving(g, target)
         n2 += n >= 2
         n3 += n >= 3
         n4 += n >= 4
@@ -619,13 +630,85 @@ def house_summary_without(g, t, house: int, skip: int):
 
 
 @njit
-def house_counts_without(g, t, house: int, skip: int):
-    """Units of ``house`` per area, leaving out area ``skip`` (the units about to retreat)."""
-    counts = np.zeros(t.n_areas, np.int64)
-    for a in range(t.n_areas):
-        if g.owner[a] == house and a != skip:
-            counts[a] = unit_count(g, a)
-    return counts
+def unit_count_moving(g, target: int) -> int:
+    return g.moving[target, 0] + g.moving[target, 1] + g.moving[target, 2] + g.moving[target, 3]
+
+
+@njit
+def _retreat_here(g, side: int, house: int, dest: int) -> int:
+    """The retreating house's units already in ``dest`` (the attacker's origin: those that
+    stayed)."""
+    if g.owner[dest] != house:
+        return 0
+    n = unit_count(g, dest)
+    if side == cb.ATTACKER and dest == g.combat_from:
+        n -= unit_count_moving(g, g.combat_area)
+    return n
+
+
+@njit
+def _losses_into(army, here: int, survivors: int, allowed) -> int:
+    """Units lost when ``survivors`` retreat into an area holding ``here``: the fewest that
+    leave the house's armies within supply."""
+    lost = 0
+    while lost < survivors and not summary_fits_with(army, here, survivors - lost, allowed):
+        lost += 1
+    return lost
+
+
+@njit
+def retreat_losses(g, t, side: int, dest: int) -> int:
+    house = side_house(g, side)
+    army = _retreat_army(g, t, side)
+    allowed = t.supply_table[g.supply[house]]
+    return _losses_into(
+        army, _retreat_here(g, side, house, dest), retreat_survivors(g, side), allowed
+    )
+
+
+@njit
+def _retreat_areas(g, t, side: int):
+    """The areas the beaten ``side``'s units may retreat into where the fewest units are lost to
+    supply (a bit set), that loss, and their number. A defender never retreats into the
+    attacker's origin; an attacker may always go back there."""
+    target, origin = g.combat_area, g.combat_from
+    house = side_house(g, side)
+    naval = t.kind[target] != LAND
+    reach = np.int64(0) if naval else transport_reach_bits(g, t, house, target)
+    survivors = retreat_survivors(g, side)
+    army = _retreat_army(g, t, side)
+    allowed = t.supply_table[g.supply[house]]
+    one = np.int64(1)
+    best_bits = np.int64(0)
+    best_loss = 1 << 20
+    n_best = 0
+    # only areas next to the battle (naval) or within transport reach (land) can be open
+    candidates = reach
+    if naval:
+        for j in range(t.neighbours.shape[1]):
+            b = t.neighbours[target, j]
+            if b < 0:
+                break
+            candidates |= one << b
+    barred = origin if side == cb.DEFENDER else -1
+    if side == cb.ATTACKER:
+        candidates |= one << origin
+    for dest in range(t.n_areas):
+        if not (candidates >> dest) & 1:
+            continue
+        ok = side == cb.ATTACKER and dest == origin
+        if not ok:
+            ok = retreat_ok(g, t, house, target, dest, barred, naval, survivors)
+        if ok:
+            loss = _losses_into(army, _retreat_here(g, side, house, dest), survivors, allowed)
+            if loss < best_loss:
+                best_loss = loss
+                best_bits = np.int64(0)
+                n_best = 0
+            if loss == best_loss:
+                best_bits |= one << dest
+                n_best += 1
+    return best_bits, best_loss, n_best
 
 
 @njit
@@ -638,32 +721,21 @@ def destroy_all_defenders(g) -> None:
 @njit
 def retreat_defenders(g, t, dest: int) -> None:
     """The defeated defender's survivors go to ``dest`` routed; siege engines and units already
-    routed are destroyed; excess units beyond supply are destroyed (knights last)."""
+    routed are destroyed (the losses to supply were taken before, in RETREAT_LOSS)."""
     target = g.combat_area
     house = side_house(g, cb.DEFENDER)
     g.units[target, cb.SIEGE] = 0
+    arriving = 0
     for u in range(U):
         g.units[target, u] -= g.routed[target, u]
         g.routed[target, u] = 0
-    arriving = 0
-    for u in (cb.FOOTMAN, cb.SHIP, cb.KNIGHT):
         arriving += g.units[target, u]
     if arriving > 0:
         g.owner[dest] = house
-    counts = house_counts_without(g, t, house, target)
-    allowed = t.supply_table[g.supply[house]]
-    for u in (cb.FOOTMAN, cb.SHIP, cb.KNIGHT):
-        while g.units[target, u] > 0:
-            g.units[target, u] -= 1
-            counts[dest] += 1
-            if not armies_fit(counts, allowed):
-                counts[dest] -= 1  # no room within supply: destroyed
-                continue
-            g.units[dest, u] += 1
-            g.routed[dest, u] += 1
+    for u in range(U):
+        g.units[dest, u] += g.units[target, u]
+        g.routed[dest, u] += g.units[target, u]
     g.units[target, :] = 0
-    if unit_count(g, dest) == 0 and g.owner[dest] == house:
-        g.owner[dest] = -1
 
 
 @njit
@@ -699,19 +771,19 @@ def finish_battle(g, t) -> None:
                 g.order[target] = march
                 g.order[origin] = -1
     else:
-        # the beaten attacker's units retreat to where they came from, routed; siege engines die
+        # the beaten attacker's units retreat, routed, where they came from (or where Robb Stark
+        # sent them), having lost what supply required (RETREAT_LOSS); siege engines die
         g.units[origin, cb.SIEGE] -= g.moving[target, cb.SIEGE]
+        dest = g.pc[RETREAT_TO]
         for u in range(U):
             if u != cb.SIEGE:
-                g.routed[origin, u] += g.moving[target, u]
-        # a retreat may not break supply: units beyond it are destroyed (footmen first)
-        counts = house_counts_without(g, t, attacker, -1)
-        allowed = t.supply_table[g.supply[attacker]]
-        for u in (cb.FOOTMAN, cb.SHIP, cb.KNIGHT):
-            while g.routed[origin, u] > 0 and not armies_fit(counts, allowed):
-                g.routed[origin, u] -= 1
-                g.units[origin, u] -= 1
-                counts[origin] -= 1
+                k = g.moving[target, u]
+                if dest != origin:
+                    g.units[origin, u] -= k
+                    g.units[dest, u] += k
+                    if k > 0:
+                        g.owner[dest] = attacker
+                g.routed[dest, u] += k
     g.moving[target, :] = 0
     if g.order[origin] >= 0 and g.order[origin] <= 2:
         remove_order(g, origin)
@@ -748,7 +820,7 @@ def battle_legal(g, t, mask) -> bool:
         mask[1] = not (
             g.lions_cunning == g.pending_house and side_house(g, cb.DEFENDER) == LANNISTER
         )
-        mask[2] = True
+        mask[2] = side_house(g, cb.DEFENDER) >= 0  # nobody supports a neutral force
     elif kind == Decision.HOUSE_CARD:
         house = side_house(g, side)
         picked = g.card_picks[side] if g.ctx[1] < 0 else 0  # three-card combat (T1)
@@ -784,27 +856,19 @@ def battle_legal(g, t, mask) -> bool:
         mask[2] = True
     elif kind == Decision.BLADE:
         mask[0] = True
-        mask[1] = True
-        mask[2] = t.tides_of_battle != 0
+        if g.ctx[1] == BLADE_REDRAW_STAGE:
+            mask[2] = True
+        else:
+            mask[1] = True
     elif kind == Decision.CASUALTY:
-        target = g.combat_area
-        routed = 0
-        if side == cb.DEFENDER:
-            for u in range(U):
-                routed += g.routed[target, u]
+        retreating = g.ctx[2] == RETREAT_LOSS_FLAG  # lost to supply: any retreating unit
         for u in range(U):
-            if b[cb.FIRST_EDITION] != 0 and u == cb.SIEGE:
-                mask[u] = False  # 1e siege engines are never sword casualties (K7)
-            elif side == cb.ATTACKER:
-                mask[u] = g.moving[target, u] > 0
-            elif b[cb.FIRST_EDITION] != 0:
-                mask[u] = g.units[target, u] - g.routed[target, u] > 0
-            elif routed > 0:
-                mask[u] = g.routed[target, u] > 0  # routed units are lost first (C10)
+            if retreating:
+                mask[u] = u != cb.SIEGE and casualty_ok(g, side, u)
             else:
-                mask[u] = g.units[target, u] > 0
+                mask[u] = casualty_ok(g, side, u)
     elif kind == Decision.RETREAT:
-        retreat_options(g, t, mask)
+        retreat_options(g, t, g.ctx[1], mask)
     elif kind == Decision.RENLY:
         house = side_house(g, side)
         knights = 0
@@ -939,7 +1003,7 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
         destroy_in_battle(g, side, action)
         g.losses[side] -= 1
     elif kind == Decision.RETREAT:
-        retreat_defenders(g, t, action)
+        set_retreat(g, t, action)
     elif kind == Decision.RENLY:
         if action != ACT_NONE and b[cb.FIRST_EDITION] != 0 and action == g.combat_area:
             cb.renly_upgrade_footman(b, side, t.card_ability, 1)  # keeps the battle in step

@@ -267,9 +267,16 @@ def summary_fits_with(summary, before: int, added: int, allowed) -> bool:
 @njit
 def settle_ports(g, t) -> None:
     """Ships in a port belong to the house controlling its land area: another house's ships
-    there are taken over (``port_taken``) whenever control has changed hands."""
+    there are taken over (``port_taken``) whenever control has changed hands, and ships in the
+    port of an area nobody controls are destroyed (rulebook p.25; S&R
+    ``findOrphanedShipsAndDestroyThem``)."""
     for port in range(t.n_areas):
         if t.port_land[port] >= 0 and g.owner[port] >= 0:
             holder = controller(g, t, t.port_land[port])
-            if holder >= 0 and holder != g.owner[port]:
+            if holder < 0:
+                g.units[port, :] = 0
+                g.routed[port, :] = 0
+                remove_order(g, port)
+                g.owner[port] = -1
+            elif holder != g.owner[port]:
                 port_taken(g, t, t.port_land[port], holder)

@@ -89,11 +89,11 @@ P_UNITS, P_ORDER, P_SUPPORT, P_GARRISON, P_CARD, P_BLADE, P_TIDES, P_MODS = rang
 P_TOTAL, P_SWORDS, P_FORTS, P_SKULLS = 8, 9, 10, 11
 N_PARTS = len(PART_NAMES)
 
-# casualty choice order when the odds calculator (or a policy's default) picks units to lose
-LOSER_CASUALTY_ORDER = np.array([SIEGE, FOOTMAN, SHIP, KNIGHT], np.int64)
+# casualty choice order when the odds calculator (or a policy's default) picks units to lose: a
+# loser's siege engines are never casualties (they are destroyed in addition, since they cannot
+# retreat; C9, C10), a winner may lose one to a skull
+LOSER_CASUALTY_ORDER = np.array([FOOTMAN, SHIP, KNIGHT], np.int64)
 WINNER_CASUALTY_ORDER = np.array([FOOTMAN, SHIP, SIEGE, KNIGHT], np.int64)
-# 1e (A Clash of Kings): siege engines are never sword casualties
-LOSER_CASUALTY_ORDER_1E = np.array([FOOTMAN, SHIP, KNIGHT], np.int64)
 
 
 class Ability(IntEnum):
@@ -487,6 +487,50 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
 
 
 @njit
+def blade_redraw_chances(
+    b: NDArray[np.int64],
+    tides: tuple,
+    base: NDArray[np.int64],
+    parts: NDArray[np.int64],
+    holder: int,
+) -> tuple[float, float]:
+    """The Valyrian Steel Blade holder's chances to win, seeing only its own Tides of Battle card
+    (FAQ v2.0 step 4a, C12): keeping it (with the blade's +1 still to take once both cards are
+    shown) and redrawing it (the blade spent). The opponent's card is one of the 23 others, the
+    redraw one of the 22 left; ``base`` is ``board_and_card_strength``, ``parts`` work space (2,
+    N_PARTS). ``b`` is left as it was."""
+    count = tides[0]
+    o, other = holder * SIDE, (1 - holder) * SIDE
+    own, theirs, used = b[o + TIDES], b[other + TIDES], b[o + BLADE_USED]
+    n = 0
+    for ty in range(count.shape[0]):
+        n += count[ty]
+    keep = 0.0
+    redraw = 0.0
+    for to in range(count.shape[0]):
+        ways = count[to] - (1 if to == own else 0)
+        if ways <= 0:
+            continue
+        b[other + TIDES] = to
+        b[o + TIDES] = own
+        b[o + BLADE_USED] = 1
+        add_chance_strength(b, tides, base, parts)
+        if attacker_wins(b, parts) == (holder == ATTACKER):
+            keep += ways / (n - 1)
+        b[o + BLADE_USED] = 0
+        for tn in range(count.shape[0]):
+            left = count[tn] - (1 if tn == own else 0) - (1 if tn == to else 0)
+            if left <= 0:
+                continue
+            b[o + TIDES] = tn
+            add_chance_strength(b, tides, base, parts)
+            if attacker_wins(b, parts) == (holder == ATTACKER):
+                redraw += ways / (n - 1) * left / (n - 2)
+    b[o + TIDES], b[other + TIDES], b[o + BLADE_USED] = own, theirs, used
+    return keep, redraw
+
+
+@njit
 def attacker_wins(b: NDArray[np.int64], parts: NDArray[np.int64]) -> bool:
     """Higher total wins; a tie goes to the side higher on the Fiefdoms track."""
     a, d = parts[ATTACKER, P_TOTAL], parts[DEFENDER, P_TOTAL]
@@ -559,16 +603,11 @@ def settle_losses(
         if side != loser:
             take_casualties(units, need, WINNER_CASUALTY_ORDER, lost[side])
             continue
-        # routed defenders die; in 2e they count first toward the casualties (they could not
-        # retreat again anyway), in 1e they do not count at all (seed 001)
+        # routed units and siege engines are never casualties: both are destroyed in addition,
+        # since they cannot retreat (C10, C9; the 1st edition alike, E3, K7)
         for u in range(N_UNIT_TYPES):
-            if b[FIRST_EDITION] == 0:
-                need -= min(need, b[o + ROUTED + u])
             lost[side, u] += b[o + ROUTED + u]
-        if b[FIRST_EDITION] != 0:
-            take_casualties(units, need, LOSER_CASUALTY_ORDER_1E, lost[side])
-        else:
-            take_casualties(units, need, LOSER_CASUALTY_ORDER, lost[side])
+        take_casualties(units, need, LOSER_CASUALTY_ORDER, lost[side])
         if b[o + NO_RETREAT] != 0:
             for u in range(N_UNIT_TYPES):
                 lost[side, u] += units[u]

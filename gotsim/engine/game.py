@@ -186,6 +186,7 @@ class Game:
             )
         text = self.describe(pending, action)
         in_battle = int(self.record.combat_area)
+        fought_in = (int(self.record.game_round), int(self.record.phase))
         apply(self.record, self.t, action)
         self._event(pending.kind.name, action, f"{pending.house.id}: {text}", pending.house)
         if in_battle < 0:
@@ -195,8 +196,8 @@ class Game:
         if not finished:
             self._advance(quiet=True)
             finished = self.record.combat_area < 0
-        if finished:
-            self._event("battle", -1, self._battle_text(in_battle))
+        if finished:  # logged under the round and phase it was fought in
+            self._event("battle", -1, self._battle_text(in_battle), when=fought_in)
         self._note_phase_change()
 
     def play(self, policy: Policy | Mapping[House, Policy], max_decisions: int = 100_000) -> None:
@@ -248,12 +249,20 @@ class Game:
 
     # --- narration ------------------------------------------------------------------------
 
-    def _event(self, kind: str, action: int, text: str, house: House | None = None) -> None:
+    def _event(
+        self,
+        kind: str,
+        action: int,
+        text: str,
+        house: House | None = None,
+        when: tuple[int, int] | None = None,
+    ) -> None:
         g = self.record
+        game_round, phase = when if when is not None else (int(g.game_round), int(g.phase))
         self.log.append(
             Event(
-                int(g.game_round),
-                Phase(int(g.phase)).name.lower(),
+                game_round,
+                Phase(phase).name.lower(),
                 kind,
                 house.id if house is not None else "",
                 action,
@@ -360,7 +369,14 @@ class Game:
             (t.tides_count, t.tides_strength, t.tides_swords, t.tides_forts, t.tides_skulls),
             parts,
         )
-        att, dfn = House(int(b[cb.HOUSE])), House(int(b[cb.SIDE + cb.HOUSE]))
+        att = House(int(b[cb.HOUSE]))
+        if b[cb.SIDE + cb.HOUSE] < 0:  # an attack on a neutral force
+            taken = "taken" if cb.attacker_wins(b, parts) else "holds"
+            return (
+                f"attack on the neutral force in {self._area(area)}: {att.id} "
+                f"{parts[0, cb.P_TOTAL]} vs {parts[1, cb.P_TOTAL]} — {taken}"
+            )
+        dfn = House(int(b[cb.SIDE + cb.HOUSE]))
         winner = att if cb.attacker_wins(b, parts) else dfn
 
         def side(s: int, house: House) -> str:

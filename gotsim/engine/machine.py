@@ -56,6 +56,7 @@ from gotsim.engine.state import (
     Phase,
     RavenUse,
     Restriction,
+    U,
 )
 from gotsim.jit import njit
 
@@ -355,18 +356,38 @@ def _marches(g, t) -> None:
         if bt.battle_step(g, t):
             return
         _end_march(g, t)
+        return
+    if stage == mv.NEUTRAL:
+        area = bt.next_undecided_supporter(g, t)
+        if area >= 0:  # other houses may back an attack on a neutral force (rulebook p.26)
+            _ask(g, Decision.SUPPORT_SIDE, g.owner[area], g.combat_area, area)
+            return
+        _attack_neutral(g, t, house, g.pc[mv.ORIGIN], g.combat_area)
+        _end_march(g, t)
 
 
 @njit
 def _resolve_march(g, t, house: int) -> None:
     origin = g.pc[mv.ORIGIN]
     target = g.pc[mv.TARGET]
+    # a power token left behind is placed as the march begins, and stays even if the beaten
+    # attackers come back (B7)
+    if g.pc[mv.LEAVE] and g.power[house] >= 1 and g.power_token[origin] < 0:
+        g.power_token[origin] = house
+        g.power[house] -= 1
     for dest in range(t.n_areas):
         if dest != target and dest != origin and mv.moving_any(g, dest):
             mv.move_units(g, t, house, origin, dest)
     if target >= 0 and g.neutral[target] > 0:
-        _attack_neutral(g, t, house, origin, target)
-        target = -1
+        mv.neutral_battle(g, t, g.battle, house, origin, target)
+        for u in range(U):
+            g.battle[cb.UNITS + u] = g.moving[target, u]
+        g.combat_area = target
+        g.combat_from = origin
+        g.pc[bt.CURSOR] = 0
+        g.support_side[:] = 0
+        g.pc[mv.STAGE] = mv.NEUTRAL
+        return
     if target >= 0:
         bt.start_battle(g, t, origin, target, house)
         g.pc[mv.STAGE] = mv.COMBAT
@@ -376,24 +397,9 @@ def _resolve_march(g, t, house: int) -> None:
 
 @njit
 def _attack_neutral(g, t, house: int, origin: int, target: int) -> None:
-    """Strength (units, march order, own support) at least the token's: the token goes for good
-    and the units move in; otherwise they stay where they are."""
+    """The support decided, strength (units, march order, support) at least the token's: the
+    token goes for good and the units move in; otherwise they stay where they are (C11)."""
     b = g.battle
-    b[:] = 0
-    for side in (0, 1):
-        b[side * cb.SIDE + cb.CARD] = -1
-        b[side * cb.SIDE + cb.TIDES] = -1
-    for u in range(4):
-        b[cb.UNITS + u] = g.moving[target, u]
-    march = g.order[origin]
-    b[cb.ORDER_BONUS] = march - 1 if 0 <= march <= 2 else 0
-    b[cb.FORTIFIED] = 1 if (t.castle[target] or t.stronghold[target]) else 0
-    b[cb.SIDE + cb.GARRISON] = g.neutral[target]
-    b[cb.SIDE + cb.FIEFDOMS_POS] = 99
-    for a in range(t.n_areas):
-        if g.owner[a] == house and bt.is_support_order(g, a) and bt.supports_into(t, a, target):
-            b[cb.HOUSE] = house
-            bt.add_support(g, t, a, cb.ATTACKER)
     parts = np.zeros((2, cb.N_PARTS), np.int64)
     cb.strength_breakdown(b, bt.card_arrays(t), bt.tides_arrays(t), parts)
     if cb.attacker_wins(b, parts):
@@ -401,6 +407,7 @@ def _attack_neutral(g, t, house: int, origin: int, target: int) -> None:
         mv.move_units(g, t, house, origin, target)
     else:
         g.moving[target, :] = 0
+    g.combat_area = -1
 
 
 @njit
@@ -412,9 +419,6 @@ def _end_march(g, t) -> None:
     mv.vacate_if_empty(g, origin)
     if t.fortifications:
         clear_fortifications(g, t)
-    if g.pc[mv.LEAVE] and g.owner[origin] < 0 and g.power[house] >= 1 and g.power_token[origin] < 0:
-        g.power_token[origin] = house
-        g.power[house] -= 1
     settle_ports(g, t)
     g.moving[:, :] = 0
     g.pc[:] = 0
@@ -595,6 +599,16 @@ def end_after_last_round(g, t) -> None:
 
 
 @njit
+def _westeros(g, t) -> None:
+    """The Westeros phase; after a wildling attack and at its end, supply and wildling losses
+    may have handed an area (a home area, a port's land) back, so ports and the castle victory
+    are checked again (S&R issue #1626)."""
+    if ws.westeros_phase(g, t):
+        settle_ports(g, t)
+        check_castle_victory(g, t)
+
+
+@njit
 def advance(g, t) -> None:
     """Run until a decision is pending, the game ends, or a phase not yet built is reached."""
     while g.pending == Decision.NONE and not g.done:
@@ -610,7 +624,7 @@ def advance(g, t) -> None:
         elif phase == Phase.CONSOLIDATE:
             _consolidate(g, t)
         elif phase == Phase.WESTEROS:
-            ws.westeros_phase(g, t)
+            _westeros(g, t)
         elif phase == Phase.CLEANUP:
             _cleanup(g, t)
         else:

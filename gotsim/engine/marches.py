@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gotsim.engine import combat as cb
 from gotsim.engine.board_state import (
     LAND,
     PORT,
@@ -26,7 +27,7 @@ from gotsim.engine.state import A_MAX, U
 from gotsim.jit import njit
 
 STAGE, ORIGIN, UNIT, NEXT, TARGET, LEAVE = 0, 1, 2, 3, 4, 5
-PICK, ASSIGN, ASK_LEAVE, RESOLVE, COMBAT = 0, 1, 2, 3, 4
+PICK, ASSIGN, ASK_LEAVE, RESOLVE, COMBAT, NEUTRAL = 0, 1, 2, 3, 4, 5
 MAX_PORT_SHIPS = 3
 SIEGE_UNIT = 3
 LANNISTER = 1  # House.LANNISTER
@@ -82,6 +83,63 @@ def transport_reach_bits(g, t, house: int, origin: int) -> np.int64:
                     seen |= one << b
                     todo |= one << b
     return lands & ~(one << origin)
+
+
+@njit
+def is_support_order(g, area: int) -> bool:
+    return g.order[area] == 5 or g.order[area] == 6
+
+
+@njit
+def supports_into(t, source: int, target: int) -> bool:
+    """Units in ``source`` can support a battle in ``target``: adjacent, land units never into a
+    sea or port, a port never into its own land area."""
+    if not t.adjacent[source, target]:
+        return False
+    if t.kind[source] == LAND:
+        return t.kind[target] == LAND
+    return not (t.kind[source] == PORT and t.kind[target] == LAND)
+
+
+@njit
+def neutral_battle(g, t, b, house: int, origin: int, target: int) -> None:
+    """Fill the battle vector ``b`` for an attack by ``house`` from ``origin`` on the neutral
+    force in ``target``: no house, cards or Tides on either side, the token's strength as the
+    defender's garrison, ties to the attacker (C11). Units and support are left to the caller."""
+    b[:] = 0
+    for side in (cb.ATTACKER, cb.DEFENDER):
+        b[side * cb.SIDE + cb.CARD] = -1
+        b[side * cb.SIDE + cb.TIDES] = -1
+    b[cb.HOUSE] = house
+    b[cb.SIDE + cb.HOUSE] = -1
+    march = g.order[origin]
+    b[cb.ORDER_BONUS] = march - 1 if 0 <= march <= 2 else 0
+    b[cb.FORTIFIED] = 1 if (t.castle[target] or t.stronghold[target]) else 0
+    b[cb.SIDE + cb.GARRISON] = g.neutral[target]
+    b[cb.SIDE + cb.FIEFDOMS_POS] = 99
+
+
+@njit
+def neutral_within_reach(g, t, house: int, origin: int, target: int) -> bool:
+    """2e: an attack on a neutral force is legal only if it can succeed: every unit of the
+    origin that can march, the march order and every support order (any house's) that could
+    back it reach the token's strength (rulebook p.26, C11)."""
+    b = np.zeros(cb.BATTLE_LEN, np.int64)
+    neutral_battle(g, t, b, house, origin, target)
+    for u in range(U):
+        if u != SHIP_UNIT:  # ships never attack a neutral force on land
+            b[cb.UNITS + u] = g.units[origin, u] - g.routed[origin, u]
+    for a in range(t.n_areas):
+        if g.owner[a] >= 0 and is_support_order(g, a) and supports_into(t, a, target):
+            o = cb.SUPPORT_OWN if g.owner[a] == house else cb.SUPPORT_ALLY
+            for u in range(U):
+                b[o + u] += g.units[a, u] - g.routed[a, u]
+            b[cb.SUPPORT_BONUS] += 1 if g.order[a] == 6 else 0
+            b[cb.SUPPORTERS] += 1
+    parts = np.zeros((2, cb.N_PARTS), np.int64)
+    cards = (t.card_strength, t.card_swords, t.card_forts, t.card_ability, t.card_ref)
+    cb.board_and_card_strength(b, cards, parts)
+    return cb.attacker_wins(b, parts)
 
 
 @njit
@@ -158,8 +216,11 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, a
             return False
         if g.lions_cunning == house and g.owner[dest] == LANNISTER:
             return False  # 1e Lion's Cunning: no march against Lannister this round (O7)
-        if unit == SHIP_UNIT and g.neutral[dest] > 0 and t.edition == 2:
-            return False  # 2e neutral forces stand on land; 1e neutral armies hold seas too
+        if g.neutral[dest] > 0 and t.edition == 2:
+            if unit == SHIP_UNIT:
+                return False  # 2e neutral forces stand on land; 1e neutral armies hold seas too
+            if not neutral_within_reach(g, t, house, origin, dest):
+                return False  # a doomed attack is no legal march (rulebook p.26)
     allowed = t.supply_table[g.supply[house]]
     return summary_fits_with(army, planned_count(g, house, dest), 1, allowed)
 

@@ -21,7 +21,7 @@ H = 6
 U = 4
 N_ACTIONS = 64  # every decision's options are numbered 0 … N_ACTIONS - 1
 CTX = 8  # context slots of a pending decision
-PC = 8  # loop counters of the phase in progress
+PC = 10  # loop counters of the phase in progress
 N_STREAMS = 1 + H  # random streams: nature, then one per house (its policy)
 NATURE = 0
 HISTORY_COLUMNS = 16
@@ -156,9 +156,11 @@ class Decision(IntEnum):
     AERON = 14  # action 0 keep, 1-7 pay 2 power and play card slot (action - 1)
     QUEEN_OF_THORNS = 15  # action = area of the opponent's order to remove, ACT_NONE none
     DORAN = 16  # action = Track
-    BLADE = 17  # action 0 keep, 1 +1 strength, 2 redraw Tides of Battle
-    CASUALTY = 18  # ctx0 area, ctx1 losses left; action = Unit to destroy
-    RETREAT = 19  # ctx0 from area; action = area to retreat into
+    BLADE = 17  # ctx0 side, ctx1 0: step 4a, own Tides card seen (action 0 keep, 2 redraw);
+    # 1: step 4c, both cards seen (action 0 keep, 1 +1 strength)
+    CASUALTY = 18  # ctx0 side, ctx1 losses left, ctx2 1 if lost to a retreat's supply; action =
+    # Unit to destroy
+    RETREAT = 19  # ctx0 choosing side, ctx1 retreating side; action = area to retreat into
     RENLY = 20  # action = area of a footman to upgrade, ACT_NONE none
     CERSEI = 21  # action = area of the loser's order to remove (1e Asha: an adjacent support or
     # consolidate power order), ACT_NONE none

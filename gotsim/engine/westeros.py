@@ -166,6 +166,7 @@ E_CLASH = 7
 E_ATTACK = 8
 E_WAIT = 9  # a WESTEROS_CHOICE is pending; its apply sets the next effect
 E_DONE = 10
+E_ATTACK_OVER = 11  # a wildling attack card is done: control is checked before the next card
 # A_STEP values
 A_IDLE, A_BIDDING, A_CHOOSE, A_EFFECT = range(4)
 # A_SUB values
@@ -1355,7 +1356,7 @@ def _resolve_card(g, t) -> bool:
         elif effect == E_ATTACK:
             if not wildling_attack_step(g, t):
                 return False
-            g.wpc[W_EFFECT] = E_DONE
+            g.wpc[W_EFFECT] = E_ATTACK_OVER
         elif effect == E_WAIT:
             return False
         else:
@@ -1374,9 +1375,13 @@ def _finish(g) -> None:
 
 
 @njit
-def westeros_phase(g, t) -> None:
+def westeros_phase(g, t) -> bool:
     """The Westeros phase: draw I, II, III; the threat rises 2 per wildling icon (max 12) and the
-    wildlings attack at once if it reaches 12; the cards are resolved I, II, III; then planning."""
+    wildlings attack at once if it reaches 12; the cards are resolved I, II, III; then planning.
+
+    Returns True when it stops after a wildling attack or at the phase's end, so that the
+    machine checks ports and the castle victory again (supply and wildling losses can hand an
+    area back, S&R issue #1626); called again, it goes on where it stopped."""
     while g.pending == Decision.NONE and g.phase == Phase.WESTEROS:
         step = g.wpc[W_STEP]
         if step == STEP_DRAW:
@@ -1391,18 +1396,24 @@ def westeros_phase(g, t) -> None:
                     g.wpc[W_STEP] = STEP_ATTACK
         elif step == STEP_ATTACK:
             if not wildling_attack_step(g, t):
-                return
+                return False
             g.wpc[W_STEP] = STEP_CARDS
+            return True
         elif step == STEP_CARDS:
             if g.wpc[W_CARD] >= 3:
                 g.wpc[W_STEP] = STEP_FINISH
             elif _resolve_card(g, t):
+                attacked = g.wpc[W_EFFECT] == E_ATTACK_OVER
                 g.wpc[W_CARD] += 1
                 g.wpc[W_EFFECT] = E_START
+                if attacked:
+                    return True
             else:
-                return
+                return False
         else:
             _finish(g)
+            return True
+    return False
 
 
 # --- legal options and applying them --------------------------------------------------------------

@@ -1,9 +1,10 @@
 """Exact enumeration of one battle's chance outcomes (Tides of Battle draws and the Valyrian Steel
 Blade decision) once both house cards and their 'immediately' abilities are settled.
 
-The blade rule: the holder, having seen both Tides cards, spends the blade only when losing, and
-then takes whichever of +1 and a Tides redraw gives the higher chance to win (+1 on equal chances);
-a blade that cannot change the result is kept for later in the round.
+The blade rule (FAQ v2.0 step 4, C12): the holder first sees its own Tides card only and redraws
+it when that gives the higher chance to win (``blade_redraw_chances``; keeping it on equal
+chances); once both cards are shown, a holder that did not redraw takes +1 only when it turns a
+loss into a win. A blade that cannot change the result is kept for later in the round.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from gotsim.engine.combat import (
     TIDES,
     add_chance_strength,
     attacker_wins,
+    blade_redraw_chances,
     board_and_card_strength,
     power_for_winning,
     settle_losses,
@@ -77,43 +79,62 @@ def _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc):
 
 
 @njit
-def _with_blade(
-    b, cards, tides, base, parts, weight, remaining, n_remaining, lost, routed, dist, misc
-):
-    """Accumulate one Tides draw (or the no-Tides battle), letting the holder use the blade."""
-    holder = -1
+def _holder(b) -> int:
+    """The side holding an unused Valyrian Steel Blade, or -1."""
     for side in (ATTACKER, DEFENDER):
         if b[side * SIDE + BLADE_HOLDER] != 0 and b[side * SIDE + BLADE_USED] == 0:
-            holder = side
-    if holder < 0 or _holder_wins(b, tides, base, parts, holder):
+            return side
+    return -1
+
+
+@njit
+def redraw_choices(b, tides, tides_on, base, parts):
+    """Per Tides card type of the blade holder: 1 if it redraws that card (step 4a)."""
+    count = tides[0]
+    choice = np.zeros(count.shape[0], np.int64)
+    holder = _holder(b)
+    if holder < 0 or not tides_on:
+        return choice
+    o = holder * SIDE
+    own = b[o + TIDES]
+    for ty in range(count.shape[0]):
+        if count[ty] > 0:
+            b[o + TIDES] = ty
+            keep, redraw = blade_redraw_chances(b, tides, base, parts, holder)
+            choice[ty] = 1 if redraw > keep else 0
+    b[o + TIDES] = own
+    return choice
+
+
+@njit
+def _with_blade(
+    b, cards, tides, base, parts, weight, remaining, n_remaining, redraws, lost, routed, dist, misc
+):
+    """Accumulate one Tides draw (or the no-Tides battle), letting the holder use the blade:
+    a redraw of its own card (``redraws``, decided before the reveal), else +1 after it."""
+    holder = _holder(b)
+    if holder < 0:
         _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc)
         return
     o = holder * SIDE
-    b[o + BLADE_USED] = 1
-    if _holder_wins(b, tides, base, parts, holder):
-        misc[M_BLADE_PLUS1] += weight
-        _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc)
-        b[o + BLADE_USED] = 0
-        return
-    b[o + BLADE_USED] = 0
-    if n_remaining > 0:
-        drawn = b[o + TIDES]
-        p_redraw = 0.0
+    drawn = b[o + TIDES]
+    if drawn >= 0 and n_remaining > 0 and redraws[drawn] != 0:
+        misc[M_BLADE_REDRAW] += weight
         for t in range(remaining.shape[0]):
             if remaining[t] > 0:
                 b[o + TIDES] = t
-                if _holder_wins(b, tides, base, parts, holder):
-                    p_redraw += remaining[t] / n_remaining
-        if p_redraw > 0.0:
-            misc[M_BLADE_REDRAW] += weight
-            for t in range(remaining.shape[0]):
-                if remaining[t] > 0:
-                    b[o + TIDES] = t
-                    share = weight * remaining[t] / n_remaining
-                    _accumulate(b, cards, tides, base, parts, share, lost, routed, dist, misc)
-            b[o + TIDES] = drawn
-            return
+                share = weight * remaining[t] / n_remaining
+                _accumulate(b, cards, tides, base, parts, share, lost, routed, dist, misc)
         b[o + TIDES] = drawn
+        return
+    if not _holder_wins(b, tides, base, parts, holder):
+        b[o + BLADE_USED] = 1
+        if _holder_wins(b, tides, base, parts, holder):
+            misc[M_BLADE_PLUS1] += weight
+            _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc)
+            b[o + BLADE_USED] = 0
+            return
+        b[o + BLADE_USED] = 0
     _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc)
 
 
@@ -131,8 +152,9 @@ def enumerate_outcomes(b, cards, tides, tides_on, lost, routed, dist, misc):
     count = tides[0]
     if not tides_on:
         empty = np.zeros(count.shape[0], np.int64)
-        _with_blade(b, cards, tides, base, parts, 1.0, empty, 0, lost, routed, dist, misc)
+        _with_blade(b, cards, tides, base, parts, 1.0, empty, 0, empty, lost, routed, dist, misc)
         return misc[M_ATTACKER_WINS] - before
+    redraws = redraw_choices(b, tides, tides_on, base, np.zeros((2, N_PARTS), np.int64))
     n = 0
     for t in range(count.shape[0]):
         n += count[t]
@@ -148,7 +170,19 @@ def enumerate_outcomes(b, cards, tides, tides_on, lost, routed, dist, misc):
             remaining[td] -= 1
             weight = ways / (n * (n - 1))
             _with_blade(
-                b, cards, tides, base, parts, weight, remaining, n - 2, lost, routed, dist, misc
+                b,
+                cards,
+                tides,
+                base,
+                parts,
+                weight,
+                remaining,
+                n - 2,
+                redraws,
+                lost,
+                routed,
+                dist,
+                misc,
             )
             remaining[ta] += 1
             remaining[td] += 1
@@ -167,30 +201,29 @@ def sample_outcomes(b, cards, tides, tides_on, draws_a, draws_d, redraws, wins):
     parts = np.zeros((2, N_PARTS), np.int64)
     base = np.zeros((2, N_PARTS), np.int64)
     board_and_card_strength(b, cards, base)
-    holder = -1
-    for side in (ATTACKER, DEFENDER):
-        if b[side * SIDE + BLADE_HOLDER] != 0 and b[side * SIDE + BLADE_USED] == 0:
-            holder = side
+    holder = _holder(b)
+    choices = redraw_choices(b, tides, tides_on, base, parts)
     for i in range(wins.shape[0]):
         if tides_on:
             b[ATTACKER * SIDE + TIDES] = draws_a[i]
             b[DEFENDER * SIDE + TIDES] = draws_d[i]
+        if holder >= 0 and tides_on and choices[b[holder * SIDE + TIDES]] != 0:
+            # step 4a: the holder redraws its own card before the reveal (no +1 then)
+            o = holder * SIDE
+            drawn = b[o + TIDES]
+            b[o + TIDES] = redraws[i]
+            add_chance_strength(b, tides, base, parts)
+            wins[i] = 1 if attacker_wins(b, parts) else 0
+            b[o + TIDES] = drawn
+            continue
         add_chance_strength(b, tides, base, parts)
         win = attacker_wins(b, parts)
         if holder >= 0 and win != (holder == ATTACKER):
             o = holder * SIDE
             b[o + BLADE_USED] = 1
             add_chance_strength(b, tides, base, parts)
-            plus1 = attacker_wins(b, parts)
+            win = attacker_wins(b, parts)
             b[o + BLADE_USED] = 0
-            if plus1 == (holder == ATTACKER):
-                win = plus1
-            elif tides_on:
-                drawn = b[o + TIDES]
-                b[o + TIDES] = redraws[i]
-                add_chance_strength(b, tides, base, parts)
-                win = attacker_wins(b, parts)
-                b[o + TIDES] = drawn
         wins[i] = 1 if win else 0
     b[ATTACKER * SIDE + TIDES] = -1
     b[DEFENDER * SIDE + TIDES] = -1

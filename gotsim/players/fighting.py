@@ -58,9 +58,11 @@ def support_side(g, t, house: int, mask, params, memo) -> int:
     ensure_view(g, t, memo)
     att = g.battle[cb.HOUSE]
     dfn = g.battle[cb.SIDE + cb.HOUSE]
+    if dfn < 0:
+        return 0  # an attack on a neutral force: nothing gained by helping it
     ra = _rival_score(g, t, memo, house, att)
     rd = _rival_score(g, t, memo, house, dfn)
-    if ra - rd > 1.0:
+    if ra - rd > 1.0 and mask[2]:
         return 2
     if rd - ra > 1.0 and mask[1]:  # (Lion's Cunning may forbid backing the attacker)
         return 1
@@ -418,16 +420,20 @@ def doran(g, t, house: int, mask, params, memo) -> int:
 
 @njit
 def blade(g, t, house: int, mask, params, memo) -> int:
-    """BLADE: +1 when it turns the battle; redraw Tides of Battle when losing by more."""
+    """BLADE: before the reveal (only its own Tides card seen), redraw when that wins more often
+    than keeping the card with +1 to come; after it, +1 when it turns the battle."""
     side = g.ctx[0]
+    if mask[2]:
+        b = g.battle
+        base = np.zeros((2, cb.N_PARTS), np.int64)
+        parts = np.zeros((2, cb.N_PARTS), np.int64)
+        cb.board_and_card_strength(b, card_arrays(t), base)
+        keep, redraw = cb.blade_redraw_chances(b, tides_arrays(t), base, parts, side)
+        return 2 if redraw > keep else 0
     if _current_win(g, t, side, 0):
         return 0
     if _current_win(g, t, side, 1):
         return 1
-    if mask[2]:
-        tide = g.battle[side * cb.SIDE + cb.TIDES]
-        if tide >= 0 and t.tides_strength[tide] <= 0:
-            return 2
     return 0
 
 
@@ -450,8 +456,8 @@ def retreat(g, t, house: int, mask, params, memo) -> int:
     owner sends the enemy where it is worth least."""
     ensure_view(g, t, memo)
     chooser_side = g.ctx[0]
-    loser = g.battle[cb.SIDE + cb.HOUSE]
-    own = chooser_side == cb.DEFENDER
+    loser = g.battle[g.ctx[1] * cb.SIDE + cb.HOUSE]
+    own = chooser_side == g.ctx[1]
     best = -1.0e9
     best_a = -1
     for a in range(t.n_areas):
