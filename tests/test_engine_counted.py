@@ -44,6 +44,7 @@ from gotsim.engine.marches import (
     TARGET,
     is_attack,
     march_destination_ok,
+    neutral_within_reach,
     transport_reach,
     transport_reach_bits,
 )
@@ -177,6 +178,8 @@ def march_mask_plain(g, t, house: int, origin: int, unit: int, mask) -> None:
                 ok = False
             elif unit == SHIP and g.neutral[dest] > 0 and t.edition == 2:
                 ok = False
+            elif g.neutral[dest] > 0 and t.edition == 2:
+                ok = neutral_within_reach(g, t, house, origin, dest)  # the rule, not a shortcut
         if ok:
             counts[dest] += 1
             counts[origin] -= 1
@@ -240,35 +243,50 @@ def muster_plain(g, t, house: int, area: int, points: int, action: int) -> bool:
 
 @njit
 def retreat_plain(g, t, mask) -> int:
-    """Every area checked, the supply recounted with the survivors added to each."""
+    """Every area checked, the supply recounted afresh with the survivors (less the losses tried
+    one by one) added to each; the areas losing fewest units are legal."""
     target, origin = g.combat_area, g.combat_from
-    house = side_house(g, 1)
+    side = g.ctx[1]
+    house = side_house(g, side)
     naval = t.kind[target] != LAND
     reach = reach_plain(g, t, house, target)
     survivors = 0
-    for u in range(4):
-        if u != SIEGE:
-            survivors += g.units[target, u] - g.routed[target, u]
     counts = np.zeros(t.n_areas, np.int64)
     for a in range(t.n_areas):
         if g.owner[a] == house and a != target:
             counts[a] = unit_count(g, a)
-    fits = np.zeros(t.n_areas, np.bool_)
-    open_ = np.zeros(t.n_areas, np.bool_)
-    n_fit = 0
-    n_any = 0
+    for u in range(4):
+        if u != SIEGE:
+            if side == 0:
+                survivors += g.moving[target, u]
+            else:
+                survivors += g.units[target, u] - g.routed[target, u]
+    if side == 0:
+        for u in range(4):
+            counts[origin] -= g.moving[target, u]
+    loss = np.full(t.n_areas, 1 << 20, np.int64)
+    best = 1 << 20
     for dest in range(t.n_areas):
-        if retreat_ok(g, t, house, target, dest, origin, naval) and (naval or reach[dest]):
-            open_[dest] = True
-            n_any += 1
-            counts[dest] += survivors
-            fits[dest] = armies_fit(counts, t.supply_table[g.supply[house]])
-            counts[dest] -= survivors
-            if fits[dest]:
-                n_fit += 1
+        if side == 0 and dest == origin:
+            ok = True
+        else:
+            barred = origin if side == 1 else -1
+            ok = retreat_ok(g, t, house, target, dest, barred, naval, survivors)
+            ok = ok and (naval or reach[dest])
+        if ok:
+            for lost in range(survivors + 1):
+                counts[dest] += survivors - lost
+                fits = armies_fit(counts, t.supply_table[g.supply[house]])
+                counts[dest] -= survivors - lost
+                if fits or lost == survivors:
+                    loss[dest] = lost
+                    break
+            best = min(best, loss[dest])
+    n = 0
     for dest in range(t.n_areas):
-        mask[dest] = open_[dest] and (fits[dest] or n_fit == 0)
-    return n_fit if n_fit > 0 else n_any
+        mask[dest] = loss[dest] == best and best < (1 << 20)
+        n += mask[dest]
+    return n
 
 
 @njit

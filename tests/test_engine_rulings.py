@@ -547,3 +547,65 @@ def test_rulings_narration_logs_battles_in_their_own_phase(seed: int) -> None:
     battles = [e for e in game.log if e.kind == "battle"]
     assert battles
     assert {e.phase for e in battles} == {"marches"}
+
+
+# --- combat totals are not clamped at 0 (S&R CombatGameState.getTotalCombatStrength) ------------
+
+
+def test_rulings_a_negative_total_is_not_clamped() -> None:
+    """Lannister's lone siege engine marches from The Reach (march -1) into Blackwater, no castle:
+    0 - 1 + Cersei 0 = -1 against Stark's lone siege engine (0 defending) + Catelyn 0 = 0.
+    Lannister is above Stark on Fiefdoms, so a total clamped to 0 would tie and win; unclamped
+    (the rulebook adds the parts, S&R sums them as they are) -1 < 0 and Stark wins. The beaten
+    siege engine cannot retreat and is destroyed."""
+    c = marches().place("""
+        the_reach   lannister E march-1
+        blackwater  stark E
+    """)
+    c.track("fiefdoms", "lannister stark greyjoy tyrell martell baratheon")
+    c.play("""
+        lannister MARCH_FROM the_reach
+        lannister MARCH_UNIT E blackwater
+        lannister HOUSE_CARD cersei_lannister
+        stark HOUSE_CARD catelyn_stark
+    """)
+    assert c.at("blackwater") == "stark E"
+    assert c.at("the_reach") == ""
+
+
+# --- "if you win" abilities before casualties and skulls (S&R AfterWinnerDeterminationGameState) -
+
+
+def test_rulings_renly_upgrades_before_the_skulls_are_paid() -> None:
+    """Tides of Battle on: Baratheon's 2 footmen (march +0, Renly 3) beat Stark's footman in The
+    Reach. In a seeded game where Stark's Tides card shows a skull, Baratheon owes a unit; Renly's
+    upgrade is asked first, with that loss still to be chosen (the victor's "if you win"
+    abilities come before casualties), so the footman upgraded to a knight can then be kept."""
+    for seed in range(300):
+        c = (
+            Case(6, tides=True, seed=seed)
+            .phase("marches")
+            .place("""
+            kingswood  baratheon 2F march+0
+            the_reach  stark F
+        """)
+        )
+        c.play("""
+            baratheon MARCH_FROM kingswood
+            baratheon MARCH_UNIT F the_reach
+            baratheon MARCH_UNIT F the_reach
+            baratheon HOUSE_CARD renly_baratheon
+            stark HOUSE_CARD catelyn_stark
+        """)
+        c.advance()
+        if c.pending == "baratheon RENLY" and int(c.g.losses[0]) > 0:
+            break
+    else:
+        pytest.fail("no seeded game with a skull against Renly's winner")
+    assert c.g.combat_step == bt.AFTER
+    assert c.asked("CASUALTY") == []
+    c.play("baratheon RENLY the_reach")
+    c.expect("baratheon CASUALTY")
+    assert c.options() == {"F", "K"}
+    c.play("baratheon CASUALTY F")
+    assert c.at("kingswood") == "baratheon K"  # (the winners move in once Stark has retreated)

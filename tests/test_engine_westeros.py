@@ -524,6 +524,27 @@ def test_dark_wings_dark_words(option: int) -> None:
     assert g.threat == 8
 
 
+def test_dark_wings_game_of_thrones_pays_ports_like_the_card() -> None:
+    """W12: Dark Wings, Dark Words' Game of Thrones option is the Game of Thrones card, port
+    income included (S&R; an unofficial reading on BoardGameGeek says ports pay only with the
+    card): Lannister's ship in the Port of Lannisport pays 1 either way while the Golden Sound
+    holds no enemy ship, and neither way once a Greyjoy ship is there."""
+    for enemy in (False, True):
+        gains = []
+        for card, script in (
+            (W.DARK_WINGS_DARK_WORDS, [(D.WESTEROS_CHOICE, LAN, 1)]),
+            (W.GAME_OF_THRONES, []),
+        ):
+            g = fresh()
+            if enemy:
+                set_units(g, A("the_golden_sound"), GREY, ships=1)
+            set_decks(g, W.LAST_DAYS_OF_SUMMER, card, W.STORM_OF_SWORDS)
+            run_phase(g, script, default=passive)
+            gains.append(int(g.power[LAN]) - 5)
+        assert gains[0] == gains[1] == (1 if enemy else START_INCOME[LAN])
+    assert START_INCOME[LAN] == 2  # Stoney Sept's crown and the port
+
+
 def test_clash_of_kings_with_ties() -> None:
     """Ties on the Iron Throne track are ordered by the previous holder (Baratheon), those on
     Fiefdoms and King's Court by the new one (Stark). Bids are paid; the blade's flag stays."""

@@ -24,6 +24,7 @@ from gotsim.engine.board_state import (
     lose_power,
     port_taken,
     remove_order,
+    settle_ports,
     summary_fits_with,
     unit_count,
 )
@@ -804,6 +805,7 @@ def finish_battle(g, t) -> None:
     fortified = t.castle[target] or t.stronghold[target]
     if fortified and controller(g, t, target) != defender:
         g.history_castles_lost_in_battle[g.game_round - 1, defender] += 1
+    settle_ports(g, t)  # B12: a port whose land nobody holds now (Arianne, Robb) loses its ships
     g.combat_area = -1
 
 

@@ -3,7 +3,8 @@
 ``violations(g, t)`` lists every broken invariant as a readable line; an empty list means the
 record is consistent: owners match units, routed units are a subset, order-token counts match the
 board, power in hand plus power tokens on the board stay within 20, unit limits hold, ports hold at
-most 3 ships, tracks order exactly the houses in play, hands and discards never overlap; for the
+most 3 ships of the house controlling their land area (rulebook p.25), tracks order exactly
+the houses in play, hands and discards never overlap; for the
 1st edition also every card in hand or discarded, no routed unit after the marches.
 """
 
@@ -13,6 +14,18 @@ import numpy as np
 
 from gotsim.engine.state import N_ORDER_KINDS, ONE_TIME_HOUSE, ORDER_COUNT, H, Phase, Restriction
 from gotsim.rules.ids import AreaKind, Unit
+
+
+def _controller(g: np.void, t: np.void, a: int) -> int:
+    """Who controls area ``a``, from scratch: units, else a power token, else its home house."""
+    if g["owner"][a] >= 0:
+        return int(g["owner"][a])
+    if g["power_token"][a] >= 0:
+        return int(g["power_token"][a])
+    home = int(t["home"][a])
+    if home >= 0 and g["in_play"][home] and g["neutral"][a] == 0:
+        return home
+    return -1
 
 
 def violations(g: np.void, t: np.void) -> list[str]:
@@ -43,6 +56,10 @@ def violations(g: np.void, t: np.void) -> list[str]:
             out.append(f"area {a}: units beside a neutral force")
         if g["blocked"][a] and owner[a] >= 0:
             out.append(f"area {a}: units in an impassable area")
+        if kind[a] == AreaKind.PORT and owner[a] >= 0:
+            land = int(t["port_land"][a])
+            if _controller(g, t, land) != owner[a]:
+                out.append(f"area {a}: ships in a port whose land area {land} is not theirs")
     players = int(t["players"])
     in_play = [h for h in range(H) if g["in_play"][h]]
     for track in range(3):

@@ -115,6 +115,7 @@ from gotsim.engine.board_state import (
     gain_power,
     lose_power,
     remove_order,
+    settle_ports,
     summary_fits_with,
     track_position,
     unit_count,
@@ -286,8 +287,10 @@ def _add_unit(g, a: int, house: int, u: int) -> None:
 
 
 @njit
-def remove_unit(g, a: int, u: int) -> None:
-    """Destroy one unit of type ``u`` in ``a``; an emptied area loses its owner (and order)."""
+def remove_unit(g, t, a: int, u: int) -> None:
+    """Destroy one unit of type ``u`` in ``a``; an emptied area loses its owner (and order), and
+    the ports follow its control at once (B12: orphaned ships destroyed, a home area's port
+    handed back)."""
     g.units[a, u] -= 1
     if g.routed[a, u] > g.units[a, u]:
         g.routed[a, u] = g.units[a, u]
@@ -295,6 +298,7 @@ def remove_unit(g, a: int, u: int) -> None:
         remove_order(g, a)
         g.one_time[a] = -1
         g.owner[a] = -1
+        settle_ports(g, t)
 
 
 @njit
@@ -771,7 +775,7 @@ def _start_destroy(g, t, house: int, n: int, where: int) -> None:
 
 @njit
 def _destroy_and_continue(g, t, house: int, a: int, u: int, left: int, where: int) -> None:
-    remove_unit(g, a, u)
+    remove_unit(g, t, a, u)
     left -= 2 if (where == R_POINTS and (u == KNIGHT or u == SIEGE)) else 1
     if where == R_CASTLE2:
         where = a  # both units come from the same castle/stronghold area
@@ -810,7 +814,7 @@ def _knights_to_footmen(g, t, house: int) -> None:
 def _destroy_all_knights(g, t, house: int) -> None:
     for a in range(t.n_areas):
         while g.owner[a] == house and g.units[a, KNIGHT] > 0:
-            remove_unit(g, a, KNIGHT)
+            remove_unit(g, t, a, KNIGHT)
 
 
 @njit
@@ -870,7 +874,7 @@ def _apply_crow_killers(g, t, house: int, action: int) -> None:
         if available(g, t, house, FOOTMAN) > 0:
             _replace_unit(g, action, KNIGHT, FOOTMAN)
         else:
-            remove_unit(g, action, KNIGHT)
+            remove_unit(g, t, action, KNIGHT)
         if left > 0 and units_of(g, t, house, KNIGHT) > 0:
             _ask(g, Decision.CROW_KILLERS, house, role, left)
 
@@ -1556,10 +1560,10 @@ def westeros_apply(g, t, kind: int, house: int, action: int) -> None:
         if _unit_types_in(g, action) > 1:
             _ask(g, Decision.SUPPLY_CUT_UNIT, house, action)
         else:
-            remove_unit(g, action, _only_unit_type(g, action))
+            remove_unit(g, t, action, _only_unit_type(g, action))
             _after_cut(g, t, house)
     elif kind == Decision.SUPPLY_CUT_UNIT:
-        remove_unit(g, g.ctx[0], action)
+        remove_unit(g, t, g.ctx[0], action)
         _after_cut(g, t, house)
     elif kind == Decision.DESTROY_UNIT:
         _apply_destroy_unit(g, t, house, action)
