@@ -985,11 +985,11 @@ def test_aftermath_retreat_across_own_ships() -> None:
     assert c.at("flints_finger") == "greyjoy 2K"
 
 
-def test_aftermath_beaten_fleet_retreats_to_a_sea() -> None:
+def test_aftermath_beaten_fleet_retreats_to_a_sea_or_its_own_port() -> None:
     """Greyjoy's 2 ships from Ironman's Bay (Balon 2) beat Lannister's ship in the Golden Sound
     (Cersei 0), 4 to 1. Ships retreat by sea, never onto land and not into Ironman's Bay (the
-    origin): the Sunset Sea. (Whether a ship may also retreat into its own house's port — the
-    Port of Lannisport here — is left open: Swords and Ravens allows it, the engine does not.)"""
+    origin): the Sunset Sea, or the Port of Lannisport, since Lannister controls Lannisport
+    (rulebook p.21/p.25, S&R ``getValidRetreatRegions``; rules.md B8). It takes the port."""
     c = marches().place("""
         ironmans_bay      greyjoy 2S march+0
         the_golden_sound  lannister S
@@ -1002,9 +1002,9 @@ def test_aftermath_beaten_fleet_retreats_to_a_sea() -> None:
         lannister HOUSE_CARD cersei_lannister
     """)
     c.expect("lannister RETREAT")
-    assert c.options() - {"port_of_lannisport"} == {"sunset_sea"}
-    c.play("lannister RETREAT sunset_sea")
-    assert c.at("sunset_sea") == "lannister Sr"
+    assert c.options() == {"sunset_sea", "port_of_lannisport"}
+    c.play("lannister RETREAT port_of_lannisport")
+    assert c.at("port_of_lannisport") == "lannister Sr"
     assert c.at("the_golden_sound") == "greyjoy 2S"
 
 

@@ -212,23 +212,28 @@ def test_rulings_mace_tyrell_kills_a_fighting_footman_not_a_routed_one() -> None
 # --- 6. The Valyrian Steel Blade with Tides of Battle (FAQ v2.0 step 4) --------------------------
 
 
-def test_rulings_blade_redraw_before_the_reveal_then_plus_one() -> None:
-    """Tides of Battle on; Greyjoy tops Fiefdoms and holds the blade. (a) Right after the Tides
-    cards are drawn Greyjoy may redraw its own card, seeing only that card (keep or redraw, no
-    +1 yet); (b) both cards are revealed; (c) a holder that did not redraw may then take +1
-    (keep or +1). Two separate decisions, in that order."""
+def _blade_battle() -> Case:
+    """Tides of Battle on; Greyjoy (top of Fiefdoms: the blade) attacks the Golden Sound with 2
+    ships and Balon against Lannister's ship and Cersei; the blade is not answered by itself."""
     c = marches(tides=True).place("""
         ironmans_bay      greyjoy 2S march+0
         the_golden_sound  lannister S
     """)
     c.auto.pop(Decision.BLADE)
-    c.play("""
+    return c.play("""
         greyjoy MARCH_FROM ironmans_bay
         greyjoy MARCH_UNIT S the_golden_sound
         greyjoy MARCH_UNIT S the_golden_sound
         greyjoy HOUSE_CARD balon_greyjoy
         lannister HOUSE_CARD cersei_lannister
     """)
+
+
+def test_rulings_blade_redraw_before_the_reveal_then_plus_one() -> None:
+    """(a) Right after the Tides cards are drawn Greyjoy may redraw its own card, seeing only
+    that card (keep or redraw, no +1 yet); (b) both cards are revealed; (c) a holder that did
+    not redraw may then take +1 (keep or +1). Two separate decisions, in that order."""
+    c = _blade_battle()
     c.expect("greyjoy BLADE")
     assert c.options() == {"keep", "redraw"}
     assert int(c.g.ctx[1]) == bt.BLADE_REDRAW_STAGE
@@ -241,22 +246,11 @@ def test_rulings_blade_redraw_before_the_reveal_then_plus_one() -> None:
 
 def test_rulings_blade_redraw_spends_it_no_plus_one_after() -> None:
     """A holder that redraws has used the blade: no +1 is offered after the reveal."""
-    c = marches(tides=True).place("""
-        ironmans_bay      greyjoy 2S march+0
-        the_golden_sound  lannister S
-    """)
-    c.auto.pop(Decision.BLADE)
-    c.play("""
-        greyjoy MARCH_FROM ironmans_bay
-        greyjoy MARCH_UNIT S the_golden_sound
-        greyjoy MARCH_UNIT S the_golden_sound
-        greyjoy HOUSE_CARD balon_greyjoy
-        lannister HOUSE_CARD cersei_lannister
-        greyjoy BLADE redraw
-    """)
+    c = _blade_battle().play("greyjoy BLADE redraw")
     c.advance()
     assert c.pending != "greyjoy BLADE"
     assert c.asked("BLADE") == ["greyjoy BLADE redraw"]
+    assert int(c.g.blade_used) == 1
 
 
 # --- 7. Retreat losses: fewest units lost, the player chooses which (rulebook p.21; Robb's text) -
@@ -291,11 +285,10 @@ def test_rulings_retreat_into_the_areas_losing_fewest_units_player_picks_the_los
     assert c.at("harrenhal") == "lannister Kr"
 
 
-def test_rulings_beaten_attacker_chooses_its_retreat_losses() -> None:
-    """Lannister (supply 0: two armies of 2) holds 2 footmen in Lannisport and 2 in the Searoad
-    Marches, and marches one of its 2 footmen in Stoney Sept on Harrenhal (Stark footman, Roose
-    2: 3 against 1). Beaten, the footman must go back to Stoney Sept, where its partner stayed: a
-    third army of 2, over supply. One unit is lost, and Lannister (not the engine) picks it."""
+def _squeezed_attack(stark_card: str) -> Case:
+    """Lannister (supply 0: two armies of 2) with 2 footmen in Lannisport and 2 in the Searoad
+    Marches marches one of its 2 footmen in Stoney Sept on Stark's footman in Harrenhal, plays
+    Cersei and loses to ``stark_card``."""
     c = marches().place("""
         stoney_sept      lannister 2F march+0
         lannisport       lannister 2F
@@ -303,13 +296,21 @@ def test_rulings_beaten_attacker_chooses_its_retreat_losses() -> None:
         harrenhal        stark F
     """)
     c.supply(lannister=0)
-    c.play("""
+    return c.play(f"""
         lannister MARCH_FROM stoney_sept
         lannister MARCH_UNIT F harrenhal
         lannister MARCH_UNIT F stay
         lannister HOUSE_CARD cersei_lannister
-        stark HOUSE_CARD roose_bolton
+        stark HOUSE_CARD {stark_card}
     """)
+
+
+def test_rulings_beaten_attacker_chooses_its_retreat_losses() -> None:
+    """Lannister (supply 0: two armies of 2) holds 2 footmen in Lannisport and 2 in the Searoad
+    Marches, and marches one of its 2 footmen in Stoney Sept on Harrenhal (Stark footman, Roose
+    2: 3 against 1). Beaten, the footman must go back to Stoney Sept, where its partner stayed: a
+    third army of 2, over supply. One unit is lost, and Lannister (not the engine) picks it."""
+    c = _squeezed_attack("roose_bolton")
     c.expect("lannister CASUALTY")
     assert int(c.g.ctx[2]) == bt.RETREAT_LOSS_FLAG
     assert c.options() == {"F"}
@@ -321,20 +322,7 @@ def test_rulings_robb_sends_the_attacker_where_it_loses_fewest() -> None:
     """The same attack against Robb (3: 4): Stark chooses the retreat, but only among the areas
     where Lannister loses fewest units. Back in Stoney Sept it would lose one (the third army);
     in the empty areas around Harrenhal none — so Stoney Sept is not offered."""
-    c = marches().place("""
-        stoney_sept      lannister 2F march+0
-        lannisport       lannister 2F
-        searoad_marches  lannister 2F
-        harrenhal        stark F
-    """)
-    c.supply(lannister=0)
-    c.play("""
-        lannister MARCH_FROM stoney_sept
-        lannister MARCH_UNIT F harrenhal
-        lannister MARCH_UNIT F stay
-        lannister HOUSE_CARD cersei_lannister
-        stark HOUSE_CARD robb_stark
-    """)
+    c = _squeezed_attack("robb_stark")
     c.expect("stark RETREAT")
     assert "stoney_sept" not in c.options()
     assert "crackclaw_point" in c.options()
@@ -346,29 +334,11 @@ def test_rulings_robb_sends_the_attacker_where_it_loses_fewest() -> None:
 # --- 8. Ships retreat into their own port (rulebook p.21/p.25; S&R getValidRetreatRegions) ------
 
 
-def test_rulings_beaten_ships_may_retreat_into_their_own_port() -> None:
-    """Greyjoy's 2 ships (Balon 2) beat Lannister's ship in the Golden Sound. Lannister controls
-    Lannisport (its home): the Port of Lannisport is a legal retreat besides the Sunset Sea."""
-    c = marches().place("""
-        ironmans_bay      greyjoy 2S march+0
-        the_golden_sound  lannister S
-    """)
-    c.play("""
-        greyjoy MARCH_FROM ironmans_bay
-        greyjoy MARCH_UNIT S the_golden_sound
-        greyjoy MARCH_UNIT S the_golden_sound
-        greyjoy HOUSE_CARD balon_greyjoy
-        lannister HOUSE_CARD cersei_lannister
-    """)
-    c.expect("lannister RETREAT")
-    assert c.options() == {"sunset_sea", "port_of_lannisport"}
-    c.play("lannister RETREAT port_of_lannisport")
-    assert c.at("port_of_lannisport") == "lannister Sr"
-
-
 def test_rulings_a_full_port_takes_no_retreating_ships() -> None:
-    """The same battle with 2 Lannister ships already in the Port of Lannisport and 2 beaten in
-    the Golden Sound: 4 would be over the port's 3, so only the Sunset Sea is legal."""
+    """A beaten fleet may retreat into its own port, within 3 ships (the port as a retreat:
+    ``test_engine_casebook.py::test_aftermath_beaten_fleet_retreats_to_a_sea_or_its_own_port``).
+    With 2 Lannister ships already in the Port of Lannisport and 2 beaten in the Golden Sound, 4
+    would be over the port's 3: only the Sunset Sea is legal."""
     c = marches().place("""
         ironmans_bay        greyjoy 3S march+0
         the_golden_sound    lannister 2S
