@@ -1636,6 +1636,27 @@ def test_siege_engines_attacking_plain_area_count_zero():
     assert routed(r, "attacker") == {"footman": 1.0}
 
 
+def test_siege_engines_are_never_a_losers_casualties():
+    """A loser's siege engines are destroyed in addition, never chosen as casualties (FFG ruling;
+    S&R; rules.md C9).
+
+    Attacker Baratheon 1 footman + 2 siege engines on Kingswood (1 + 0) + Brienne 2 = 3 vs
+    defender Lannister 2 footmen (2) + Ser Gregor 3 = 5, 3 swords - Brienne 1 fortification = 2
+    casualties: the footman is the only unit that may be chosen (one casualty goes unpaid), and
+    both siege engines die anyway. Before the ruling the engines paid the two casualties and the
+    footman routed home.
+    """
+    r = fight(
+        "kingswood",
+        side("baratheon", {"footman": 1, "siege_engine": 2}, "brienne_of_tarth"),
+        side("lannister", {"footman": 2}, "ser_gregor_clegane"),
+        fiefdoms=["lannister", "baratheon"],
+    )
+    assert r.p_attacker_wins == 0.0
+    assert destroyed(r, "attacker") == {"footman": 1.0, "siege_engine": 2.0}
+    assert routed(r, "attacker") == {}
+
+
 def test_siege_engines_defending_count_zero():
     """Siege engines defending Harrenhal (castle) add nothing, nor do supporting ones.
 
