@@ -171,6 +171,10 @@ def _scramble_hidden(record: np.record, house: int, rng: np.random.Generator) ->
         other = 1 - int(record.ctx[0])
         record.battle[other * cb.SIDE + cb.CARD] = rng.integers(-1, 42)
         record.battle[other * cb.SIDE + cb.HAND] = rng.integers(0, 1 << 40)
+    if record.pending == Decision.BLADE and record.ctx[1] == 0:
+        # the blade's redraw is decided on the holder's own Tides card (FAQ v2.0 step 4a)
+        other = 1 - int(record.ctx[0])
+        record.battle[other * cb.SIDE + cb.TIDES] = rng.integers(0, 6)
 
 
 def test_heuristic_never_reads_hidden_information() -> None:
@@ -178,9 +182,11 @@ def test_heuristic_never_reads_hidden_information() -> None:
     policy = HeuristicPolicy()
     checked = 0
     modules = {"ports": True, "one_time_orders": True, "three_card_combat": True}
+    redraws = 0
     for game in (
         Game(players=6, seed=3),
         Game(players=6, seed=4),
+        Game(players=4, seed=6, variants={"tides_of_battle": True}),
         Game(players=5, seed=5, edition="1e", variants=modules),
     ):
         while (pending := game.pending) is not None:
@@ -197,8 +203,10 @@ def test_heuristic_never_reads_hidden_information() -> None:
                 answers.append(heuristic_action(g[0], game.t, house, mask, policy.params, m))
             assert answers[0] == answers[1], (pending.kind.name, game.record.game_round)
             checked += 1
+            redraws += pending.kind == Decision.BLADE and pending.context[1] == 0
             game.step(policy(game, pending))
     assert checked > 500
+    assert redraws > 0  # the blade's redraw decision was among those checked
 
 
 # --- Python wrapper and compiled loop --------------------------------------------------------
