@@ -176,7 +176,9 @@ def decide_support(g, t, house: int, choice: int) -> None:
 
 @njit
 def destroy_in_battle(g, side: int, unit: int) -> None:
-    """Remove one fighting unit of ``side`` from the board (and the battle vector)."""
+    """Remove one fighting unit of ``side`` from the board; before the strengths are compared
+    (Mace Tyrell) from the battle vector too, which afterwards keeps the battle as it was fought
+    (the narration reads it)."""
     target, origin = g.combat_area, g.combat_from
     b = g.battle
     if side == cb.ATTACKER:
@@ -185,7 +187,7 @@ def destroy_in_battle(g, side: int, unit: int) -> None:
     else:
         # always a fighting unit: routed units are never casualties (C10, E3)
         g.units[target, unit] -= 1
-    if b[side * cb.SIDE + cb.UNITS + unit] > 0:
+    if g.combat_step == IMMEDIATELY and b[side * cb.SIDE + cb.UNITS + unit] > 0:
         b[side * cb.SIDE + cb.UNITS + unit] -= 1
 
 
