@@ -22,7 +22,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump) and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        _fail(f"{self.prog}: {message}")
+        command = self.prog.removeprefix("gotsim").strip()  # "gotsim: error:" says gotsim
+        _fail(f"{command}: {message}" if command else message)
 
 
 def _fail(message: str) -> NoReturn:
@@ -331,6 +332,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    import signal
     import time
 
     from gotsim.study import (
@@ -341,12 +343,22 @@ def _cmd_run(args: argparse.Namespace) -> int:
         run_study,
     )
     from gotsim.study.report import format_report
+    from gotsim.study.runner import StudyInterrupted
 
+    if args.verify is not None:
+        return _verify(args)
+    if args.scenario is None:
+        _fail("run: give a SCENARIO file (or --verify DIR)")
     if args.jobs < 1:
         _fail(f"--jobs must be at least 1, got {args.jobs}")
     if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://")):
         _fail(f"--scheduler {args.scheduler!r}: expected an address such as tcp://HOST:8786")
     start = time.perf_counter()
+
+    def terminated(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # SIGTERM stops the run as Ctrl-C does: the lock is let go
+
+    previous = signal.signal(signal.SIGTERM, terminated)
     try:
         scenario = load_scenario(args.scenario)
         result = run_study(
@@ -358,12 +370,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
             quick=args.quick,
             force=args.force,
             progress=True,
+            allow_engine_change=args.allow_engine_change,
+            notes=lambda text: print(f"gotsim: note: {text}", file=sys.stderr),
         )
     except (ScenarioError, StudyOutputError, StudyBackendError) as exc:
         _fail(str(exc))
-    except KeyboardInterrupt:
-        print("\ninterrupted: finished blocks are kept; run the same command to resume")
+    except StudyInterrupted as exc:
+        print(f"\ngotsim: {exc}", file=sys.stderr)
         return 130
+    except KeyboardInterrupt:
+        print("\ngotsim: interrupted before any game was played", file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     report = format_report(
         result.scenario,
         result.summary,
@@ -373,6 +392,20 @@ def _cmd_run(args: argparse.Namespace) -> int:
     )
     print(report)
     return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """``gotsim run --verify DIR``: exit 0 when the folder proves itself, else 1."""
+    from gotsim.study.store import verify_folder
+
+    if args.scenario is not None:
+        _fail("run: give a SCENARIO file or --verify DIR, not both")
+    result = verify_folder(args.verify)
+    if result.ok:
+        print(result.summary())
+        return 0
+    print(f"gotsim: error: {result.summary()}", file=sys.stderr)
+    return 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -426,7 +459,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(run=_cmd_bench)
 
     run = sub.add_parser("run", help="run a study scenario (TOML) into results/<name>/")
-    run.add_argument("scenario", help="scenario file (TOML, see docs/scenarios.md)")
+    run.add_argument("scenario", nargs="?", help="scenario file (TOML, see docs/scenarios.md)")
     run.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     where = run.add_mutually_exclusive_group()
     where.add_argument("--scheduler", help="dask.distributed scheduler, tcp://HOST:PORT")
@@ -437,14 +470,29 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--quick", action="store_true", help="1/20 of the games, results/<name>-quick/"
     )
-    run.add_argument("--force", action="store_true", help="replace another scenario's results")
+    run.add_argument(
+        "--force", action="store_true", help="replace another scenario's results (only ours)"
+    )
+    run.add_argument(
+        "--allow-engine-change",
+        action="store_true",
+        help="keep finished blocks played by another version of the engine",
+    )
+    run.add_argument("--verify", metavar="DIR", help="check a results folder against its manifest")
     run.set_defaults(run=_cmd_run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from gotsim.inputs import os_error_text
+
     args = build_parser().parse_args(argv)
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except OSError as exc:  # a read or write the checks could not foresee: one line
+        status, text = os_error_text(exc)
+        print(f"gotsim: error: {text}", file=sys.stderr)
+        return status
 
 
 if __name__ == "__main__":

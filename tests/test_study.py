@@ -546,7 +546,7 @@ def test_start_position_plays_from_the_position(tmp_path: Path) -> None:
 
 
 def _blocks_done(out: Path) -> int:
-    return len(list((out / "blocks").glob("*.games.parquet"))) if (out / "blocks").is_dir() else 0
+    return len(list((out / "blocks").glob("cell*.json"))) if (out / "blocks").is_dir() else 0
 
 
 def test_killed_run_resumes_to_identical_results(tmp_path: Path) -> None:
