@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -292,3 +297,59 @@ def test_interrupt_note_goes_to_stderr(
     status, out, err = run_cli(["run", str(scenario), "--out", str(tmp_path / "r")], capsys)
     assert status == 130 and out == ""
     assert "interrupted: the 0 finished block(s)" in err
+
+
+# --- processes ----------------------------------------------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+def test_workers_end_with_the_run(how: signal.Signals, tmp_path: Path) -> None:
+    """``gotsim run --jobs 12`` on this machine: capped at its cores with a note; killed or
+    terminated, its worker processes and resource trackers end too; terminated, it says on
+    stderr what it kept, without joblib's warning about cancelled tasks."""
+    scenario = tmp_path / "long.toml"
+    scenario.write_text(TINY_TOML.replace("games = 20", "games = 200000"))
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "gotsim.cli", "run", str(scenario), "--out", str(out)]
+    process = subprocess.Popen(
+        [*command, "--jobs", "12"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 120
+    while not list(out.glob("blocks/*.json")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    children = _children(process.pid)
+    assert len(children) >= 2
+    workers = [c for c in children if "LokyProcess" in Path(f"/proc/{c}/cmdline").read_text()]
+    assert len(workers) == min(12, len(os.sched_getaffinity(0)))
+    process.send_signal(how)
+    _, err = process.communicate(timeout=60)
+    deadline = time.monotonic() + 10
+    while any(_alive(c) for c in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [c for c in children if _alive(c)]
+    if len(os.sched_getaffinity(0)) < 12:
+        assert "gotsim: note: --jobs 12 capped at" in err
+    if how == signal.SIGTERM:
+        assert process.returncode == 130
+        assert "gotsim: interrupted: the " in err, err
+        assert "tasks which were still being processed" not in err, err

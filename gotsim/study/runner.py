@@ -15,6 +15,7 @@ import json
 import os
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -285,7 +286,9 @@ def _execute(tasks: list[BlockTask], *, jobs: int, dask: bool = False) -> Iterat
     runner = joblib.Parallel(
         n_jobs=-1 if dask else jobs, return_as="generator_unordered", batch_size=1
     )
-    yield from runner(joblib.delayed(play_block)(task) for task in tasks)
+    with warnings.catch_warnings():  # stopped early (Ctrl-C): the note says what is kept
+        warnings.filterwarnings("ignore", "[0-9]+ tasks which were still being processed")
+        yield from runner(joblib.delayed(play_block)(task) for task in tasks)
 
 
 # --- assembling --------------------------------------------------------------------------------
