@@ -17,11 +17,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 
+import gotsim
 from gotsim.cli import main
-from gotsim.study import StudyOutputError, load_scenario, run_study
+from gotsim.study import ScenarioError, StudyOutputError, load_scenario, run_study
 from gotsim.study import runner as study_runner
 from gotsim.study import store as study_store
 from gotsim.study.store import StudyBusyError, StudyStore, verify_folder
@@ -353,3 +355,470 @@ def test_workers_end_with_the_run(how: signal.Signals, tmp_path: Path) -> None:
         assert process.returncode == 130
         assert "gotsim: interrupted: the " in err, err
         assert "tasks which were still being processed" not in err, err
+
+
+# --- bad input: a table of cases (input → exit status and first words) --------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+RIVERRUN_BATTLE = json.loads((ROOT / "examples" / "battles" / "riverrun.json").read_text())
+RIVERRUN_POSITION = ROOT / "examples" / "positions" / "riverrun_round3.json"
+DEEP = 100_000
+DIGITS = "9" * 5000
+# what each kind of damaged input file holds
+BAD_FILES: dict[str, bytes | None] = {
+    "binary": b"\x00\x01\x02\x03PAR1\xff\xfe",
+    "utf16": 'name = "x"\nseed = 1\n'.encode("utf-16"),
+    "latin1": 'name = "café"\nseed = 1\n'.encode("latin-1"),
+    "deep-json": b"[" * DEEP + b"]" * DEEP,
+    "deep-toml": b"a = " + b"[" * DEEP + b"]" * DEEP,
+    "bigint-json": b'{"seed": ' + DIGITS.encode() + b"}",
+    "bigint-toml": b'name = "x"\nseed = ' + DIGITS.encode() + b"\ngames = 1\n",
+    "folder": None,
+}
+BAD_FILE_WORDS = {
+    "binary": "a binary file",
+    "utf16": "UTF-16 text",
+    "latin1": "not UTF-8 text",
+    "deep-json": "nested more than 64 levels",
+    "deep-toml": "nested more than 64 levels",
+    "bigint-json": "a 5,000-digit number",
+    "bigint-toml": "a number with too many digits",
+    "folder": "is a folder, not a file",
+}
+
+
+def bad_file(tmp_path: Path, kind: str) -> str:
+    if kind == "dev-zero":
+        return "/dev/zero"
+    path = tmp_path / f"in-{kind}"
+    data = BAD_FILES[kind]
+    if data is None:
+        path.mkdir()
+    else:
+        path.write_bytes(data)
+    return str(path)
+
+
+def battle_file(tmp_path: Path, **changes: Any) -> str:
+    path = tmp_path / "battle.json"
+    path.write_text(json.dumps(RIVERRUN_BATTLE | changes))
+    return str(path)
+
+
+def scenario_file(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "s.toml"
+    path.write_text(text)
+    return str(path)
+
+
+POSITION_ARGS = ["--area", "riverrun", "--from", "harrenhal", "--attacker", "lannister"]
+SUPPORT = {"house": "greyjoy", "side": "attacker", "units": {"ship": 1}}
+
+# (case id, argv builder, exit status, words in the error line)
+CASES: list[tuple[str, Any, int, str]] = [
+    # input files: scenarios, battles, positions, start positions
+    *[
+        (f"scenario-{kind}", lambda t, k=kind: ["run", bad_file(t, k)], 2, BAD_FILE_WORDS[kind])
+        for kind in ("binary", "utf16", "latin1", "deep-toml", "bigint-toml", "folder")
+    ],
+    ("scenario-dev-zero", lambda t: ["run", "/dev/zero"], 2, "not a regular file"),
+    *[
+        (f"battle-{kind}", lambda t, k=kind: ["combat", bad_file(t, k)], 2, BAD_FILE_WORDS[kind])
+        for kind in ("binary", "utf16", "latin1", "deep-json", "bigint-json", "folder")
+    ],
+    ("battle-dev-zero", lambda t: ["combat", "/dev/zero"], 2, "not a regular file"),
+    *[
+        (
+            f"position-{kind}",
+            lambda t, k=kind: ["combat", "--position", bad_file(t, k), *POSITION_ARGS],
+            2,
+            BAD_FILE_WORDS[kind],
+        )
+        for kind in ("binary", "utf16", "latin1", "deep-json", "bigint-json", "folder")
+    ],
+    (
+        "position-dev-zero",
+        lambda t: ["combat", "--position", "/dev/zero", *POSITION_ARGS],
+        2,
+        "not a regular file",
+    ),
+    *[
+        (
+            f"start-position-{kind}",
+            lambda t, k=kind: [
+                "run",
+                scenario_file(
+                    t, f'name = "x"\nseed = 1\ngames = 2\nstart_position = "{bad_file(t, k)}"\n'
+                ),
+            ],
+            2,
+            BAD_FILE_WORDS[kind],
+        )
+        for kind in ("binary", "utf16", "latin1", "deep-json", "bigint-json")
+    ],
+    # output paths
+    ("board-out-folder", lambda t: ["board", "--out", _folder(t, "b.png")], 2, "is a folder"),
+    ("board-out-under-file", lambda t: ["board", "--out", _under_file(t, "b.png")], 2, "is a file"),
+    ("board-out-proc", lambda t: ["board", "--out", "/proc/b.png"], 2, "/proc is not a place"),
+    ("board-out-sys", lambda t: ["board", "--out", "/sys/b.png"], 2, "/sys is not a place"),
+    ("play-log-folder", lambda t: ["play", "--log", _folder(t, "log")], 2, "is a folder"),
+    ("play-log-under-file", lambda t: ["play", "--log", _under_file(t, "g.log")], 2, "is a file"),
+    ("play-log-proc", lambda t: ["play", "--log", "/proc/g.log"], 2, "/proc is not a place"),
+    ("play-pictures-file", lambda t: ["play", "--pictures", _file(t)], 2, "is a file"),
+    ("play-pictures-sys", lambda t: ["play", "--pictures", "/sys/pics"], 2, "/sys is not a place"),
+    (
+        "run-out-file",
+        lambda t: ["run", scenario_file(t, TINY_TOML), "--out", _file(t)],
+        2,
+        "is a file, not a folder",
+    ),
+    (
+        "run-out-under-file",
+        lambda t: ["run", scenario_file(t, TINY_TOML), "--out", _under_file(t, "r")],
+        2,
+        "is a file, not a folder",
+    ),
+    (
+        "run-out-proc",
+        lambda t: ["run", scenario_file(t, TINY_TOML), "--out", "/proc/r"],
+        2,
+        "/proc is not a place",
+    ),
+    # numbers
+    ("play-seed-negative", lambda t: ["play", "--seed", "-1"], 2, "must be from 0"),
+    (
+        "combat-sampled-seed-negative",
+        lambda t: ["combat", battle_file(t), "--samples", "10", "--seed", "-1"],
+        2,
+        "must be from 0",
+    ),
+    (
+        "combat-exact-seed-negative",
+        lambda t: ["combat", battle_file(t), "--seed", "-1"],
+        2,
+        "must be from 0",
+    ),
+    (
+        "combat-samples-0",
+        lambda t: ["combat", battle_file(t), "--samples", "0"],
+        2,
+        "must be from 1",
+    ),
+    *[
+        (f"board-dpi-{dpi}", lambda t, d=dpi: ["board", "--dpi", d], 2, "--dpi: must be from 10")
+        for dpi in ("0", "-5", "20000")
+    ],
+    ("bench-games-1e12", lambda t: ["bench", "--games", str(10**12)], 2, "--games: must be"),
+    ("bench-games-2^70", lambda t: ["bench", "--games", str(2**70)], 2, "--games: must be"),
+    ("bench-jobs-0", lambda t: ["bench", "--jobs", "0"], 2, "--jobs: must be from 1"),
+    (
+        "scenario-games-1e12",
+        lambda t: ["run", scenario_file(t, TINY_TOML.replace("games = 20", "games = 10**12"))],
+        2,
+        "TOML",  # (not a TOML number)
+    ),
+    (
+        "scenario-games-1000000000000",
+        lambda t: ["run", scenario_file(t, TINY_TOML.replace("games = 20", f"games = {10**12}"))],
+        2,
+        "games: must be between 1 and 1,000,000,000",
+    ),
+    (
+        "scenario-block-size-2^63-1",
+        lambda t: [
+            "run",
+            scenario_file(t, TINY_TOML.replace("block_size = 10", f"block_size = {2**63 - 1}")),
+        ],
+        2,
+        "block_size: must be between 1 and 1,000,000",
+    ),
+    (
+        "scenario-too-many-blocks",
+        lambda t: [
+            "run",
+            scenario_file(
+                t,
+                TINY_TOML.replace("games = 20", "games = 1000000000").replace(
+                    "block_size = 10", "block_size = 100"
+                ),
+            ),
+        ],
+        2,
+        "blocks; at most 1,000,000",
+    ),
+    (
+        "units-superscript",
+        lambda t: [
+            "combat",
+            "--position",
+            str(RIVERRUN_POSITION),
+            *POSITION_ARGS,
+            "--units",
+            "footman=²",
+        ],
+        2,
+        "--units: footman='²' is not a whole number",
+    ),
+    (
+        "units-5000-digits",
+        lambda t: [
+            "combat",
+            "--position",
+            str(RIVERRUN_POSITION),
+            *POSITION_ARGS,
+            "--units",
+            f"footman={DIGITS}",
+        ],
+        2,
+        "is not a whole number from 0 to 20",
+    ),
+    (
+        "support-both-sides-flags",
+        lambda t: [
+            "combat",
+            "--position",
+            str(RIVERRUN_POSITION),
+            *POSITION_ARGS,
+            "--support",
+            "greyjoy=attacker,greyjoy=defender",
+        ],
+        2,
+        "--support: greyjoy is given twice",
+    ),
+    # impossible battles
+    (
+        "battle-house-backs-both-sides",
+        lambda t: [
+            "combat",
+            battle_file(t, support=[SUPPORT, SUPPORT | {"side": "defender"}]),
+        ],
+        2,
+        "support[1].side: greyjoy already supports the other side",
+    ),
+    (
+        "battle-50-copies-of-a-support",
+        lambda t: ["combat", battle_file(t, support=[SUPPORT] * 50)],
+        2,
+        "support[2].order: greyjoy has 2 support+0 order token(s)",
+    ),
+    (
+        "battle-20-ships-in-a-support",
+        lambda t: ["combat", battle_file(t, support=[SUPPORT | {"units": {"ship": 20}}])],
+        2,
+        "support[0].units.ship: greyjoy has 6 ship pieces, the battle uses 20",
+    ),
+    (
+        "battle-11-footmen",
+        lambda t: [
+            "combat",
+            battle_file(t, attacker=RIVERRUN_BATTLE["attacker"] | {"units": {"footman": 11}}),
+        ],
+        2,
+        "attacker.units.footman: lannister has 10 footman pieces, the battle uses 11",
+    ),
+    (
+        "battle-duplicate-discards",
+        lambda t: [
+            "combat",
+            battle_file(t, discards={"lannister": ["tywin_lannister", "tywin_lannister"]}),
+        ],
+        2,
+        "attacker.discards[1]: 'tywin_lannister' is listed twice",
+    ),
+    (
+        "battle-blade-holder-null",
+        lambda t: ["combat", battle_file(t, blade_holder=None)],
+        2,
+        "blade_holder: null is not a house",
+    ),
+    # messages
+    ("no-doubled-prefix", lambda t: ["board", "--players", "six"], 2, "error: board: argument"),
+    ("run-needs-a-scenario", lambda t: ["run"], 2, "run: give a SCENARIO file"),
+]
+
+
+def _file(tmp_path: Path) -> str:
+    path = tmp_path / "a-file"
+    path.write_text("mine")
+    return str(path)
+
+
+def _folder(tmp_path: Path, name: str) -> str:
+    (tmp_path / name).mkdir()
+    return str(tmp_path / name)
+
+
+def _under_file(tmp_path: Path, name: str) -> str:
+    return str(Path(_file(tmp_path)) / name)
+
+
+@pytest.mark.parametrize(
+    ("build", "status", "words"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_bad_input_is_one_line(
+    build: Any,
+    status: int,
+    words: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Every bad input: one line ``gotsim: error: …`` naming it, its exit status, no traceback,
+    and nothing written (no results folder, picture, log or ``.part`` file)."""
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    argv = build(inputs)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    before = sorted(p.name for p in inputs.rglob("*"))
+    got, _, err = run_cli(argv, capsys)
+    lines = err.strip().splitlines()
+    assert got == status, err
+    assert len(lines) == 1 and lines[0].startswith("gotsim: error: "), err
+    assert not lines[0].startswith("gotsim: error: gotsim")
+    assert words in lines[0], lines[0]
+    assert list(work.iterdir()) == []
+    assert sorted(p.name for p in inputs.rglob("*")) == before
+
+
+def test_read_only_output_is_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder we may not write in is the machine's failure, not the input's: exit status 1."""
+    import gotsim.inputs
+
+    monkeypatch.setattr(gotsim.inputs.os, "access", lambda *a, **k: False)
+    for argv in (
+        ["board", "--out", str(tmp_path / "b.png")],
+        ["play", "--log", str(tmp_path / "g.log")],
+        ["run", scenario_file(tmp_path, TINY_TOML), "--out", str(tmp_path / "r")],
+    ):
+        status, _, err = run_cli(argv, capsys)
+        assert status == 1, argv
+        assert err.strip().startswith("gotsim: error: ") and "permission denied" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
+
+
+# --- the Python API checks what the command checks -------------------------------------------
+
+API_CASES: list[tuple[str, Any, str]] = [
+    ("seed-string", lambda: gotsim.simulate(1, seed="1"), "seed: expected a whole number"),
+    ("seed-float", lambda: gotsim.simulate(1, seed=1.5), "seed: expected a whole number"),
+    ("seed-negative", lambda: gotsim.simulate(1, seed=-1), "seed: must be from 0"),
+    ("n-games-bool", lambda: gotsim.simulate(True), "n_games: expected a whole number"),
+    ("n-games-huge", lambda: gotsim.simulate(10**12), "n_games: must be from 0"),
+    ("players-string", lambda: gotsim.simulate(1, players="6"), "players: expected a whole"),
+    ("n-jobs-0", lambda: gotsim.simulate(1, n_jobs=0), "n_jobs: must be from 1"),
+    ("n-jobs-negative", lambda: gotsim.simulate(1, n_jobs=-1), "n_jobs: must be from 1"),
+    (
+        "policy-for-a-house-not-in-play",
+        lambda: gotsim.simulate(1, players=5, policies={"martell": "heuristic"}),
+        "policies.martell: martell is not playing with 5 players",
+    ),
+    (
+        "samples-0",
+        lambda: gotsim.combat_odds(RIVERRUN_BATTLE, samples=0),
+        "samples: must be from 1",
+    ),
+    ("odds-seed-negative", lambda: gotsim.combat_odds(RIVERRUN_BATTLE, seed=-1), "seed: must"),
+    (
+        "scenario-huge-integer",
+        lambda: load_scenario(tiny(games=10**5000)),
+        "games: must be between 1 and 1,000,000,000, got a number that long",
+    ),
+    (
+        "battle-text-too-deep",
+        lambda: gotsim.combat_odds("{" + '"a":{' * 200 + "}" * 201),
+        "battle: nested more than 64 levels deep",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("call", "words"), [c[1:] for c in API_CASES], ids=[c[0] for c in API_CASES]
+)
+def test_python_api_refuses_what_the_command_refuses(call: Any, words: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        call()
+    assert words in str(caught.value) and "\n" not in str(caught.value), str(caught.value)
+
+
+def test_python_api_takes_numpy_integers() -> None:
+    games = gotsim.simulate(np.int64(3), players=np.int64(5), seed=np.int64(2))
+    assert len(games) == 3
+    pd.testing.assert_frame_equal(games, gotsim.simulate(3, players=5, seed=2))
+
+
+def test_unreadable_input_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = Path(scenario_file(tmp_path, TINY_TOML))
+    real_open = open
+
+    def refuse(file: Any, *args: Any, **kw: Any) -> Any:
+        if str(file) == str(path):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_open(file, *args, **kw)
+
+    monkeypatch.setattr("builtins.open", refuse)
+    status, _, err = run_cli(["run", str(path)], capsys)
+    assert (
+        status == 2
+        and err.strip() == f"gotsim: error: {path}: file: cannot read: permission denied"
+    )
+
+
+# --- scenario messages -----------------------------------------------------------------------
+
+
+def test_scenario_with_a_byte_order_mark_reads(tmp_path: Path) -> None:
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + TINY_TOML.encode())
+    assert load_scenario(path).hash == load_scenario(tiny()).hash
+
+
+def test_grid_of_policy_tables(tmp_path: Path) -> None:
+    """``[[grid.policies]]`` entries that are one policy table each (kind and parameters) are
+    policies for every house, not tables of houses."""
+    text = 'name = "p"\nseed = 1\ngames = 10\n[[grid.policies]]\nkind = "random"\n'
+    text += '[[grid.policies]]\nkind = "heuristic"\n'
+    scenario = load_scenario(scenario_file(tmp_path, text))
+    assert [c.policy_label for c in scenario.cells] == ["random", "heuristic"]
+
+
+def test_start_position_is_relative_to_the_scenario_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    scenario = load_scenario(ROOT / "scenarios" / "riverrun_round3.toml")
+    assert scenario.position is not None and scenario.cells[0].players == 6
+
+
+def test_huge_grid_is_refused_before_it_is_built(tmp_path: Path) -> None:
+    values = ", ".join(f"{{ kind = 'heuristic', aggression = {i / 6000} }}" for i in range(5001))
+    text = 'name = "g"\nseed = 1\ngames = 10\n[grid]\ntides_of_battle = [false, true]\n'
+    text += f"policies = [{values}]\n"
+    with pytest.raises(ScenarioError, match=r"grid: 2 × 5001 = 10,002 cells; a grid has at most"):
+        load_scenario(scenario_file(tmp_path, text))
+
+
+def test_failed_log_write_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``play --log`` on a full disk: one line, exit status 1, neither the log nor a partial
+    file (``<log>.part`` or a temporary one) left behind."""
+    real = Path.write_text
+
+    def full(self: Path, *args: Any, **kw: Any) -> int:
+        if self.parent == tmp_path:
+            real(self, "half a narrat", encoding="utf-8")
+            raise OSError(errno.ENOSPC, "No space left on device", str(self))
+        return real(self, *args, **kw)
+
+    monkeypatch.setattr(Path, "write_text", full)
+    log = tmp_path / "game.log"
+    status, out, err = run_cli(["play", "--players", "3", "--log", str(log)], capsys)
+    assert status == 1 and out == ""
+    assert err.strip() == f"gotsim: error: {log}: no space left on the device"
+    assert list(tmp_path.iterdir()) == []

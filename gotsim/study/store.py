@@ -26,13 +26,14 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from gotsim.inputs import InputError, atomic_write, check_output_folder
 from gotsim.rules.ids import HOUSE_IDS
 from gotsim.study.scenario import Block, Scenario
 
@@ -81,26 +82,6 @@ def engine_stamp() -> dict[str, str]:
         "gotsim_version": str(package_versions()["gotsim"]),
         "sources_digest": digest.hexdigest(),
     }
-
-
-def atomic_write(path: Path, write: Callable[[Path], object]) -> Path:
-    """Call ``write(tmp)`` on a temporary name beside ``path``, flush it to disk, then rename it
-    over ``path`` in one step, so readers (and a resumed run) see the old file or the new one,
-    never half of one."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        write(tmp)
-        with open(tmp, "rb") as handle:
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:  # name the file being written, not its temporary name
-        if exc.errno is None or exc.filename not in (str(tmp), tmp):
-            raise
-        raise OSError(exc.errno, exc.strerror, str(path)) from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return path
 
 
 def file_sha256(path: Path) -> str:
@@ -214,8 +195,10 @@ class StudyStore:
         """Refuse (``StudyOutputError``) a folder made by another scenario unless ``force``, and
         a non-empty folder holding anything ``gotsim run`` did not write (``force`` or not: it
         removes only its own files). Writes nothing."""
-        if self.out.exists() and not self.out.is_dir():
-            raise StudyOutputError(f"{self.out}: exists and is not a folder")
+        try:
+            check_output_folder(self.out, "--out")
+        except InputError as exc:
+            raise StudyOutputError(str(exc)) from None
         if not self.out.exists():
             return
         marker = self.marker()
