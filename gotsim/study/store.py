@@ -493,6 +493,21 @@ def _blocks_of(marker: Mapping[str, Any]) -> list[Block]:
     ]
 
 
+def _busy(lock: Path) -> bool:
+    """Whether a run holds the folder's lock (without taking it for more than a moment)."""
+    try:
+        fd = os.open(lock, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
 def verify_folder(out: str | Path) -> Verification:
     """Check a finished results folder against its manifest: every block of the scenario is
     there once, with its own cell and games, and every file matches its checksum."""
@@ -505,6 +520,9 @@ def verify_folder(out: str | Path) -> Verification:
     marker = _read_json(out / MARKER)
     if marker is None:
         problems.append(f"{MARKER} missing or unreadable: not a gotsim results folder")
+        return result
+    if _busy(out / LOCK):
+        problems.append("a gotsim run is writing this folder now: verify it when it has finished")
         return result
     manifest = _read_json(out / MANIFEST)
     if manifest is None:
