@@ -852,3 +852,9 @@ def test_bench_jobs_are_capped_at_the_cores(capsys: pytest.CaptureFixture[str]) 
     assert status == 0
     assert json.loads(out)["jobs"] == cores
     assert f"gotsim: note: --jobs 1000 capped at {cores}" in err
+
+
+def test_finished_folder_assembles_without_the_cluster(results: Path) -> None:
+    """Nothing left to play: no scheduler is contacted (this one does not exist)."""
+    again = run_study(tiny(), out=results, scheduler="tcp://127.0.0.1:1")
+    assert again.meta["games_played_this_run"] == 0 and verify_folder(results).ok

@@ -403,7 +403,11 @@ def run_study(
     store = StudyStore(Path(out) if out is not None else Path("results") / folder, scenario)
     store.check(force=force)
 
-    use_dask = scheduler is not None or dask_local
+    # a cluster only when there is something to play (a finished folder assembles without it)
+    kept = store.same_scenario() and not force
+    use_dask = (scheduler is not None or dask_local) and not (
+        kept and all(store.has_block(b.cell, b.block) for b in scenario.blocks())
+    )
     with contextlib.ExitStack() as stack:
         if use_dask:  # connect before writing anything: an unreachable scheduler writes nothing
             backend = stack.enter_context(_dask(scheduler, dask_local))
