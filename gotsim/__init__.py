@@ -2,9 +2,8 @@
 *A Game of Thrones: The Board Game* (2nd edition; 1st edition as a candidate data set)."""
 
 from gotsim.analysis.stats import compare
+from gotsim.api import combat_odds, simulate
 from gotsim.engine.game import Game, RandomPolicy
-from gotsim.engine.simulate import simulate
-from gotsim.odds import combat_odds
 from gotsim.rules.board import Board, load_board
 from gotsim.study import run_study
 

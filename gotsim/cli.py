@@ -13,6 +13,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from gotsim.inputs import (
+    MAX_SEED,
+    InputError,
+    atomic_write,
+    check_output_file,
+    check_output_folder,
+    int_argument,
+)
 from gotsim.rules.ids import EDITIONS
 
 EXIT_BAD_INPUT = 2
@@ -22,12 +30,22 @@ class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump) and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        _fail(f"{self.prog}: {message}")
+        command = self.prog.removeprefix("gotsim").strip()  # "gotsim: error:" says gotsim
+        _fail(f"{command}: {message}" if command else message)
 
 
 def _fail(message: str) -> NoReturn:
     print(f"gotsim: error: {message}", file=sys.stderr)
     raise SystemExit(EXIT_BAD_INPUT)
+
+
+def _output(check: Any, path: str, flag: str) -> Path:
+    """An output path checked before anything is computed (one line, exit 2 when it cannot
+    be; a folder we may not write in is the environment's failure: exit 1, from ``main``)."""
+    try:
+        return Path(check(path, flag))
+    except InputError as exc:
+        _fail(str(exc))
 
 
 def _players(text: str) -> int:
@@ -46,8 +64,7 @@ def _cmd_board(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix.lower() != ".png":
         _fail(f"--out {args.out!r}: the board picture is a PNG, give a path ending in .png")
-    if out.parent and not out.parent.exists():
-        _fail(f"--out {args.out!r}: folder {str(out.parent)!r} does not exist")
+    _output(check_output_file, args.out, "--out")
     try:
         setup = load_setup(args.edition, args.players, kings_court_swap=args.kings_court_swap)
     except SetupDataError as exc:
@@ -140,6 +157,8 @@ def _pairs(text: str | None, flag: str, example: str) -> dict[str, str]:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
             _fail(f"{flag}: expected comma-separated pairs such as {example}, got {text!r}")
+        if key.strip() in out:
+            _fail(f"{flag}: {key.strip()} is given twice, in {text!r}")
         out[key.strip()] = value.strip()
     return out
 
@@ -147,6 +166,7 @@ def _pairs(text: str | None, flag: str, example: str) -> dict[str, str]:
 def _combat_source(args: argparse.Namespace) -> tuple[str, Any]:
     """The battle to price and the name of its source: a BATTLE file, or --position options."""
     from gotsim.engine.position import PositionError, battle_from_position, load_position
+    from gotsim.inputs import read_json_file
 
     flags = _POSITION_FLAGS + _POSITION_OPTIONAL
     given = [flag for flag, key in flags if getattr(args, key) is not None]
@@ -161,11 +181,11 @@ def _combat_source(args: argparse.Namespace) -> tuple[str, Any]:
         _fail(f"combat --position: also give {', '.join(missing)}")
     units: dict[str, int] = {}
     for unit, count in _pairs(args.units, "--units", "footman=2,knight=1").items():
-        if not count.isdigit():
-            _fail(f"--units: {unit}={count!r} is not a whole number")
+        if not (count.isascii() and count.isdigit()) or len(count) > 2 or int(count) > 20:
+            _fail(f"--units: {unit}={count!r} is not a whole number from 0 to 20")
         units[unit] = int(count)
     try:
-        position = load_position(Path(args.position))
+        position = load_position(read_json_file(args.position, "position"))
         spec = battle_from_position(
             position,
             args.area,
@@ -174,7 +194,7 @@ def _combat_source(args: argparse.Namespace) -> tuple[str, Any]:
             units=units or None,
             support=_pairs(args.support, "--support", "greyjoy=attacker"),
         )
-    except PositionError as exc:
+    except (InputError, PositionError) as exc:
         message = str(exc)
         _fail(message if message.startswith(args.position) else f"{args.position}: {message}")
     return args.position, spec
@@ -216,12 +236,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from gotsim.engine.game import Game
 
     _check_edition(args)
-    log = Path(args.log) if args.log else None
-    if log is not None and not log.parent.exists():
-        _fail(f"--log {args.log!r}: folder {str(log.parent)!r} does not exist")
-    pictures = Path(args.pictures) if args.pictures else None
-    if pictures is not None and pictures.exists() and not pictures.is_dir():
-        _fail(f"--pictures {args.pictures!r} is a file, not a folder")
+    log = _output(check_output_file, args.log, "--log") if args.log else None
+    pictures = _output(check_output_folder, args.pictures, "--pictures") if args.pictures else None
     game = Game(
         players=args.players,
         seed=args.seed,
@@ -245,9 +261,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     }
     text = game.narrative()
     if log is not None:
-        tmp = log.with_name(log.name + ".part")
-        tmp.write_text(text + "\n", encoding="utf-8")
-        tmp.replace(log)
+        atomic_write(log, lambda tmp: tmp.write_text(text + "\n", encoding="utf-8"))
     if args.json:
         print(json.dumps(summary, indent=1))
     elif log is None:
@@ -301,6 +315,15 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         _fail(f"--games must be positive, got {args.games}")
     if args.jobs <= 0:
         _fail(f"--jobs must be positive, got {args.jobs}")
+    from gotsim.study.runner import capped_jobs
+
+    if capped_jobs(args.jobs) < args.jobs:
+        print(
+            f"gotsim: note: --jobs {args.jobs} capped at {capped_jobs(args.jobs)}, the cores "
+            "this machine has",
+            file=sys.stderr,
+        )
+        args.jobs = capped_jobs(args.jobs)
     kw = {
         "players": args.players,
         "edition": args.edition,
@@ -331,6 +354,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    import signal
     import time
 
     from gotsim.study import (
@@ -341,12 +365,22 @@ def _cmd_run(args: argparse.Namespace) -> int:
         run_study,
     )
     from gotsim.study.report import format_report
+    from gotsim.study.runner import StudyInterrupted
 
+    if args.verify is not None:
+        return _verify(args)
+    if args.scenario is None:
+        _fail("run: give a SCENARIO file (or --verify DIR)")
     if args.jobs < 1:
         _fail(f"--jobs must be at least 1, got {args.jobs}")
     if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://")):
         _fail(f"--scheduler {args.scheduler!r}: expected an address such as tcp://HOST:8786")
     start = time.perf_counter()
+
+    def terminated(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # SIGTERM stops the run as Ctrl-C does: the lock is let go
+
+    previous = signal.signal(signal.SIGTERM, terminated)
     try:
         scenario = load_scenario(args.scenario)
         result = run_study(
@@ -358,12 +392,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
             quick=args.quick,
             force=args.force,
             progress=True,
+            allow_engine_change=args.allow_engine_change,
+            notes=lambda text: print(f"gotsim: note: {text}", file=sys.stderr),
         )
     except (ScenarioError, StudyOutputError, StudyBackendError) as exc:
         _fail(str(exc))
-    except KeyboardInterrupt:
-        print("\ninterrupted: finished blocks are kept; run the same command to resume")
+    except StudyInterrupted as exc:
+        print(f"\ngotsim: {exc}", file=sys.stderr)
         return 130
+    except KeyboardInterrupt:
+        print("\ngotsim: interrupted before any game was played", file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     report = format_report(
         result.scenario,
         result.summary,
@@ -375,6 +416,20 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    """``gotsim run --verify DIR``: exit 0 when the folder proves itself, else 1."""
+    from gotsim.study.store import verify_folder
+
+    if args.scenario is not None:
+        _fail("run: give a SCENARIO file or --verify DIR, not both")
+    result = verify_folder(args.verify)
+    if result.ok:
+        print(result.summary())
+        return 0
+    print(f"gotsim: error: {result.summary()}", file=sys.stderr)
+    return 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="gotsim", description="A Game of Thrones: The Board Game simulator.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -383,7 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument("--edition", choices=EDITIONS, default="2e")
     board.add_argument("--players", type=_players, default=6)
     board.add_argument("--out", default="board.png", help="PNG path (default board.png)")
-    board.add_argument("--dpi", type=int, default=150)
+    board.add_argument("--dpi", type=int_argument("--dpi", 10, 1200), default=150)
     board.add_argument(
         "--kings-court-swap", action="store_true", help="swap Tyrell and Greyjoy on King's Court"
     )
@@ -399,13 +454,18 @@ def build_parser() -> argparse.ArgumentParser:
     _add_position_options(combat)
     combat.add_argument("--model", choices=("fixed", "uniform", "equilibrium"), default="uniform")
     combat.add_argument("--json", action="store_true")
-    combat.add_argument("--samples", type=int, default=None, help="sample instead of enumerating")
-    combat.add_argument("--seed", type=int, default=0)
+    combat.add_argument(
+        "--samples",
+        type=int_argument("--samples", 1, 10**9),
+        default=None,
+        help="sample instead of enumerating",
+    )
+    combat.add_argument("--seed", type=int_argument("--seed", 0, MAX_SEED), default=0)
     combat.set_defaults(run=_cmd_combat)
 
     play = sub.add_parser("play", help="play one game and narrate it")
     play.add_argument("--players", type=_players, default=6)
-    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--seed", type=int_argument("--seed", 0, MAX_SEED), default=0)
     play.add_argument("--edition", choices=EDITIONS, default="2e")
     play.add_argument("--policy", choices=("random", "heuristic"), default="random")
     play.add_argument("--tides", action="store_true", help="Tides of Battle variant")
@@ -417,16 +477,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="measure complete games per second")
     bench.add_argument("--players", type=_players, default=6)
-    bench.add_argument("--games", type=int, default=4000)
+    bench.add_argument("--games", type=int_argument("--games", 1, 10**7), default=4000)
     bench.add_argument("--edition", choices=EDITIONS, default="2e")
     bench.add_argument("--policy", choices=("random", "heuristic"), default="random")
-    bench.add_argument("--jobs", type=int, default=2, help="threads (cores) to use")
+    bench.add_argument(
+        "--jobs", type=int_argument("--jobs", 1, 4096), default=2, help="threads (cores) to use"
+    )
     _variant_argument(bench)
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(run=_cmd_bench)
 
     run = sub.add_parser("run", help="run a study scenario (TOML) into results/<name>/")
-    run.add_argument("scenario", help="scenario file (TOML, see docs/scenarios.md)")
+    run.add_argument("scenario", nargs="?", help="scenario file (TOML, see docs/scenarios.md)")
     run.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     where = run.add_mutually_exclusive_group()
     where.add_argument("--scheduler", help="dask.distributed scheduler, tcp://HOST:PORT")
@@ -437,14 +499,29 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--quick", action="store_true", help="1/20 of the games, results/<name>-quick/"
     )
-    run.add_argument("--force", action="store_true", help="replace another scenario's results")
+    run.add_argument(
+        "--force", action="store_true", help="replace another scenario's results (only ours)"
+    )
+    run.add_argument(
+        "--allow-engine-change",
+        action="store_true",
+        help="keep finished blocks played by another version of the engine",
+    )
+    run.add_argument("--verify", metavar="DIR", help="check a results folder against its manifest")
     run.set_defaults(run=_cmd_run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from gotsim.inputs import os_error_text
+
     args = build_parser().parse_args(argv)
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except OSError as exc:  # a read or write the checks could not foresee: one line
+        status, text = os_error_text(exc)
+        print(f"gotsim: error: {text}", file=sys.stderr)
+        return status
 
 
 if __name__ == "__main__":

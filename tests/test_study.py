@@ -177,7 +177,7 @@ BAD: list[tuple[str, str, str]] = [
     ('name = "a/b"\nseed = 1\ngames = 10\n', "name", "results folder"),
     ('name = "x"\nseed = 1\ngames = "many"\n', "games", "expected an integer"),
     ('name = "x"\nseed = 1\ngames = 1.5\n', "games", "expected an integer"),
-    ('name = "x"\nseed = 1\ngames = 0\n', "games", "at least 1"),
+    ('name = "x"\nseed = 1\ngames = 0\n', "games", "must be between 1 and 1,000,000,000, got 0"),
     ('name = "x"\nseed = -1\ngames = 10\n', "seed", "between 0"),
     ('name = "x"\nseed = 1\ngames = 10\nblock_size = true\n', "block_size", "an integer"),
     ('name = "x"\nseed = 1\ngames = 10\nquick_games = 20\n', "quick_games", "must not exceed"),
@@ -546,7 +546,7 @@ def test_start_position_plays_from_the_position(tmp_path: Path) -> None:
 
 
 def _blocks_done(out: Path) -> int:
-    return len(list((out / "blocks").glob("*.games.parquet"))) if (out / "blocks").is_dir() else 0
+    return len(list((out / "blocks").glob("cell*.json"))) if (out / "blocks").is_dir() else 0
 
 
 def test_killed_run_resumes_to_identical_results(tmp_path: Path) -> None:

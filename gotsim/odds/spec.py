@@ -7,7 +7,6 @@ Every problem raises ``BattleSpecError`` with one line naming the field (``attac
 from __future__ import annotations
 
 import difflib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gotsim.engine import combat as cb
+from gotsim.inputs import InputError, parse_json, read_text_file
 from gotsim.rules.board import Board, load_board
 from gotsim.rules.cards import house_card, house_cards, house_deck
 from gotsim.rules.ids import EDITIONS, AreaKind, House, Unit
@@ -43,6 +43,7 @@ DEFENDER_ORDERS = {
     "march+1": 0,
 }
 SUPPORT_ORDERS = {"support+0": 0, "support+1": 1}
+SUPPORT_TOKENS = {"support+0": 2, "support+1": 1}  # each house's support order tokens
 TOP_KEYS = (
     "edition",
     "area",
@@ -227,6 +228,8 @@ def _discards(
     for i, card in enumerate(raw):
         if card not in deck:
             raise _fail(f"{where}.discards[{i}]", _not_in_deck(card, house, edition))
+        if card in raw[:i]:
+            raise _fail(f"{where}.discards[{i}]", f"{card!r} is listed twice")
     return list(raw)
 
 
@@ -255,20 +258,15 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
     """Validate a battle spec (dict, JSON text or path to a JSON file) into a ``Battle``."""
     if isinstance(spec, Path) or (isinstance(spec, str) and not spec.lstrip().startswith("{")):
         try:
-            spec = json.loads(Path(spec).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise BattleSpecError(f"{spec}: no such battle file") from None
-        except json.JSONDecodeError as exc:
-            raise BattleSpecError(
-                f"{spec}: not valid JSON ({exc.msg} at line {exc.lineno})"
-            ) from None
+            spec = parse_json(read_text_file(spec))
+        except InputError as exc:
+            reason = "no such battle file" if str(exc) == "no such file" else str(exc)
+            raise BattleSpecError(f"{spec}: {reason}") from None
     elif isinstance(spec, str):
         try:
-            spec = json.loads(spec)
-        except json.JSONDecodeError as exc:
-            raise BattleSpecError(
-                f"battle: not valid JSON ({exc.msg} at line {exc.lineno})"
-            ) from None
+            spec = parse_json(spec)
+        except InputError as exc:
+            raise BattleSpecError(f"battle: {exc}") from None
     spec = _object(spec, "battle")
     _check_keys(spec, TOP_KEYS, "")
 
@@ -453,6 +451,13 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
             raise _fail("defender.units", "the defender has no units and no garrison")
 
     supporters = _supporters(spec, board, area, attacker, defender, b, edition, siege)
+    forces = [(attacker, b[cb.UNITS : cb.UNITS + len(Unit)], "attacker.units")]
+    if defender is not None:
+        n = len(Unit)
+        d_units = b[d + cb.UNITS : d + cb.UNITS + n] + b[d + cb.ROUTED : d + cb.ROUTED + n]
+        forces.append((defender, d_units, "defender.units"))
+    forces += [(s.house, s.units, f"support[{i}].units") for i, s in enumerate(supporters)]
+    _check_pieces(forces, edition)
     houses_in = [h for h in (attacker, defender) if h is not None]
     start = load_setup(edition, DEFAULT_PLAYERS[edition]).tracks
     tracks = {
@@ -465,6 +470,12 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
             b[side * cb.SIDE + cb.IRON_THRONE_POS] = tracks["iron_throne"].index(house)
     if defender is None:
         b[d + cb.FIEFDOMS_POS] = 99  # the attacker beats a neutral force with equal strength
+    if "blade_holder" in spec and spec["blade_holder"] is None:
+        raise _fail(
+            "blade_holder",
+            "null is not a house: name the house holding the Valyrian Steel Blade, or leave the "
+            "field out for the top of the Fiefdoms track",
+        )
     holder_id = spec.get("blade_holder")
     holder = (
         tracks["fiefdoms"][0] if holder_id is None else _house(holder_id, "blade_holder", edition)
@@ -533,6 +544,8 @@ def _supporters(
     if not isinstance(raw, list):
         raise _fail("support", "must be a list of supporting orders")
     out = []
+    backs: dict[House, tuple[int, int]] = {}  # house → (side, first entry)
+    orders: dict[tuple[House, str], int] = {}
     for i, item in enumerate(raw):
         where = f"support[{i}]"
         item = _object(item, where)
@@ -548,10 +561,23 @@ def _supporters(
             attacker if side == cb.ATTACKER else defender
         ):
             raise _fail(f"{where}.house", f"{house.id} cannot support its own opponent")
+        if backs.setdefault(house, (side, i))[0] != side:
+            first = backs[house][1]
+            raise _fail(
+                f"{where}.side",
+                f"{house.id} already supports the other side (support[{first}]): a house backs "
+                "one side of a battle",
+            )
         order = item.get("order", "support+0")
         if order not in SUPPORT_ORDERS:
             raise _fail(
                 f"{where}.order", f"{order!r} is not a support order (support+0, support+1)"
+            )
+        orders[(house, order)] = orders.get((house, order), 0) + 1
+        if orders[(house, order)] > SUPPORT_TOKENS[order]:
+            raise _fail(
+                f"{where}.order",
+                f"{house.id} has {SUPPORT_TOKENS[order]} {order} order token(s), this is one more",
             )
         units = _units(
             item.get("units", {}), f"{where}.units", board, area, supporting=True, siege=siege
@@ -566,6 +592,23 @@ def _supporters(
         units.setflags(write=False)
         out.append(Supporter(house, side, own, units, SUPPORT_ORDERS[order]))
     return tuple(out)
+
+
+def _check_pieces(forces: list[tuple[House, NDArray[np.int64], str]], edition: str) -> None:
+    """Refuse more units of a type for a house (fighting, routed and supporting together) than
+    the house has pieces of it."""
+    limits = load_setup(edition, DEFAULT_PLAYERS[edition]).unit_limits
+    totals: dict[House, NDArray[np.int64]] = {}
+    for house, units, where in forces:
+        total = totals.setdefault(house, np.zeros(len(Unit), np.int64))
+        total += units
+        for unit in Unit:
+            limit = limits.get(house, {}).get(unit)
+            if limit is not None and total[unit] > limit:
+                raise _fail(
+                    f"{where}.{unit.id}",
+                    f"{house.id} has {limit} {unit.id} pieces, the battle uses {int(total[unit])}",
+                )
 
 
 def card_id(battle: Battle, number: int | None) -> str | None:

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -23,13 +26,15 @@ import numpy as np
 import pandas as pd
 
 from gotsim.study.scenario import Block, Scenario, load_scenario
-from gotsim.study.store import StudyStore
+from gotsim.study.store import StudyOutputError, StudyStore, engine_stamp
 
 __all__ = [
     "BlockResult",
     "BlockTask",
     "StudyBackendError",
+    "StudyInterrupted",
     "StudyResult",
+    "capped_jobs",
     "play_block",
     "run_study",
 ]
@@ -39,6 +44,10 @@ LOCAL_DASK_WORKERS = 2
 
 class StudyBackendError(RuntimeError):
     """The parallel backend cannot be used (dask missing, scheduler unreachable)."""
+
+
+class StudyInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) while blocks were being played; the message says what is kept."""
 
 
 @dataclass(frozen=True)
@@ -140,8 +149,29 @@ def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
     return games, int(position.round)
 
 
+_PARENT_ENV = "GOTSIM_STUDY_PARENT"
+_watching: list[int] = []
+
+
+def _die_with_parent() -> None:
+    """In a local worker process: exit as soon as the ``gotsim run`` that started it is gone
+    (killed by SIGKILL, say), instead of playing on for nobody."""
+    parent = os.environ.get(_PARENT_ENV)
+    if _watching or parent is None or int(parent) == os.getpid() or os.getppid() != int(parent):
+        return  # the study's own process, a dask worker, or watching already
+    _watching.append(int(parent))
+
+    def watch() -> None:
+        while os.getppid() == int(parent):
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="gotsim-parent-watch", daemon=True).start()
+
+
 def play_block(task: BlockTask) -> BlockResult:
     """Play one block of one cell (one thread) and return its games and rounds frames."""
+    _die_with_parent()
     from gotsim.engine.simulate import games_frame, play_games, rounds_frame
 
     if task.position is None:
@@ -251,11 +281,14 @@ def _execute(tasks: list[BlockTask], *, jobs: int, dask: bool = False) -> Iterat
         # and saves it once, instead of every worker compiling the same code at the same time
         play_block(replace(tasks[0], n_games=1))
 
+    os.environ[_PARENT_ENV] = str(os.getpid())  # local workers watch this process
     # on dask the cluster's size sets the parallelism (n_jobs=-1: all its worker threads)
     runner = joblib.Parallel(
         n_jobs=-1 if dask else jobs, return_as="generator_unordered", batch_size=1
     )
-    yield from runner(joblib.delayed(play_block)(task) for task in tasks)
+    with warnings.catch_warnings():  # stopped early (Ctrl-C): the note says what is kept
+        warnings.filterwarnings("ignore", "[0-9]+ tasks which were still being processed")
+        yield from runner(joblib.delayed(play_block)(task) for task in tasks)
 
 
 # --- assembling --------------------------------------------------------------------------------
@@ -335,14 +368,20 @@ def run_study(
     quick: bool = False,
     force: bool = False,
     progress: bool = False,
+    allow_engine_change: bool = False,
+    notes: Callable[[str], None] | None = None,
 ) -> StudyResult:
     """Run a study scenario (TOML path, dict or ``Scenario``) into ``out`` (default
     ``results/<name>/``, or ``results/<name>-quick/`` with ``quick``) and return its tables.
 
-    Finished blocks already in ``out`` are kept, so an interrupted study resumes; a folder of a
-    different scenario is refused (``StudyOutputError``) unless ``force``. ``jobs`` worker
-    processes (joblib/loky) play blocks when ``jobs > 1``; ``scheduler`` (``tcp://host:port``)
-    or ``dask_local`` send them to dask instead. Results are identical whichever is used.
+    Finished blocks already in ``out`` are kept when their records and checksums hold, so an
+    interrupted study resumes; damaged or misplaced blocks are played again (``notes`` hears
+    how many). A folder of a different scenario is refused (``StudyOutputError``) unless
+    ``force``, which deletes only what gotsim wrote there; blocks played by another version of
+    the engine are refused unless ``allow_engine_change``; a folder another run is writing is
+    refused (``StudyBusyError``). ``jobs`` worker processes (joblib/loky, at most one per core)
+    play blocks when ``jobs > 1``; ``scheduler`` (``tcp://host:port``) or ``dask_local`` send
+    them to dask instead. Results are identical whichever is used.
 
     Raises ``ScenarioError`` for a bad scenario, before anything is written.
     """
@@ -359,19 +398,55 @@ def run_study(
         raise ValueError("scheduler: give a scheduler address or dask_local, not both")
     if scheduler is not None and not scheduler.startswith(("tcp://", "tls://")):
         raise ValueError(f"scheduler: expected tcp://HOST:PORT, got {scheduler!r}")
+    say = notes if notes is not None else (lambda _text: None)
     folder = f"{scenario.name}-quick" if scenario.quick else scenario.name
     store = StudyStore(Path(out) if out is not None else Path("results") / folder, scenario)
     store.check(force=force)
 
-    fresh = force and not store.same_scenario()
-    todo = [b for b in scenario.blocks() if fresh or not store.has_block(b.cell, b.block)]
-    use_dask = bool(todo) and (scheduler is not None or dask_local)
+    # a cluster only when there is something to play (a finished folder assembles without it)
+    kept = store.same_scenario() and not force
+    use_dask = (scheduler is not None or dask_local) and not (
+        kept and all(store.has_block(b.cell, b.block) for b in scenario.blocks())
+    )
     with contextlib.ExitStack() as stack:
         if use_dask:  # connect before writing anything: an unreachable scheduler writes nothing
             backend = stack.enter_context(_dask(scheduler, dask_local))
-        else:
-            backend = "in process" if jobs == 1 or not todo else f"joblib loky, {jobs} processes"
+        stack.enter_context(store.locked())
         store.prepare(force=force)
+        found = store.check_blocks()
+        engine = engine_stamp()
+        other = sorted(
+            key
+            for key, record in found.valid.items()
+            if record.get("sources_digest") != engine["sources_digest"]
+        )
+        if other and not allow_engine_change:
+            cell, block = other[0]
+            record = found.valid[other[0]]
+            raise StudyOutputError(
+                f"{store.out}: {len(other)} finished block(s) were played by another gotsim "
+                f"engine (block {block} of cell {cell}: gotsim {record.get('gotsim_version')}, "
+                f"sources {str(record.get('sources_digest'))[:12]}…; now "
+                f"{engine['sources_digest'][:12]}…); use --force to play them all again or "
+                "--allow-engine-change to keep them"
+            )
+        if found.rejected:
+            first = next(iter(found.rejected.values()))
+            say(
+                f"{len(found.rejected)} finished block(s) failed verification and are played "
+                f"again ({first})"
+            )
+        records: dict[tuple[int, int], dict[str, Any]] = dict(found.valid)
+        todo = [b for b in scenario.blocks() if (b.cell, b.block) not in records]
+        by_key = {(b.cell, b.block): b for b in todo}
+        if not use_dask:
+            jobs_used = capped_jobs(jobs)
+            if jobs_used < jobs:
+                say(f"--jobs {jobs} capped at {jobs_used}, the cores this machine has")
+            parallel = jobs_used > 1 and bool(todo)
+            backend = f"joblib loky, {jobs_used} processes" if parallel else "in process"
+        else:
+            jobs_used = jobs
         total = len(scenario.cells) * scenario.games
         remaining = sum(b.n_games for b in todo)
         start = time.perf_counter()
@@ -385,26 +460,50 @@ def run_study(
                 dynamic_ncols=True,
             )
         )
-        for done in _execute(_tasks(scenario, todo), jobs=jobs, dask=use_dask):
-            columns = _cell_columns(scenario, done.cell, done.block)
-            store.write_block(
-                done.cell,
-                done.block,
-                _with_cell(done.games, columns),
-                _with_cell(done.rounds, columns),
-            )
-            bar.update(len(done.games))
+        try:
+            if todo:
+                for done in _execute(_tasks(scenario, todo), jobs=jobs_used, dask=use_dask):
+                    columns = _cell_columns(scenario, done.cell, done.block)
+                    records[(done.cell, done.block)] = store.write_block(
+                        by_key[(done.cell, done.block)],
+                        _with_cell(done.games, columns),
+                        _with_cell(done.rounds, columns),
+                    )
+                    bar.update(len(done.games))
+        except KeyboardInterrupt:
+            raise StudyInterrupted(
+                f"interrupted: the {len(records)} finished block(s) in {store.out} are kept; "
+                "run the same command to resume"
+            ) from None
         seconds = time.perf_counter() - start
 
-    games, rounds = store.read_blocks()
-    summary = _summary(scenario, games)
-    comparisons = _comparisons(scenario, games)
-    meta = _meta(scenario, backend=backend, jobs=jobs, seconds=seconds, played=remaining)
-    store.write_table("games.parquet", games)
-    store.write_table("rounds.parquet", rounds)
-    store.write_table("summary.csv", summary)
-    if comparisons is not None:
-        store.write_table("comparisons.csv", comparisons)
-    save_figures(store.out / "figures", scenario, summary, comparisons)
-    store.write_json("meta.json", meta)
+        store.start_assembly()
+        games, rounds = store.read_blocks()
+        summary = _summary(scenario, games)
+        comparisons = _comparisons(scenario, games)
+        meta = _meta(scenario, backend=backend, jobs=jobs_used, seconds=seconds, played=remaining)
+        meta |= {
+            "jobs_requested": jobs,
+            "sources_digest": engine["sources_digest"],
+            "blocks_replayed": len(found.rejected),
+            "blocks_of_another_engine": len(other),
+        }
+        store.write_table("games.parquet", games)
+        store.write_table("rounds.parquet", rounds)
+        store.write_table("summary.csv", summary)
+        if comparisons is not None:
+            store.write_table("comparisons.csv", comparisons)
+        save_figures(store.out / "figures", scenario, summary, comparisons)
+        store.write_json("meta.json", meta)
+        store.write_manifest(records)
     return StudyResult(scenario, store.out, games, rounds, summary, comparisons, meta)
+
+
+def capped_jobs(jobs: int) -> int:
+    """``jobs``, but at most the cores this process may use (more processes than cores only
+    share them, each holding its own compiled engine in memory)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(jobs, cores))

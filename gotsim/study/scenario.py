@@ -8,6 +8,7 @@ message is one line naming the file, the key and the reason.
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import itertools
 import json
@@ -21,6 +22,7 @@ from typing import Any, NoReturn
 
 from gotsim.data import EDITIONS, load_data
 from gotsim.engine.tables import CLASH_OF_KINGS_VARIANTS
+from gotsim.inputs import InputError, parse_toml, read_json_file, read_text_file
 from gotsim.players.params import PARAM_NAMES, PARAMS
 from gotsim.rules.ids import HOUSE_IDS, House
 from gotsim.rules.setup import load_setup
@@ -73,6 +75,11 @@ GRID_AXES: Mapping[str, str] = {
     **{module: f"variants.{module}" for module in MODULES},
 }
 DEFAULT_BLOCK_SIZE = 500
+# limits checked before anything is built: a grid or a game count past them is a typo
+MAX_GAMES = 10**9  # games per cell
+MAX_BLOCK_SIZE = 10**6  # games in one compiled batch
+MAX_CELLS = 10_000
+MAX_BLOCKS = 10**6  # blocks of all cells
 QUICK_FRACTION = 20  # --quick plays 1/20 of the games per cell, at least one block
 RESULTS_FORMAT = 1  # bump when the block files change shape
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -276,6 +283,7 @@ def _type_name(value: Any) -> str:
     return names.get(type(value), type(value).__name__)
 
 
+@functools.cache
 def _player_counts(edition: str) -> tuple[int, ...]:
     return tuple(sorted(int(n) for n in load_data(edition, "setup.json")["player_counts"]))
 
@@ -308,8 +316,9 @@ class _Reader:
         if type(value) is not int:
             self.fail(key, f"expected an integer, got {_type_name(value)} ({value!r})")
         if value < low or (high is not None and value > high):
-            bound = f"between {low} and {high}" if high is not None else f"at least {low}"
-            self.fail(key, f"must be {bound}, got {value}")
+            bound = f"between {low:,} and {high:,}" if high is not None else f"at least {low:,}"
+            shown = f"{value:,}" if value.bit_length() <= 128 else "a number that long"
+            self.fail(key, f"must be {bound}, got {shown}")
         return value
 
     def boolean(self, value: Any, key: str) -> bool:
@@ -388,6 +397,8 @@ class _Reader:
                 f'expected a policy kind ("random") or a table of house = policy, got '
                 f"{_type_name(value)}",
             )
+        if "kind" in value:  # one policy table for every house
+            return {"default": self.policy(value, key)}
         if not value:
             self.fail(key, "empty table: name a policy for 'default' or for houses")
         out: dict[str, dict[str, Any]] = {}
@@ -406,7 +417,7 @@ class _Reader:
         if axis == "edition":
             return self.edition(value, key)
         if axis == "players":
-            return self.integer(value, key, 1)
+            return self.integer(value, key, 1, 99)
         if axis == "policies":
             return self.policies(value, key)
         return self.boolean(value, key)
@@ -416,31 +427,32 @@ class _Reader:
 
         text = self.string(value, key)
         path = Path(text)
-        candidates = [path]
         if not path.is_absolute() and self.folder is not None:
-            candidates.append(self.folder / path)
-        found = next((c for c in candidates if c.is_file()), None)
-        if found is None:
-            self.fail(key, f"no position file {text!r}")
+            path = self.folder / path  # relative to the scenario file, wherever gotsim runs
+        if not path.exists():
+            self.fail(key, f"no position file {text!r} (looked for {str(path)!r})")
         try:
-            position = load_position(found)
+            position = load_position(read_json_file(path))
+        except InputError as exc:
+            self.fail(key, f"{text}: {str(exc).removeprefix(f'{path}: ')}")
         except PositionError as exc:
             self.fail(key, f"{text}: {exc}")
+        except RecursionError:
+            self.fail(key, f"{text}: nested too deeply")
         return text, dump_position(position)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
     source = str(path)
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise ScenarioError(source, "file", "no such scenario file") from None
-    except OSError as exc:
-        raise ScenarioError(source, "file", f"cannot read: {exc.strerror or exc}") from None
+        text = read_text_file(path)
+    except InputError as exc:
+        reason = "no such scenario file" if str(exc) == "no such file" else str(exc)
+        raise ScenarioError(source, "file", reason) from None
     try:
-        return tomllib.loads(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ScenarioError(source, "file", "not UTF-8 text") from None
+        return parse_toml(text)
+    except InputError as exc:
+        raise ScenarioError(source, "file", str(exc)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(source, "TOML", str(exc)) from None
 
@@ -479,11 +491,13 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
         )
     description = r.string(raw.get("description", ""), "description")
     seed = r.integer(raw["seed"], "seed", 0, 2**63 - 1)
-    games = r.integer(raw["games"], "games", 1)
-    block_size = r.integer(raw.get("block_size", DEFAULT_BLOCK_SIZE), "block_size", 1)
+    games = r.integer(raw["games"], "games", 1, MAX_GAMES)
+    block_size = r.integer(
+        raw.get("block_size", DEFAULT_BLOCK_SIZE), "block_size", 1, MAX_BLOCK_SIZE
+    )
     quick_games = None
     if "quick_games" in raw:
-        quick_games = r.integer(raw["quick_games"], "quick_games", 1)
+        quick_games = r.integer(raw["quick_games"], "quick_games", 1, MAX_GAMES)
         if quick_games > games:
             r.fail("quick_games", f"must not exceed games ({games}), got {quick_games}")
 
@@ -498,7 +512,7 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
 
     fixed: dict[str, Any] = {
         "edition": r.edition(raw.get("edition", "2e"), "edition"),
-        "players": r.integer(raw.get("players", 6), "players", 1),
+        "players": r.integer(raw.get("players", 6), "players", 1, 99),
         "tides_of_battle": r.boolean(
             variants.get("tides_of_battle", False), "variants.tides_of_battle"
         ),
@@ -527,11 +541,25 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
             )
         if not isinstance(values, list) or not values:
             r.fail(key, f"expected a non-empty array of values, got {_type_name(values)}")
+        if len(values) > MAX_CELLS:
+            r.fail(key, f"{len(values):,} values: a grid has at most {MAX_CELLS:,} cells")
         parsed = [r.axis_value(axis, v, f"{key}[{i}]") for i, v in enumerate(values)]
         for i, value in enumerate(parsed):
             if value in parsed[:i]:
                 r.fail(key, f"value {value_text(values[i])} is listed twice")
         axes[axis] = parsed
+
+    n_cells = math.prod(len(values) for values in axes.values())
+    if n_cells > MAX_CELLS:
+        sizes = " × ".join(str(len(values)) for values in axes.values())
+        r.fail("grid", f"{sizes} = {n_cells:,} cells; a grid has at most {MAX_CELLS:,}")
+    n_blocks = n_cells * math.ceil(games / block_size)
+    if n_blocks > MAX_BLOCKS:
+        r.fail(
+            "block_size",
+            f"{n_cells:,} cell(s) × {math.ceil(games / block_size):,} blocks of {block_size:,} "
+            f"games = {n_blocks:,} blocks; at most {MAX_BLOCKS:,} (raise block_size)",
+        )
 
     start_position = position = None
     if "start_position" in raw:
