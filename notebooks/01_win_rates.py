@@ -41,14 +41,12 @@ import numpy as np
 import pandas as pd
 
 import gotsim
+from gotsim.analysis.notebook import figure_folder
 from gotsim.analysis.stats import win_rates
 from gotsim.engine.simulate import play_games
 from gotsim.rules.ids import House
 
-ROOT = next(p for p in [Path.cwd(), *Path.cwd().parents] if (p / "pyproject.toml").exists())
-FIG_DIR = None if QUICK else ROOT / "results" / "figures"
-if FIG_DIR is not None:
-    FIG_DIR.mkdir(parents=True, exist_ok=True)
+FIG_DIR = figure_folder(QUICK)  # results/figures/ of the checkout; None in quick mode
 
 
 def save(fig, name):

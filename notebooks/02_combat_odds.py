@@ -39,11 +39,9 @@ import numpy as np
 import pandas as pd
 
 import gotsim
+from gotsim.analysis.notebook import figure_folder, repository_file
 
-ROOT = next(p for p in [Path.cwd(), *Path.cwd().parents] if (p / "pyproject.toml").exists())
-FIG_DIR = None if QUICK else ROOT / "results" / "figures"
-if FIG_DIR is not None:
-    FIG_DIR.mkdir(parents=True, exist_ok=True)
+FIG_DIR = figure_folder(QUICK)  # results/figures/ of the checkout; None in quick mode
 
 
 def save(fig, name):
@@ -52,7 +50,7 @@ def save(fig, name):
         fig.savefig(FIG_DIR / name, dpi=100, bbox_inches="tight")
 
 
-spec = json.loads((ROOT / BATTLE).read_text())
+spec = json.loads(repository_file(BATTLE).read_text())
 
 # %% [markdown]
 # ## The calculator

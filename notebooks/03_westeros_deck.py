@@ -44,14 +44,12 @@ import numpy as np
 import pandas as pd
 
 import gotsim
+from gotsim.analysis.notebook import figure_folder
 from gotsim.analysis.history import raven_looks
 from gotsim.analysis.westeros import westeros_chances
 from gotsim.analysis.stats import wilson_interval, win_rates
 
-ROOT = next(p for p in [Path.cwd(), *Path.cwd().parents] if (p / "pyproject.toml").exists())
-FIG_DIR = None if QUICK else ROOT / "results" / "figures"
-if FIG_DIR is not None:
-    FIG_DIR.mkdir(parents=True, exist_ok=True)
+FIG_DIR = figure_folder(QUICK)  # results/figures/ of the checkout; None in quick mode
 
 
 def save(fig, name):
@@ -87,7 +85,8 @@ drawn = rounds[rounds["round"] >= 2]  # no Westeros phase in round 1
 # (the exact figure weighted by the rounds the simulated games reached).
 
 # %%
-decks = json.loads((ROOT / "gotsim/data/2e/westeros_cards.json").read_text())["decks"]
+cards_file = Path(gotsim.__file__).parent / "data" / "2e" / "westeros_cards.json"  # package data
+decks = json.loads(cards_file.read_text())["decks"]
 exact = westeros_chances("2e")
 exact["chance"] = exact.drawn  # resolved for every card but Winter Is Coming: drawn
 rounds_reached = drawn["round"].value_counts().sort_index()

@@ -40,12 +40,10 @@ import numpy as np
 import pandas as pd
 
 import gotsim
+from gotsim.analysis.notebook import figure_folder, repository_file
 from gotsim.analysis.stats import win_rates
 
-ROOT = next(p for p in [Path.cwd(), *Path.cwd().parents] if (p / "pyproject.toml").exists())
-FIG_DIR = None if QUICK else ROOT / "results" / "figures"
-if FIG_DIR is not None:
-    FIG_DIR.mkdir(parents=True, exist_ok=True)
+FIG_DIR = figure_folder(QUICK)  # results/figures/ of the checkout; None in quick mode
 
 
 def save(fig, name):
@@ -54,7 +52,7 @@ def save(fig, name):
         fig.savefig(FIG_DIR / name, dpi=100, bbox_inches="tight")
 
 
-scenario = tomllib.loads((ROOT / "scenarios/lannister_swap.toml").read_text())
+scenario = tomllib.loads(repository_file("scenarios/lannister_swap.toml").read_text())
 # the scenario's grid runs both editions; the 2nd edition's cells first, the 1st's at the end
 # (the same cells, from scenarios/lannister_swap_1e.toml)
 del scenario["grid"]["edition"]
@@ -238,7 +236,7 @@ mech.round(2)
 # play the 1st-edition base game (`POLICIES`).
 
 # %%
-scenario_1e = tomllib.loads((ROOT / "scenarios/lannister_swap_1e.toml").read_text())
+scenario_1e = tomllib.loads(repository_file("scenarios/lannister_swap_1e.toml").read_text())
 scenario_1e["policies"] = POLICIES
 if GAMES is not None:
     scenario_1e["games"] = GAMES

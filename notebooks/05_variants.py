@@ -39,11 +39,9 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 import gotsim
+from gotsim.analysis.notebook import figure_folder
 
-ROOT = next(p for p in [Path.cwd(), *Path.cwd().parents] if (p / "pyproject.toml").exists())
-FIG_DIR = None if QUICK else ROOT / "results" / "figures"
-if FIG_DIR is not None:
-    FIG_DIR.mkdir(parents=True, exist_ok=True)
+FIG_DIR = figure_folder(QUICK)  # results/figures/ of the checkout; None in quick mode
 
 
 def save(fig, name):

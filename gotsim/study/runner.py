@@ -325,6 +325,18 @@ def _meta(
     }
 
 
+COMPILE_NOTE = "first run only, kept in numba's cache"
+
+
+def _announce_compile(scenario: Scenario, blocks: list[Block]) -> bool:
+    """Say once on stderr which batch kernels the blocks will compile before their first game;
+    returns whether any will."""
+    from gotsim.engine.simulate import announce_compile
+
+    specs = {json.dumps(scenario.cells[b.cell].policies, sort_keys=True) for b in blocks}
+    return any([announce_compile(json.loads(spec)) for spec in sorted(specs)])
+
+
 def run_study(
     path_or_dict: str | Path | Mapping[str, Any] | Scenario,
     *,
@@ -385,7 +397,14 @@ def run_study(
                 dynamic_ncols=True,
             )
         )
+        compiling = _announce_compile(scenario, todo) and progress
+        if compiling:  # minutes without a finished block: say why rather than show 0/N
+            bar.bar_format = "{desc}: compiling the kernels first (" + COMPILE_NOTE + ")"
+            bar.refresh()
         for done in _execute(_tasks(scenario, todo), jobs=jobs, dask=use_dask):
+            if compiling:
+                compiling = False
+                bar.bar_format = None
             columns = _cell_columns(scenario, done.cell, done.block)
             store.write_block(
                 done.cell,
