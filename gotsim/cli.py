@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from gotsim.rules.ids import EDITIONS
+from gotsim.data import EDITIONS
 
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a Unix tool killed by a closed pipe
@@ -204,6 +204,35 @@ def _announce(group: str) -> None:
     announce_compile(group)
 
 
+def _early_compile_notice(args: argparse.Namespace) -> None:
+    """Say at once, before numba and the engine are imported, which kernels the command will
+    compile when that is certain from the files (``gotsim.jit.surely_compiles``); the others
+    are announced when their kernels are defined."""
+    from gotsim.jit import announce_if_surely_compiles
+
+    groups = {
+        "run": [_scenario_players(args)] if args.command == "run" else [],
+        "bench": [getattr(args, "policy", "random")],
+        "play": ["game", "heuristic_policy" if getattr(args, "policy", "") == "heuristic" else ""],
+        "combat": ["odds"],
+    }.get(args.command, [])
+    for group in filter(None, groups):
+        announce_if_surely_compiles(group)
+
+
+def _scenario_players(args: argparse.Namespace) -> str:
+    """``heuristic`` when the scenario file names heuristic players anywhere, else ``random``
+    (a quick look at the TOML; the scenario is read properly later)."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(Path(args.scenario).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return ""
+    found = json.dumps([data.get("policies"), data.get("grid", {}).get("policies")])
+    return "heuristic" if "heuristic" in found else "random" if "null" in found else ""
+
+
 def _status(args: argparse.Namespace, text: str) -> None:
     """A progress line on stderr, unless ``--quiet``."""
     if not getattr(args, "quiet", False):
@@ -353,9 +382,19 @@ def _play_with_pictures(game: Any, folder: Path, policy: Any) -> None:
     save_record_picture(folder / "final.png", game)
 
 
-def _variant_argument(parser: argparse.ArgumentParser) -> None:
-    from gotsim.engine.tables import CLASH_OF_KINGS_VARIANTS
+# the 1st edition's A Clash of Kings modules: gotsim.engine.tables.CLASH_OF_KINGS_VARIANTS,
+# written out so that the command starts without importing the engine (a test keeps them equal)
+CLASH_OF_KINGS_VARIANTS = (
+    "fortifications",
+    "siege_engines",
+    "westeros_lookahead",
+    "ports",
+    "one_time_orders",
+    "three_card_combat",
+)
 
+
+def _variant_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--variant",
         action="append",
@@ -655,6 +694,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:  # bare `gotsim`: what it can do
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
+    _early_compile_notice(args)
     try:
         status = int(args.run(args))
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit

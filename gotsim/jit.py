@@ -34,9 +34,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numba
-from numba.core.caching import UserProvidedCacheLocator
-
 OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy"}
 ROOT = Path(__file__).resolve().parent  # the gotsim package
 STAMP = "gotsim-sources.sha256"  # the sources the kernels beside it were compiled from
@@ -60,6 +57,9 @@ def sources_digest(root: Path = ROOT) -> str:
 def cache_dirs(source: Path) -> list[Path]:
     """Where numba may keep the kernels of the module ``source``: ``__pycache__`` beside it,
     and its directory under ``NUMBA_CACHE_DIR`` when that is set."""
+    import numba
+    from numba.core.caching import UserProvidedCacheLocator
+
     dirs = [source.parent / "__pycache__"]
     user_dir = getattr(numba.config, "CACHE_DIR", "")  # (set from the environment at import)
     if user_dir:
@@ -114,6 +114,8 @@ def _forget_stale(func: Callable[..., Any]) -> None:
 def njit(func: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     """``numba.njit`` with ``OPTIONS`` (overridden or extended by ``options``): use as ``@njit``
     or ``@njit(parallel=True)``."""
+    import numba
+
     merged = {**OPTIONS, **options}
     compile_ = numba.njit(**merged)
 
@@ -166,6 +168,8 @@ def will_compile(kernel: Any) -> bool:
     process yet, and no usable entry in numba's cache on disk (none there, dropped as stale, or
     made from an older file or for another CPU). Reads one small index file; compiles nothing.
     """
+    import numba
+
     if getattr(numba.config, "DISABLE_JIT", False) or not hasattr(kernel, "signatures"):
         return False
     if kernel.signatures:
@@ -191,6 +195,51 @@ def group_will_compile(name: str) -> bool:
     return any(will_compile(getattr(module, kernel)) for kernel in group.kernels)
 
 
+def surely_compiles(name: str) -> bool:
+    """Whether the kernel group ``name`` will certainly compile, told from files alone, before
+    numba or the engine is imported (so that ``gotsim`` can say so within a second): its
+    package's kernels are stale (stamped for other sources, or not stamped) and will be dropped,
+    or an entry kernel has no cache index, or an index older than its source file. False when
+    unsure; ``will_compile`` then decides once the kernels are defined."""
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0") or os.environ.get(
+        "NUMBA_CACHE_DIR"
+    ):
+        return False
+    group = KERNEL_GROUPS[name]
+    source = ROOT.joinpath(*group.module.split(".")[1:]).with_suffix(".py")
+    cache = source.parent / "__pycache__"
+    try:
+        if (cache / STAMP).read_text() != sources_digest():
+            return True
+    except OSError:
+        return True
+    try:
+        changed = source.stat().st_mtime
+    except OSError:
+        return False
+    for kernel in group.kernels:
+        indexes = list(cache.glob(f"{source.stem}.{kernel}-*.nbi"))
+        if not indexes or all(i.stat().st_mtime < changed for i in indexes):
+            return True
+    return False
+
+
+def announce_if_surely_compiles(name: str, *, stream: Any = None) -> bool:
+    """``announce_compile`` from files alone (``surely_compiles``): the line comes at once, even
+    before numba is imported. Returns whether it was announced now or before."""
+    if not surely_compiles(name):
+        return False
+    _say(name, stream)
+    return True
+
+
+def _say(name: str, stream: Any) -> None:
+    announced = set(filter(None, os.environ.get(ANNOUNCED_ENV, "").split(",")))
+    if name not in announced:
+        os.environ[ANNOUNCED_ENV] = ",".join(sorted(announced | {name}))
+        print(compile_message(name), file=stream or sys.stderr, flush=True)
+
+
 def compile_message(name: str) -> str:
     """The line ``announce_compile`` prints for the group ``name``."""
     group = KERNEL_GROUPS[name]
@@ -208,10 +257,7 @@ def announce_compile(name: str, *, stream: Any = None) -> bool:
     started afterwards (``gotsim run --jobs N``) do not repeat the line."""
     if not group_will_compile(name):
         return False
-    announced = set(filter(None, os.environ.get(ANNOUNCED_ENV, "").split(",")))
-    if name not in announced:
-        os.environ[ANNOUNCED_ENV] = ",".join(sorted(announced | {name}))
-        print(compile_message(name), file=stream or sys.stderr, flush=True)
+    _say(name, stream)
     return True
 
 
@@ -221,11 +267,13 @@ __all__ = [
     "OPTIONS",
     "KernelGroup",
     "announce_compile",
+    "announce_if_surely_compiles",
     "cache_dirs",
     "compile_message",
     "drop_stale_kernels",
     "group_will_compile",
     "njit",
     "sources_digest",
+    "surely_compiles",
     "will_compile",
 ]

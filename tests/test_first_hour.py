@@ -313,3 +313,44 @@ def test_jupyterlab_reads_the_setting(tmp_path: Path) -> None:
         server.wait(timeout=30)
     default = data["schema"]["properties"]["defaultViewers"]["default"]
     assert default["python"] == "Jupytext Notebook"
+
+
+def test_the_command_starts_without_the_engine() -> None:
+    """`gotsim` parses its arguments and can announce a compile before numba is imported."""
+    code = (
+        "import sys; import gotsim.cli as c; c.build_parser().parse_args(['bench']); "
+        "print('numba' in sys.modules, 'gotsim.engine' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+    from gotsim.cli import CLASH_OF_KINGS_VARIANTS
+    from gotsim.engine.tables import CLASH_OF_KINGS_VARIANTS as ENGINE_MODULES
+
+    assert CLASH_OF_KINGS_VARIANTS == ENGINE_MODULES
+
+
+def test_a_compile_is_certain_from_the_files_when_the_stamp_is_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """surely_compiles: a stale or missing stamp, or a missing index, means a compile; a fresh
+    index (newer than its source) leaves the decision to will_compile."""
+    package = tmp_path / "gotsim"
+    cache = package / "engine" / "__pycache__"
+    cache.mkdir(parents=True)
+    source = package / "engine" / "runner.py"
+    source.write_text("x = 1\n")
+    monkeypatch.setattr(jit, "ROOT", package)
+    monkeypatch.setattr(jit, "sources_digest", lambda root=None: "digest-now")
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    assert jit.surely_compiles("random")  # no stamp
+    (cache / jit.STAMP).write_text("digest-then")
+    assert jit.surely_compiles("random")  # kernels for other sources: dropped at import
+    (cache / jit.STAMP).write_text("digest-now")
+    assert jit.surely_compiles("random")  # no index
+    index = cache / "runner.play_random-42.py311.nbi"
+    index.write_bytes(b"index")
+    os.utime(index, (source.stat().st_mtime + 10,) * 2)
+    assert not jit.surely_compiles("random")
+    os.utime(index, (source.stat().st_mtime - 10,) * 2)
+    assert jit.surely_compiles("random")  # the source changed after the compile

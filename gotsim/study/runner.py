@@ -387,6 +387,7 @@ def run_study(
         total = len(scenario.cells) * scenario.games
         remaining = sum(b.n_games for b in todo)
         start = time.perf_counter()
+        compiling = _announce_compile(scenario, todo) and progress
         bar = stack.enter_context(
             tqdm(
                 total=total,
@@ -395,12 +396,14 @@ def run_study(
                 desc=scenario.name,
                 disable=not progress,
                 dynamic_ncols=True,
+                # minutes without a finished block: say why rather than show 0/N
+                bar_format=(
+                    "{desc}: compiling the kernels first (" + COMPILE_NOTE + ")"
+                    if compiling
+                    else None
+                ),
             )
         )
-        compiling = _announce_compile(scenario, todo) and progress
-        if compiling:  # minutes without a finished block: say why rather than show 0/N
-            bar.bar_format = "{desc}: compiling the kernels first (" + COMPILE_NOTE + ")"
-            bar.refresh()
         for done in _execute(_tasks(scenario, todo), jobs=jobs, dask=use_dask):
             if compiling:
                 compiling = False
