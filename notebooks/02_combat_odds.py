@@ -40,6 +40,7 @@ import pandas as pd
 
 import gotsim
 from gotsim.analysis.notebook import figure_folder, repository_file
+from gotsim.analysis.plots import draw_matrix, percent_axis
 
 FIG_DIR = figure_folder(QUICK)  # results/figures/ of the checkout; None in quick mode
 
@@ -122,8 +123,9 @@ for (model, tides), sub in curve.groupby(["model", "tides"]):
         label=f"{model}{', Tides of Battle' if tides else ''}",
     )
 ax.set_xlabel("attacker unit strength − defender unit strength")
-ax.set_ylabel("P(attacker wins)")
-ax.set_title("Lannister attacks Stark at Riverrun, full hands")
+ax.set_ylabel("P(attacker wins), exact")
+percent_axis(ax)
+ax.set_title("Lannister attacks Stark at Riverrun, full hands, by card-choice model")
 ax.legend(fontsize=8)
 save(fig, "combat_strength_curve.png")
 curve.pivot_table(index="difference", columns=["model", "tides"], values="p").round(3)
@@ -136,7 +138,7 @@ curve.pivot_table(index="difference", columns=["model", "tides"], values="p").ro
 # the equilibrium is a pure strategy.
 
 # %%
-fig, axes = plt.subplots(1, len(PAIRS), figsize=(7 * len(PAIRS), 6))
+fig, axes = plt.subplots(1, len(PAIRS), figsize=(7.5 * len(PAIRS), 6), layout="constrained")
 equilibria = {}
 for ax, (attacker, defender, area) in zip(np.atleast_1d(axes), PAIRS, strict=True):
     battle = {
@@ -146,14 +148,12 @@ for ax, (attacker, defender, area) in zip(np.atleast_1d(axes), PAIRS, strict=Tru
         "defender": {"house": defender, "units": {"knight": 1, "footman": 1}},
     }
     r = gotsim.combat_odds(battle, model="equilibrium")
-    m = r.matrix_frame()
-    ax.imshow(m.to_numpy(), vmin=0, vmax=1, cmap="RdBu")
-    ax.set_xticks(range(m.shape[1]), m.columns, rotation=60, ha="right", fontsize=7)
-    ax.set_yticks(range(m.shape[0]), m.index, fontsize=7)
-    for i in range(m.shape[0]):
-        for j in range(m.shape[1]):
-            ax.text(j, i, f"{m.iat[i, j]:.2f}", ha="center", va="center", fontsize=6)
-    ax.set_title(f"{attacker} attacks {defender} at {area}: value {r.game_value:.2f}")
+    draw_matrix(ax, r.matrix_frame(), label="P(attacker wins), exact (cells in %)")
+    ax.set_title(
+        f"{attacker.capitalize()} attacks {defender.capitalize()}, Tides of Battle: "
+        f"equilibrium value {r.game_value:.0%}",
+        fontsize=10,
+    )
     equilibria[f"{attacker} vs {defender}"] = r
 save(fig, "combat_card_matrices.png")
 for name, r in equilibria.items():
