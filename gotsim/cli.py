@@ -281,6 +281,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     pictures = Path(args.pictures) if args.pictures else None
     if pictures is not None and pictures.exists() and not pictures.is_dir():
         _fail(f"--pictures {args.pictures!r} is a file, not a folder")
+    page = _output_file(args.html, "--html", ".html")
+    events = _output_file(args.json if args.json != "-" else None, "--json", ".jsonl")
     _announce("game")
     if args.policy == "heuristic":
         _announce("heuristic_policy")
@@ -291,8 +293,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
         variants=_variants(args),
     )
     policy = _python_policy(args.policy)
-    if pictures is not None:
-        _play_with_pictures(game, pictures, policy)
+    frames = None
+    if pictures is not None or page is not None:
+        frames = _play_with_pictures(game, pictures, policy)
     else:
         game.play(policy)
     summary = {
@@ -307,19 +310,53 @@ def _cmd_play(args: argparse.Namespace) -> int:
     }
     text = game.narrative()
     if log is not None:
-        tmp = log.with_name(log.name + ".part")
-        tmp.write_text(text + "\n", encoding="utf-8")
-        tmp.replace(log)
-    if args.json:
+        _write_text(log, text + "\n")
+    if events is not None:
+        lines = text.splitlines()
+        records = [
+            json.dumps({**vars(event), "words": line}, ensure_ascii=False)
+            for event, line in zip(game.log, lines, strict=True)
+        ]
+        _write_text(events, "\n".join(records) + "\n")
+    if page is not None and frames is not None:
+        from gotsim.analysis.game_page import game_page
+
+        title = (
+            f"gotsim play: {args.players} players, {args.edition}, seed {args.seed}, "
+            f"{args.policy} players — {str(summary['winner']).capitalize()} wins"
+        )
+        story, rounds = text.splitlines(), [event.round for event in game.log]
+        _write_text(page, game_page(frames, story, standings(game), title=title, rounds=rounds))
+    written = [str(p) for p in (log, events, page) if p is not None]
+    if args.json == "-":
         print(json.dumps(summary, indent=1))
-    elif log is None:
+    elif not written:
         print(text)
         print()
         print(_standings_text(game))
     else:
-        print(f"wrote {log}; {summary['winner']} wins ({summary['end_reason']})")
+        print(f"wrote {', '.join(written)}; {summary['winner']} wins ({summary['end_reason']})")
         print(_standings_text(game))
     return 0
+
+
+def _output_file(value: str | None, flag: str, suffix: str) -> Path | None:
+    """The file an option writes, checked before the game is played."""
+    if value is None:
+        return None
+    path = Path(value)
+    if path.is_dir():
+        _fail(f"{flag} {value!r} is a folder; give a file name such as game{suffix}")
+    if not path.parent.exists():
+        _fail(f"{flag} {value!r}: folder {str(path.parent)!r} does not exist")
+    return path
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file, then a rename)."""
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
 
 
 def standings(game: Any) -> list[dict[str, Any]]:
@@ -361,25 +398,29 @@ def _standings_text(game: Any) -> str:
     return "\n".join(lines)
 
 
-def _play_with_pictures(game: Any, folder: Path, policy: Any) -> None:
-    """Play on, saving a board picture at the start of every round's planning phase."""
+def _play_with_pictures(game: Any, folder: Path | None, policy: Any) -> list[Any]:
+    """Play on, taking a board picture at the start of every round's planning phase and at the
+    end (written to ``folder`` as round_NN.png and final.png when given); returns the frames of
+    ``gotsim play --html``."""
     import matplotlib
 
     matplotlib.use("Agg")
-    from gotsim.analysis.board_plot import save_record_picture
+    from gotsim.analysis.game_page import play_with_frames
 
-    folder.mkdir(parents=True, exist_ok=True)
-    seen = 0
-    while True:
-        g = game.record
-        if int(g.game_round) != seen and int(g.phase) == 2:
-            seen = int(g.game_round)
-            save_record_picture(folder / f"round_{seen:02d}.png", game)
-        pending = game.pending
-        if pending is None:
-            break
-        game.step(policy(game, pending))
-    save_record_picture(folder / "final.png", game)
+    def write(label: str, png: bytes) -> None:
+        assert folder is not None
+        name = "final.png" if label == "The end" else f"round_{int(label.split()[-1]):02d}.png"
+        _write_bytes(folder / name, png)
+
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    return play_with_frames(game, policy, dpi=80, on_picture=write if folder else None)
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_bytes(data)
+    tmp.replace(path)
 
 
 # the 1st edition's A Clash of Kings modules: gotsim.engine.tables.CLASH_OF_KINGS_VARIANTS,
@@ -643,8 +684,21 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--tides", action="store_true", help="Tides of Battle variant")
     _variant_argument(play)
     play.add_argument("--log", help="write the narrated log to this file")
-    play.add_argument("--json", action="store_true", help="print a JSON summary")
+    play.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        metavar="FILE",
+        help="with FILE: write every event of the game to FILE as JSON lines; alone: print a "
+        "JSON summary",
+    )
     play.add_argument("--pictures", help="folder for a board picture per round")
+    play.add_argument(
+        "--html",
+        metavar="FILE",
+        help="write one self-contained page: the board every round, a slider, the narration "
+        "and the standings",
+    )
     play.set_defaults(run=_cmd_play)
 
     bench = sub.add_parser("bench", help="measure complete games per second")

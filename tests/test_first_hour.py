@@ -354,3 +354,42 @@ def test_a_compile_is_certain_from_the_files_when_the_stamp_is_stale(
     assert not jit.surely_compiles("random")
     os.utime(index, (source.stat().st_mtime - 10,) * 2)
     assert jit.surely_compiles("random")  # the source changed after the compile
+
+
+# --- gotsim play --html / --json FILE ------------------------------------------------------------
+
+
+def test_play_writes_one_page_and_the_event_log(tmp_path: Path) -> None:
+    """The page holds every picture (no link out of it), a slider over them, the narration and
+    the standings; the JSON lines are the game's events, one each."""
+    page, events = tmp_path / "game.html", tmp_path / "events.jsonl"
+    argv = ["play", "--players", "3", "--seed", "1", "--html", str(page), "--json", str(events)]
+    assert main(argv) == 0
+    text = page.read_text(encoding="utf-8")
+    assert not re.search(r"""(src|href)=["']?(https?:|//|file:)""", text)  # self-contained
+    match = re.search(r'id="frames">(.*?)</script>', text, re.S)
+    assert match is not None
+    frames = json.loads(match.group(1))
+    labels = [f["label"] for f in frames]
+    assert labels[0] == "Round 1" and labels[-1] == "The end"
+    assert len(labels) == len(set(labels)) >= 3
+    assert all(f["png"].startswith("iVBORw0KGgo") for f in frames)  # base64 of a PNG
+    assert f'max="{len(frames) - 1}"' in text and 'type="range"' in text
+    assert "Standings at the end" in text and "(winner)" in text
+    records = [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines()]
+    assert {"round", "phase", "kind", "house", "action", "text", "words"} <= set(records[0])
+    assert records[-1]["kind"] == "game_over"
+    told = [line for f in frames[:-1] for line in f["story"]]
+    assert told == [r["words"] for r in records]  # every event narrated once, in order
+    for frame in frames[:-1]:  # each picture with its round's narration
+        assert all(line.startswith(f"R{frame['label'].split()[-1]} ") for line in frame["story"])
+    assert frames[-1]["story"] == [records[-1]["words"]]  # the end: who won
+
+
+def test_play_refuses_an_html_path_in_a_missing_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["play", "--players", "3", "--html", str(tmp_path / "no" / "game.html")])
+    assert info.value.code == 2
+    assert "does not exist" in capsys.readouterr().err
