@@ -150,7 +150,7 @@ KERNEL_GROUPS: dict[str, KernelGroup] = {
         "the heuristic players' kernels",
         "gotsim.engine.runner",
         ("play_policies_reused", "play_policies"),
-        9,
+        10,
     ),
     "game": KernelGroup(
         "the one-game engine", "gotsim.engine.machine", ("advance", "legal", "apply"), 2

@@ -55,37 +55,22 @@ spec = json.loads(repository_file(BATTLE).read_text())
 
 # %% [markdown]
 # ## The calculator
-# With `ipywidgets` installed (it is not a gotsim dependency) this cell shows a small form over
-# the battle above; without it, edit `BATTLE` and `MODEL` in the parameters cell and rerun.
+# A form over the battle above (`gotsim.analysis.combat_form`): houses, area, units per side,
+# orders, a supporting house, the hands, Tides of Battle, the Valyrian Steel Blade's holder and
+# the card-choice model. Change any field and the odds below follow: the chance of each side,
+# how often each card is played, the card-pair matrix and the strength breakdown.
 
 # %%
-TIDES = bool(spec.get("tides_of_battle", False))
+from gotsim.analysis.combat_form import CombatForm
 
+form = CombatForm(spec, model=MODEL)
+form.widget
 
-def show_odds(model=MODEL, tides=TIDES, blade_holder="greyjoy"):
-    battle = copy.deepcopy(spec)
-    battle["tides_of_battle"] = tides
-    battle["blade_holder"] = blade_holder
-    r = gotsim.combat_odds(battle, model=model)
-    print(f"{spec['name']}: P(attacker wins) = {r.p_attacker_wins:.2%} ({model})")
-    return r
+# %% [markdown]
+# The same result as a value (`gotsim.combat_odds`), shown by its own HTML view:
 
-
-try:
-    import ipywidgets as widgets
-except ImportError:
-    widgets = None
-
-if widgets is not None and not QUICK:
-    widgets.interact(
-        show_odds,
-        model=["uniform", "equilibrium"],  # "fixed" needs a chosen card
-        tides=TIDES,
-        blade_holder=["greyjoy", spec["attacker"]["house"], spec["defender"]["house"]],
-    )
-else:
-    result = show_odds()
-    display(result.matrix_frame().round(3))  # noqa: F821 (IPython builtin)
+# %%
+form.result
 
 # %% [markdown]
 # ## P(attacker wins) against strength difference
@@ -156,10 +141,15 @@ for ax, (attacker, defender, area) in zip(np.atleast_1d(axes), PAIRS, strict=Tru
     )
     equilibria[f"{attacker} vs {defender}"] = r
 save(fig, "combat_card_matrices.png")
-for name, r in equilibria.items():
-    print(name)
-    print("  attacker:", {k: round(v, 2) for k, v in r.attacker_strategy.items() if v > 1e-6})
-    print("  defender:", {k: round(v, 2) for k, v in r.defender_strategy.items() if v > 1e-6})
+pd.DataFrame(
+    [
+        {"battle": name, "side": side, "card": card, "played": share}
+        for name, r in equilibria.items()
+        for side, strategy in (("attacker", r.attacker_strategy), ("defender", r.defender_strategy))
+        for card, share in strategy.items()
+        if share > 1e-6
+    ]
+).set_index(["battle", "side", "card"]).style.format("{:.0%}")
 
 # %% [markdown]
 # ## What Tides of Battle and the Valyrian Steel Blade change
