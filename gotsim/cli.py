@@ -532,6 +532,22 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_report(args: argparse.Namespace) -> int:
+    from gotsim.study.html_report import ReportError, report_page
+
+    folder = Path(args.results)
+    try:
+        page = report_page(folder)
+    except ReportError as exc:
+        _fail(str(exc))
+    out = Path(args.out) if args.out else folder / "report.html"
+    if out.is_dir() or not out.parent.exists():
+        _fail(f"--out {str(out)!r}: give a file in an existing folder")
+    _write_text(out, page)
+    print(f"wrote {out}")
+    return 0
+
+
 def _cmd_warmup(args: argparse.Namespace) -> int:
     """Compile every kernel (or load it from numba's cache) so that later commands start at
     once: the batch loops of both players, the one-game engine and the combat calculator."""
@@ -729,6 +745,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--force", action="store_true", help="replace another scenario's results")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(run=_cmd_run)
+
+    report = sub.add_parser(
+        "report", help="write one HTML page of a study's results (tables, figures, provenance)"
+    )
+    report.add_argument("results", help="a study's results folder (gotsim run writes it)")
+    report.add_argument("--out", help="the page to write (default RESULTS/report.html)")
+    report.set_defaults(run=_cmd_report)
 
     warmup = sub.add_parser(
         "warmup",

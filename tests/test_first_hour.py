@@ -393,3 +393,65 @@ def test_play_refuses_an_html_path_in_a_missing_folder(
         main(["play", "--players", "3", "--html", str(tmp_path / "no" / "game.html")])
     assert info.value.code == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+# --- gotsim report ------------------------------------------------------------------------------
+
+
+def _results_folder(folder: Path) -> Path:
+    folder.mkdir()
+    scenario = {
+        "name": "tiny",
+        "description": "two arms",
+        "source": "tiny.toml",
+        "games": 100,
+        "seed": 7,
+        "axes": ["tides_of_battle"],
+        "cells": [{}, {}],
+        "hash": "abc",
+    }
+    (folder / "scenario.json").write_text(json.dumps(scenario))
+    (folder / "meta.json").write_text(json.dumps({"git_sha": "f00d", "root_entropy": 7}))
+    rows = []
+    for cell, tides in ((0, False), (1, True)):
+        for house, wins in (("stark", 30), ("lannister", 40)):
+            rows.append(
+                f"{cell},{tides},heuristic,{house},100,{wins},{wins / 100},{wins / 100 - 0.09},"
+                f"{wins / 100 + 0.1},{wins // 2},{wins - wins // 2},2.0"
+            )
+    (folder / "summary.csv").write_text(
+        "cell,tides_of_battle,policies,house,games,wins,win_rate,ci_low,ci_high,wins_castles,"
+        "wins_round10,mean_castles\n" + "\n".join(rows) + "\n"
+    )
+    (folder / "comparisons.csv").write_text(
+        "house,by,baseline,arm,rate_baseline,rate_arm,difference,ci_low,ci_high,p_value,method\n"
+        "stark,tides_of_battle,False,True,0.3,0.3,0.0,-0.12,0.12,1.0,two-proportion z-test\n"
+    )
+    (folder / "figures").mkdir()
+    (folder / "figures" / "win_rates.png").write_bytes(b"\x89PNG\r\n\x1a\nfake")
+    return folder
+
+
+def test_report_writes_one_page_of_the_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _results_folder(tmp_path / "tiny")
+    assert main(["report", str(folder)]) == 0
+    page = (folder / "report.html").read_text(encoding="utf-8")
+    assert "wrote" in capsys.readouterr().out
+    assert page.count("<tr><td class='text'>") == 4 + 1  # four house rows, one comparison
+    assert "[31.00 %, 50.00 %]" in page and "95 % CI (Wilson)" in page
+    assert "[-12.00, +12.00] pp" in page
+    assert "data:image/png;base64," in page and "f00d" in page
+    assert not re.search(r"""src=["'](?!data:)""", page)  # the figures travel inside the page
+
+
+def test_report_refuses_a_folder_without_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["report", str(tmp_path)])
+    assert info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not a finished study's results" in err[0]
+    assert list(tmp_path.iterdir()) == []
