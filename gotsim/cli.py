@@ -553,8 +553,9 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
     once: the batch loops of both players, the one-game engine and the combat calculator."""
     import time
 
-    from gotsim.jit import KERNEL_GROUPS, group_will_compile
+    from gotsim.jit import ANNOUNCED_ENV, KERNEL_GROUPS, group_will_compile
 
+    os.environ[ANNOUNCED_ENV] = ",".join(KERNEL_GROUPS)  # the lines below say it instead
     steps = {
         "random": _warm_random,
         "heuristic": _warm_heuristic,

@@ -455,3 +455,26 @@ def test_report_refuses_a_folder_without_results(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "not a finished study's results" in err[0]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_warmup_warms_every_group_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every kernel group is played once (stubbed here: the real compile takes minutes), with a
+    line per group on stderr unless --quiet, and no second compile line from inside."""
+    import gotsim.cli as cli
+
+    warmed: list[str] = []
+    for name in ("random", "heuristic", "game", "heuristic_policy", "odds"):
+        monkeypatch.setattr(cli, f"_warm_{name}", lambda name=name: warmed.append(name))
+    monkeypatch.setattr(jit, "group_will_compile", lambda name: name == "heuristic")
+    monkeypatch.delenv(jit.ANNOUNCED_ENV, raising=False)
+    assert main(["warmup"]) == 0
+    out, err = capsys.readouterr()
+    assert warmed == ["random", "heuristic", "game", "heuristic_policy", "odds"]
+    assert "kernels ready (1 of 5 groups compiled" in out
+    assert "compiling the heuristic players' kernels (about 10 min on 2 cores)" in err
+    assert err.count("in numba's cache") == 4
+    assert set(os.environ[jit.ANNOUNCED_ENV].split(",")) == set(jit.KERNEL_GROUPS)
+    assert main(["warmup", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
