@@ -1,13 +1,48 @@
 """gotsim: a Monte-Carlo simulator, combat odds calculator and analysis suite for
-*A Game of Thrones: The Board Game* (2nd edition; 1st edition as a candidate data set)."""
+*A Game of Thrones: The Board Game* (2nd edition; 1st edition as a candidate data set).
 
-from gotsim.analysis.stats import compare
-from gotsim.api import combat_odds, simulate
-from gotsim.engine.game import Game, RandomPolicy
-from gotsim.rules.board import Board, load_board
-from gotsim.study import run_study
+The public names are loaded on first use, so that ``gotsim`` (the command) starts at once and
+can say what it is about to do before numba and the engine are imported.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+_PUBLIC = {
+    "Board": "gotsim.rules.board",
+    "Game": "gotsim.engine.game",
+    "RandomPolicy": "gotsim.engine.game",
+    "combat_odds": "gotsim.api",
+    "compare": "gotsim.analysis.stats",
+    "load_board": "gotsim.rules.board",
+    "run_study": "gotsim.study",
+    "simulate": "gotsim.api",
+}
+
+if TYPE_CHECKING:
+    from gotsim.analysis.stats import compare
+    from gotsim.api import combat_odds, simulate
+    from gotsim.engine.game import Game, RandomPolicy
+    from gotsim.rules.board import Board, load_board
+    from gotsim.study import run_study
+
+
+def __getattr__(name: str) -> Any:
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'gotsim' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_PUBLIC})
+
 
 __all__ = [
     "Board",

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from gotsim.data import EDITIONS
 from gotsim.inputs import (
     MAX_SEED,
     InputError,
@@ -21,13 +23,26 @@ from gotsim.inputs import (
     check_output_folder,
     int_argument,
 )
-from gotsim.rules.ids import EDITIONS
 
 EXIT_BAD_INPUT = 2
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a Unix tool killed by a closed pipe
+
+
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """``--help`` shows every option's default, except for flags and options without one."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default in (None, False, argparse.SUPPRESS) or action.nargs == 0:
+            return action.help
+        return super()._get_help_string(action)
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (no usage dump) and exit status 2."""
+    """argparse with one-line errors (no usage dump), exit status 2, and defaults in help."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix("gotsim").strip()  # "gotsim: error:" says gotsim
@@ -120,6 +135,7 @@ def _cmd_combat(args: argparse.Namespace) -> int:
     if args.samples is not None and args.samples <= 0:
         _fail(f"--samples must be positive, got {args.samples}")
     source, spec = _combat_source(args)
+    _announce("odds")
     try:
         result = combat_odds(spec, model=args.model, samples=args.samples, seed=args.seed)
     except BattleSpecError as exc:
@@ -200,6 +216,49 @@ def _combat_source(args: argparse.Namespace) -> tuple[str, Any]:
     return args.position, spec
 
 
+def _announce(group: str) -> None:
+    """One line on stderr when the kernels of ``group`` (``gotsim.jit.KERNEL_GROUPS``) are about
+    to compile in this process."""
+    from gotsim.jit import announce_compile
+
+    announce_compile(group)
+
+
+def _early_compile_notice(args: argparse.Namespace) -> None:
+    """Say at once, before numba and the engine are imported, which kernels the command will
+    compile when that is certain from the files (``gotsim.jit.surely_compiles``); the others
+    are announced when their kernels are defined."""
+    from gotsim.jit import announce_if_surely_compiles
+
+    groups = {
+        "run": [_scenario_players(args)] if args.command == "run" else [],
+        "bench": [getattr(args, "policy", "random")],
+        "play": ["game", "heuristic_policy" if getattr(args, "policy", "") == "heuristic" else ""],
+        "combat": ["odds"],
+    }.get(args.command, [])
+    for group in filter(None, groups):
+        announce_if_surely_compiles(group)
+
+
+def _scenario_players(args: argparse.Namespace) -> str:
+    """``heuristic`` when the scenario file names heuristic players anywhere, else ``random``
+    (a quick look at the TOML; the scenario is read properly later)."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(Path(args.scenario).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return ""
+    found = json.dumps([data.get("policies"), data.get("grid", {}).get("policies")])
+    return "heuristic" if "heuristic" in found else "random" if "null" in found else ""
+
+
+def _status(args: argparse.Namespace, text: str) -> None:
+    """A progress line on stderr, unless ``--quiet``."""
+    if not getattr(args, "quiet", False):
+        print(text, file=sys.stderr, flush=True)
+
+
 def _python_policy(name: str) -> Any:
     """The Python policy every house plays in ``gotsim play``."""
     from gotsim.players import make_policy
@@ -238,6 +297,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
     _check_edition(args)
     log = _output(check_output_file, args.log, "--log") if args.log else None
     pictures = _output(check_output_folder, args.pictures, "--pictures") if args.pictures else None
+    page = _output_file(args.html, "--html", ".html")
+    events = _output_file(args.json if args.json != "-" else None, "--json", ".jsonl")
+    _announce("game")
+    if args.policy == "heuristic":
+        _announce("heuristic_policy")
     game = Game(
         players=args.players,
         seed=args.seed,
@@ -245,8 +309,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
         variants=_variants(args),
     )
     policy = _python_policy(args.policy)
-    if pictures is not None:
-        _play_with_pictures(game, pictures, policy)
+    frames = None
+    if pictures is not None or page is not None:
+        frames = _play_with_pictures(game, pictures, policy)
     else:
         game.play(policy)
     summary = {
@@ -262,39 +327,131 @@ def _cmd_play(args: argparse.Namespace) -> int:
     text = game.narrative()
     if log is not None:
         atomic_write(log, lambda tmp: tmp.write_text(text + "\n", encoding="utf-8"))
-    if args.json:
+    if events is not None:
+        lines = text.splitlines()
+        records = [
+            json.dumps({**vars(event), "words": line}, ensure_ascii=False)
+            for event, line in zip(game.log, lines, strict=True)
+        ]
+        _write_text(events, "\n".join(records) + "\n")
+    if page is not None and frames is not None:
+        from gotsim.analysis.game_page import game_page
+
+        title = (
+            f"gotsim play: {args.players} players, {args.edition}, seed {args.seed}, "
+            f"{args.policy} players — {str(summary['winner']).capitalize()} wins"
+        )
+        story, rounds = text.splitlines(), [event.round for event in game.log]
+        _write_text(page, game_page(frames, story, standings(game), title=title, rounds=rounds))
+    written = [str(p) for p in (log, events, page) if p is not None]
+    if args.json == "-":
         print(json.dumps(summary, indent=1))
-    elif log is None:
+    elif not written:
         print(text)
+        print()
+        print(_standings_text(game))
     else:
-        print(f"wrote {log}; {summary['winner']} wins ({summary['end_reason']})")
+        print(f"wrote {', '.join(written)}; {summary['winner']} wins ({summary['end_reason']})")
+        print(_standings_text(game))
     return 0
 
 
-def _play_with_pictures(game: Any, folder: Path, policy: Any) -> None:
-    """Play on, saving a board picture at the start of every round's planning phase."""
+def _output_file(value: str | None, flag: str, suffix: str) -> Path | None:
+    """The file an option writes, checked before the game is played."""
+    if value is None:
+        return None
+    path = Path(value)
+    if path.is_dir():
+        _fail(f"{flag} {value!r} is a folder; give a file name such as game{suffix}")
+    if not path.parent.exists():
+        _fail(f"{flag} {value!r}: folder {str(path.parent)!r} does not exist")
+    return path
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file, then a rename)."""
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
+def standings(game: Any) -> list[dict[str, Any]]:
+    """The houses of a finished (or running) ``Game`` at its current state: the winner first,
+    then by castles and strongholds held, supply and power in hand."""
+    from gotsim.engine.runner import castle_table
+    from gotsim.rules.ids import House
+
+    g = game.record
+    castles = castle_table(game.games, game.rules)[0]
+    rows = [
+        {
+            "house": house.id,
+            "castles": int(castles[house]),
+            "supply": int(g.supply[house]),
+            "power": int(g.power[house]),
+            "iron_throne": int(list(g.track[0]).index(house)) + 1,
+            "winner": game.winner == house,
+        }
+        for house in House
+        if g.in_play[house]
+    ]
+    rows.sort(key=lambda r: (not r["winner"], -r["castles"], -r["supply"], -r["power"]))
+    return rows
+
+
+def _standings_text(game: Any) -> str:
+    rows = standings(game)
+    lines = [
+        f"Standings after round {int(game.record.game_round)}:",
+        "    house      castles  supply  power  Iron Throne",
+    ]
+    for place, r in enumerate(rows, 1):
+        mark = "  (winner)" if r["winner"] else ""
+        lines.append(
+            f"{place:>2}. {r['house'].capitalize():<10} {r['castles']:>7} {r['supply']:>7} "
+            f"{r['power']:>6} {r['iron_throne']:>12}{mark}"
+        )
+    return "\n".join(lines)
+
+
+def _play_with_pictures(game: Any, folder: Path | None, policy: Any) -> list[Any]:
+    """Play on, taking a board picture at the start of every round's planning phase and at the
+    end (written to ``folder`` as round_NN.png and final.png when given); returns the frames of
+    ``gotsim play --html``."""
     import matplotlib
 
     matplotlib.use("Agg")
-    from gotsim.analysis.board_plot import save_record_picture
+    from gotsim.analysis.game_page import play_with_frames
 
-    folder.mkdir(parents=True, exist_ok=True)
-    seen = 0
-    while True:
-        g = game.record
-        if int(g.game_round) != seen and int(g.phase) == 2:
-            seen = int(g.game_round)
-            save_record_picture(folder / f"round_{seen:02d}.png", game)
-        pending = game.pending
-        if pending is None:
-            break
-        game.step(policy(game, pending))
-    save_record_picture(folder / "final.png", game)
+    def write(label: str, png: bytes) -> None:
+        assert folder is not None
+        name = "final.png" if label == "The end" else f"round_{int(label.split()[-1]):02d}.png"
+        _write_bytes(folder / name, png)
+
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    return play_with_frames(game, policy, dpi=80, on_picture=write if folder else None)
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+
+
+# the 1st edition's A Clash of Kings modules: gotsim.engine.tables.CLASH_OF_KINGS_VARIANTS,
+# written out so that the command starts without importing the engine (a test keeps them equal)
+CLASH_OF_KINGS_VARIANTS = (
+    "fortifications",
+    "siege_engines",
+    "westeros_lookahead",
+    "ports",
+    "one_time_orders",
+    "three_card_combat",
+)
 
 
 def _variant_argument(parser: argparse.ArgumentParser) -> None:
-    from gotsim.engine.tables import CLASH_OF_KINGS_VARIANTS
-
     parser.add_argument(
         "--variant",
         action="append",
@@ -331,7 +488,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         "policies": args.policy,
         "variants": _variants(args),
     }
+    _status(args, f"warming up ({min(args.games, 64)} games)…")
     play_games(min(args.games, 64), **kw)  # compile / warm up
+    _status(args, f"timing {args.games:,} games…")
     start = time.perf_counter()
     play_games(args.games, seed=12345, **kw)
     elapsed = time.perf_counter() - start
@@ -391,7 +550,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             dask_local=args.dask_local,
             quick=args.quick,
             force=args.force,
-            progress=True,
+            progress=not args.quiet,
             allow_engine_change=args.allow_engine_change,
             notes=lambda text: print(f"gotsim: note: {text}", file=sys.stderr),
         )
@@ -430,66 +589,224 @@ def _verify(args: argparse.Namespace) -> int:
     return 1
 
 
+def _cmd_report(args: argparse.Namespace) -> int:
+    from gotsim.study.html_report import ReportError, report_page
+
+    folder = Path(args.results)
+    try:
+        page = report_page(folder)
+    except ReportError as exc:
+        _fail(str(exc))
+    out = Path(args.out) if args.out else folder / "report.html"
+    if out.is_dir() or not out.parent.exists():
+        _fail(f"--out {str(out)!r}: give a file in an existing folder")
+    _write_text(out, page)
+    print(f"wrote {out}")
+    return 0
+
+
+def _cmd_warmup(args: argparse.Namespace) -> int:
+    """Compile every kernel (or load it from numba's cache) so that later commands start at
+    once: the batch loops of both players, the one-game engine and the combat calculator."""
+    import time
+
+    from gotsim.jit import ANNOUNCED_ENV, KERNEL_GROUPS, group_will_compile
+
+    os.environ[ANNOUNCED_ENV] = ",".join(KERNEL_GROUPS)  # the lines below say it instead
+    steps = {
+        "random": _warm_random,
+        "heuristic": _warm_heuristic,
+        "game": _warm_game,
+        "heuristic_policy": _warm_heuristic_policy,
+        "odds": _warm_odds,
+    }
+    start = time.perf_counter()
+    compiled = 0
+    for name, warm in steps.items():
+        group = KERNEL_GROUPS[name]
+        if group_will_compile(name):
+            compiled += 1
+            _status(args, f"compiling {group.what} (about {group.minutes} min on 2 cores)…")
+        else:
+            _status(args, f"{group.what}: in numba's cache, loading")
+        began = time.perf_counter()
+        warm()
+        _status(args, f"  done in {time.perf_counter() - began:.0f} s")
+    total = time.perf_counter() - start
+    print(
+        f"gotsim kernels ready ({compiled} of {len(steps)} groups compiled, {total:.0f} s); "
+        "they stay in numba's cache beside the sources until a gotsim source changes"
+    )
+    return 0
+
+
+def _warm_random() -> None:
+    from gotsim.engine.simulate import simulate
+
+    simulate(1, players=3, policies="random")
+
+
+def _warm_heuristic() -> None:
+    from gotsim.engine.simulate import simulate
+
+    simulate(1, players=3, policies="heuristic")
+
+
+def _warm_game() -> None:
+    from gotsim.engine.game import Game, RandomPolicy
+
+    game = Game(players=3, seed=0)
+    for _ in range(40):  # orders, then the first raids and marches
+        pending = game.pending
+        if pending is None:
+            break
+        game.step(RandomPolicy()(game, pending))
+
+
+def _warm_heuristic_policy() -> None:
+    from gotsim.engine.game import Game
+    from gotsim.players import make_policy
+
+    game = Game(players=3, seed=0)
+    policy = make_policy("heuristic")
+    pending = game.pending
+    if pending is not None:
+        game.step(policy(game, pending))
+
+
+WARMUP_BATTLE: dict[str, Any] = {  # cards, support, Tides and the blade: every code path
+    "area": "riverrun",
+    "tides_of_battle": True,
+    "attacker": {
+        "house": "lannister",
+        "units": {"footman": 2, "knight": 1},
+        "order": "march+0",
+        "hand": ["tywin_lannister", "tyrion_lannister", "cersei_lannister"],
+    },
+    "defender": {
+        "house": "stark",
+        "units": {"footman": 1},
+        "order": "defense+1",
+        "hand": ["eddard_stark", "the_blackfish", "catelyn_stark"],
+    },
+    "support": [
+        {"house": "greyjoy", "side": "attacker", "units": {"ship": 1}, "order": "support+0"}
+    ],
+    "blade_holder": "lannister",
+}
+
+
+def _warm_odds() -> None:
+    from gotsim.odds import combat_odds
+
+    for model in ("uniform", "equilibrium"):
+        combat_odds(WARMUP_BATTLE, model=model)
+    combat_odds(WARMUP_BATTLE, samples=64)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="gotsim", description="A Game of Thrones: The Board Game simulator.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    from gotsim import __version__
+
+    parser = _Parser(
+        prog="gotsim",
+        description="A Game of Thrones: The Board Game: simulator, combat odds and studies.",
+        epilog="`gotsim COMMAND --help` describes a command. The first command that plays games "
+        "compiles its kernels (minutes, once); `gotsim warmup` does it ahead.",
+    )
+    parser.add_argument("--version", action="version", version=f"gotsim {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     board = sub.add_parser("board", help="draw the starting position as a PNG")
-    board.add_argument("--edition", choices=EDITIONS, default="2e")
-    board.add_argument("--players", type=_players, default=6)
-    board.add_argument("--out", default="board.png", help="PNG path (default board.png)")
-    board.add_argument("--dpi", type=int_argument("--dpi", 10, 1200), default=150)
+    board.add_argument("--edition", choices=EDITIONS, default="2e", help="rules edition")
+    board.add_argument("--players", type=_players, default=6, help="number of players")
+    board.add_argument("--out", default="board.png", help="PNG path")
+    board.add_argument(
+        "--dpi", type=int_argument("--dpi", 10, 1200), default=150, help="picture resolution"
+    )
     board.add_argument(
         "--kings-court-swap", action="store_true", help="swap Tyrell and Greyjoy on King's Court"
     )
     board.set_defaults(run=_cmd_board)
 
     cards = sub.add_parser("cards", help="list the house cards")
-    cards.add_argument("--edition", choices=EDITIONS, default="2e")
-    cards.add_argument("--json", action="store_true")
+    cards.add_argument("--edition", choices=EDITIONS, default="2e", help="rules edition")
+    cards.add_argument("--json", action="store_true", help="print JSON instead of a table")
     cards.set_defaults(run=_cmd_cards)
 
     combat = sub.add_parser("combat", help="exact odds of a battle given as JSON")
     combat.add_argument("battle", nargs="?", help="battle spec (JSON file, see docs/combat.md)")
     _add_position_options(combat)
-    combat.add_argument("--model", choices=("fixed", "uniform", "equilibrium"), default="uniform")
-    combat.add_argument("--json", action="store_true")
+    combat.add_argument(
+        "--model",
+        choices=("fixed", "uniform", "equilibrium"),
+        default="uniform",
+        help="how the sides choose house cards: fixed (the cards given), uniform (any card in "
+        "hand, equally likely) or equilibrium (the best mixed strategies)",
+    )
+    combat.add_argument("--json", action="store_true", help="print the result as JSON")
     combat.add_argument(
         "--samples",
         type=int_argument("--samples", 1, 10**9),
         default=None,
-        help="sample instead of enumerating",
+        help="sample N battles instead of enumerating",
     )
-    combat.add_argument("--seed", type=int_argument("--seed", 0, MAX_SEED), default=0)
+    combat.add_argument(
+        "--seed", type=int_argument("--seed", 0, MAX_SEED), default=0, help="seed of --samples"
+    )
     combat.set_defaults(run=_cmd_combat)
 
     play = sub.add_parser("play", help="play one game and narrate it")
-    play.add_argument("--players", type=_players, default=6)
-    play.add_argument("--seed", type=int_argument("--seed", 0, MAX_SEED), default=0)
-    play.add_argument("--edition", choices=EDITIONS, default="2e")
-    play.add_argument("--policy", choices=("random", "heuristic"), default="random")
+    play.add_argument("--players", type=_players, default=6, help="number of players")
+    play.add_argument(
+        "--seed", type=int_argument("--seed", 0, MAX_SEED), default=0, help="the game's seed"
+    )
+    play.add_argument("--edition", choices=EDITIONS, default="2e", help="rules edition")
+    play.add_argument(
+        "--policy", choices=("random", "heuristic"), default="random", help="who plays"
+    )
     play.add_argument("--tides", action="store_true", help="Tides of Battle variant")
     _variant_argument(play)
     play.add_argument("--log", help="write the narrated log to this file")
-    play.add_argument("--json", action="store_true", help="print a JSON summary")
+    play.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        metavar="FILE",
+        help="with FILE: write every event of the game to FILE as JSON lines; alone: print a "
+        "JSON summary",
+    )
     play.add_argument("--pictures", help="folder for a board picture per round")
+    play.add_argument(
+        "--html",
+        metavar="FILE",
+        help="write one self-contained page: the board every round, a slider, the narration "
+        "and the standings",
+    )
     play.set_defaults(run=_cmd_play)
 
     bench = sub.add_parser("bench", help="measure complete games per second")
-    bench.add_argument("--players", type=_players, default=6)
-    bench.add_argument("--games", type=int_argument("--games", 1, 10**7), default=4000)
-    bench.add_argument("--edition", choices=EDITIONS, default="2e")
-    bench.add_argument("--policy", choices=("random", "heuristic"), default="random")
+    bench.add_argument("--players", type=_players, default=6, help="number of players")
     bench.add_argument(
-        "--jobs", type=int_argument("--jobs", 1, 4096), default=2, help="threads (cores) to use"
+        "--games", type=int_argument("--games", 1, 10**7), default=4000, help="games timed"
+    )
+    bench.add_argument("--edition", choices=EDITIONS, default="2e", help="rules edition")
+    bench.add_argument(
+        "--policy", choices=("random", "heuristic"), default="random", help="who plays"
+    )
+    bench.add_argument(
+        "--jobs",
+        type=int_argument("--jobs", 1, 4096),
+        default=2,
+        help="threads (capped at the cores)",
     )
     _variant_argument(bench)
-    bench.add_argument("--json", action="store_true")
+    bench.add_argument("--json", action="store_true", help="print the result as JSON")
+    bench.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     bench.set_defaults(run=_cmd_bench)
 
     run = sub.add_parser("run", help="run a study scenario (TOML) into results/<name>/")
     run.add_argument("scenario", nargs="?", help="scenario file (TOML, see docs/scenarios.md)")
-    run.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    run.add_argument("--jobs", type=int, default=1, help="worker processes (capped at the cores)")
     where = run.add_mutually_exclusive_group()
     where.add_argument("--scheduler", help="dask.distributed scheduler, tcp://HOST:PORT")
     where.add_argument(
@@ -508,20 +825,50 @@ def build_parser() -> argparse.ArgumentParser:
         help="keep finished blocks played by another version of the engine",
     )
     run.add_argument("--verify", metavar="DIR", help="check a results folder against its manifest")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(run=_cmd_run)
+
+    report = sub.add_parser(
+        "report", help="write one HTML page of a study's results (tables, figures, provenance)"
+    )
+    report.add_argument("results", help="a study's results folder (gotsim run writes it)")
+    report.add_argument("--out", help="the page to write (default RESULTS/report.html)")
+    report.set_defaults(run=_cmd_report)
+
+    warmup = sub.add_parser(
+        "warmup",
+        help="compile every kernel ahead (minutes, once; kept in numba's cache)",
+        description="Compile the kernels of both players' batch loops, the one-game engine and "
+        "the combat calculator, so that later commands start at once. Compiled code stays in "
+        "numba's cache beside the sources until a gotsim source changes.",
+    )
+    warmup.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    warmup.set_defaults(run=_cmd_warmup)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     from gotsim.inputs import os_error_text
 
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:  # bare `gotsim`: what it can do
+        parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
+    _early_compile_notice(args)
     try:
-        return int(args.run(args))
+        status = int(args.run(args))
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+    except BrokenPipeError:
+        # the reader went away (`gotsim combat … | head -1`): stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except OSError as exc:  # a read or write the checks could not foresee: one line
-        status, text = os_error_text(exc)
+        code, text = os_error_text(exc)
         print(f"gotsim: error: {text}", file=sys.stderr)
-        return status
+        return code
+    return status
 
 
 if __name__ == "__main__":

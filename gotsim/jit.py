@@ -15,19 +15,24 @@ own modules and for any module defining kernels with this ``njit`` (tests, a not
 helpers).
 
 ``NUMBA_DISABLE_JIT=1`` still runs every kernel as plain Python.
+
+Compiling takes minutes, so the first call that will compile says so on stderr, once per
+process and group of kernels (``announce_compile``); ``will_compile`` tells cheaply, from the
+kernels' compiled signatures and numba's cache index, whether a call will compile.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import inspect
+import os
+import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import numba
-from numba.core.caching import UserProvidedCacheLocator
 
 OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy"}
 ROOT = Path(__file__).resolve().parent  # the gotsim package
@@ -52,6 +57,9 @@ def sources_digest(root: Path = ROOT) -> str:
 def cache_dirs(source: Path) -> list[Path]:
     """Where numba may keep the kernels of the module ``source``: ``__pycache__`` beside it,
     and its directory under ``NUMBA_CACHE_DIR`` when that is set."""
+    import numba
+    from numba.core.caching import UserProvidedCacheLocator
+
     dirs = [source.parent / "__pycache__"]
     user_dir = getattr(numba.config, "CACHE_DIR", "")  # (set from the environment at import)
     if user_dir:
@@ -106,6 +114,8 @@ def _forget_stale(func: Callable[..., Any]) -> None:
 def njit(func: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     """``numba.njit`` with ``OPTIONS`` (overridden or extended by ``options``): use as ``@njit``
     or ``@njit(parallel=True)``."""
+    import numba
+
     merged = {**OPTIONS, **options}
     compile_ = numba.njit(**merged)
 
@@ -117,4 +127,153 @@ def njit(func: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     return build if func is None else build(func)
 
 
-__all__ = ["OPTIONS", "cache_dirs", "drop_stale_kernels", "njit", "sources_digest"]
+# --- saying when kernels compile ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KernelGroup:
+    """Kernels compiled together by one way in: what they are, in words, the entry points (module
+    and names) whose first call compiles them, and roughly how long a cold compile takes on two
+    cores (measured on a fresh clone)."""
+
+    what: str
+    module: str
+    kernels: tuple[str, ...]
+    minutes: int
+
+
+KERNEL_GROUPS: dict[str, KernelGroup] = {
+    "random": KernelGroup(
+        "the random players' kernels", "gotsim.engine.runner", ("play_random",), 3
+    ),
+    "heuristic": KernelGroup(
+        "the heuristic players' kernels",
+        "gotsim.engine.runner",
+        ("play_policies_reused", "play_policies"),
+        10,
+    ),
+    "game": KernelGroup(
+        "the one-game engine", "gotsim.engine.machine", ("advance", "legal", "apply"), 2
+    ),
+    "heuristic_policy": KernelGroup(
+        "the heuristic player for one game", "gotsim.players.heuristic", ("heuristic_action",), 6
+    ),
+    "odds": KernelGroup("the combat calculator", "gotsim.odds.exact", ("enumerate_outcomes",), 1),
+}
+ANNOUNCED_ENV = "GOTSIM_COMPILE_ANNOUNCED"  # groups announced by this process or its parents
+
+
+def will_compile(kernel: Any) -> bool:
+    """Whether calling the numba dispatcher ``kernel`` will compile it: nothing compiled in this
+    process yet, and no usable entry in numba's cache on disk (none there, dropped as stale, or
+    made from an older file or for another CPU). Reads one small index file; compiles nothing.
+    """
+    import numba
+
+    if getattr(numba.config, "DISABLE_JIT", False) or not hasattr(kernel, "signatures"):
+        return False
+    if kernel.signatures:
+        return False
+    cache = getattr(kernel, "_cache", None)
+    try:
+        overloads = cache._cache_file._load_index()  # type: ignore[union-attr]
+    except Exception:
+        return True  # no disk cache, or a numba whose cache reads differently
+    if not overloads:
+        return True
+    try:
+        magic = kernel.targetctx.codegen().magic_tuple()
+        return all(key[1] != magic for key in overloads)
+    except Exception:
+        return False
+
+
+def group_will_compile(name: str) -> bool:
+    """Whether the first call of the kernel group ``name`` (a ``KERNEL_GROUPS`` key) compiles."""
+    group = KERNEL_GROUPS[name]
+    module = importlib.import_module(group.module)
+    return any(will_compile(getattr(module, kernel)) for kernel in group.kernels)
+
+
+def surely_compiles(name: str) -> bool:
+    """Whether the kernel group ``name`` will certainly compile, told from files alone, before
+    numba or the engine is imported (so that ``gotsim`` can say so within a second): its
+    package's kernels are stale (stamped for other sources, or not stamped) and will be dropped,
+    or an entry kernel has no cache index, or an index older than its source file. False when
+    unsure; ``will_compile`` then decides once the kernels are defined."""
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0") or os.environ.get(
+        "NUMBA_CACHE_DIR"
+    ):
+        return False
+    group = KERNEL_GROUPS[name]
+    source = ROOT.joinpath(*group.module.split(".")[1:]).with_suffix(".py")
+    cache = source.parent / "__pycache__"
+    try:
+        if (cache / STAMP).read_text() != sources_digest():
+            return True
+    except OSError:
+        return True
+    try:
+        changed = source.stat().st_mtime
+    except OSError:
+        return False
+    for kernel in group.kernels:
+        indexes = list(cache.glob(f"{source.stem}.{kernel}-*.nbi"))
+        if not indexes or all(i.stat().st_mtime < changed for i in indexes):
+            return True
+    return False
+
+
+def announce_if_surely_compiles(name: str, *, stream: Any = None) -> bool:
+    """``announce_compile`` from files alone (``surely_compiles``): the line comes at once, even
+    before numba is imported. Returns whether it was announced now or before."""
+    if not surely_compiles(name):
+        return False
+    _say(name, stream)
+    return True
+
+
+def _say(name: str, stream: Any) -> None:
+    announced = set(filter(None, os.environ.get(ANNOUNCED_ENV, "").split(",")))
+    if name not in announced:
+        os.environ[ANNOUNCED_ENV] = ",".join(sorted(announced | {name}))
+        print(compile_message(name), file=stream or sys.stderr, flush=True)
+
+
+def compile_message(name: str) -> str:
+    """The line ``announce_compile`` prints for the group ``name``."""
+    group = KERNEL_GROUPS[name]
+    return (
+        f"gotsim: compiling {group.what} (first run only, about {group.minutes} minutes on 2 "
+        "cores; `gotsim warmup` compiles everything ahead)"
+    )
+
+
+def announce_compile(name: str, *, stream: Any = None) -> bool:
+    """Print ``compile_message(name)`` on stderr when the group's next call will compile, once
+    per process and group. Returns whether it will compile (announced now or before).
+
+    The groups announced are noted in the environment (``ANNOUNCED_ENV``), so worker processes
+    started afterwards (``gotsim run --jobs N``) do not repeat the line."""
+    if not group_will_compile(name):
+        return False
+    _say(name, stream)
+    return True
+
+
+__all__ = [
+    "ANNOUNCED_ENV",
+    "KERNEL_GROUPS",
+    "OPTIONS",
+    "KernelGroup",
+    "announce_compile",
+    "announce_if_surely_compiles",
+    "cache_dirs",
+    "compile_message",
+    "drop_stale_kernels",
+    "group_will_compile",
+    "njit",
+    "sources_digest",
+    "surely_compiles",
+    "will_compile",
+]

@@ -33,7 +33,7 @@ PLAYER_COUNTS = [3, 4, 5, 6]
 GAMES = 200 if QUICK else 4000  # per player count
 HEATMAP_GAMES = 200 if QUICK else 4000  # 6-player games for the end-of-game board heat map
 SEED = 101
-JOBS = 1 if QUICK else 2
+JOBS = int(os.environ.get("GOTSIM_JOBS", 1 if QUICK else 2))  # worker processes
 
 # %%
 import matplotlib.pyplot as plt
@@ -41,14 +41,19 @@ import numpy as np
 import pandas as pd
 
 import gotsim
+from gotsim.analysis.notebook import figure_folder
+from gotsim.analysis.plots import (
+    draw_house_rates,
+    house_colour,
+    house_label,
+    percent_axis,
+    players_title,
+)
 from gotsim.analysis.stats import win_rates
 from gotsim.engine.simulate import play_games
 from gotsim.rules.ids import House
 
-ROOT = next(p for p in [Path.cwd(), *Path.cwd().parents] if (p / "pyproject.toml").exists())
-FIG_DIR = None if QUICK else ROOT / "results" / "figures"
-if FIG_DIR is not None:
-    FIG_DIR.mkdir(parents=True, exist_ok=True)
+FIG_DIR = figure_folder(QUICK)  # results/figures/ of the checkout; None in quick mode
 
 
 def save(fig, name):
@@ -87,19 +92,13 @@ table = rates.pivot(index="house", columns="players", values="win_rate")
 table.style.format("{:.1%}", na_rep="—") if not QUICK else table.round(3)
 
 # %%
-houses = [h.id for h in House if h.id in set(rates.house)]
 fig, ax = plt.subplots(figsize=(8, 4))
-width = 0.8 / len(PLAYER_COUNTS)
-for k, n in enumerate(PLAYER_COUNTS):
-    sub = rates[rates.players == n].set_index("house").reindex(houses)
-    x = np.arange(len(houses)) + (k - (len(PLAYER_COUNTS) - 1) / 2) * width
-    err = [sub.win_rate - sub.ci_low, sub.ci_high - sub.win_rate]
-    ax.bar(x, sub.win_rate, width, yerr=err, capsize=2, label=f"{n} players")
-    ax.hlines(1 / n, x.min() - width, x.max() + width, colors=f"C{k}", linestyles="dashed", lw=0.8)
-ax.set_xticks(np.arange(len(houses)), houses)
-ax.set_ylabel("win rate")
-ax.set_title(f"Win rate per house ({POLICIES} players, {GAMES} games per player count)")
-ax.legend(fontsize=8)
+# bars lighter to darker for 3 … 6 players; dashed: the fair share 1/n of each player count
+draw_house_rates(ax, rates, group="players", fair={n: 1 / n for n in PLAYER_COUNTS})
+ax.set_title(
+    players_title("Win rate per house and player count", policies=POLICIES, games=GAMES,
+                  per="player count")
+)
 save(fig, "win_rates_by_players.png")
 
 # %% [markdown]
@@ -113,7 +112,10 @@ for n, row in ends.iterrows():
     ax.plot(row.index, row.values, marker="o", label=f"{n} players")
 ax.set_xlabel("end round")
 ax.set_ylabel("share of games")
-ax.set_title("Distribution of the end round")
+percent_axis(ax)
+ax.set_title(
+    players_title("Round the game ends in", policies=POLICIES, games=GAMES, per="player count")
+)
 ax.legend(fontsize=8)
 save(fig, "end_round.png")
 reasons = pd.crosstab(games.players, games.end_reason, normalize="index")
@@ -146,13 +148,17 @@ fig, axes = plt.subplots(2, 3, figsize=(12, 10), sharex=True, sharey=True)
 for ax, house in zip(axes.flat, held.columns, strict=True):
     ax.scatter(xy[:, 0], xy[:, 1], s=4, c="lightgrey")
     size = 400 * held[house].to_numpy()
-    ax.scatter(xy[:, 0], xy[:, 1], s=size, alpha=0.6, c=f"C{int(House.from_id(house))}")
-    ax.set_title(house)
+    ax.scatter(xy[:, 0], xy[:, 1], s=size, alpha=0.7, c=house_colour(house), edgecolors="black",
+               linewidths=0.3)
+    ax.set_title(house_label(house))
     ax.set_aspect("equal")
     ax.set_xticks([])
     ax.set_yticks([])
 axes[0, 0].invert_yaxis()  # positions count down from the north; the y axis is shared (once)
-fig.suptitle(f"Areas held at game end ({HEATMAP_GAMES} six-player games, {POLICIES} play)")
+fig.suptitle(
+    players_title("Areas held at the game's end (dot size: share of games), 6 players",
+                  policies=POLICIES, games=HEATMAP_GAMES)
+)
 save(fig, "end_control_map.png")
 held.idxmax(axis=0).to_frame("most held area").assign(share=held.max(axis=0).round(2))
 

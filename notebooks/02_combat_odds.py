@@ -39,11 +39,10 @@ import numpy as np
 import pandas as pd
 
 import gotsim
+from gotsim.analysis.notebook import figure_folder, repository_file
+from gotsim.analysis.plots import draw_matrix, percent_axis
 
-ROOT = next(p for p in [Path.cwd(), *Path.cwd().parents] if (p / "pyproject.toml").exists())
-FIG_DIR = None if QUICK else ROOT / "results" / "figures"
-if FIG_DIR is not None:
-    FIG_DIR.mkdir(parents=True, exist_ok=True)
+FIG_DIR = figure_folder(QUICK)  # results/figures/ of the checkout; None in quick mode
 
 
 def save(fig, name):
@@ -52,41 +51,26 @@ def save(fig, name):
         fig.savefig(FIG_DIR / name, dpi=100, bbox_inches="tight")
 
 
-spec = json.loads((ROOT / BATTLE).read_text())
+spec = json.loads(repository_file(BATTLE).read_text())
 
 # %% [markdown]
 # ## The calculator
-# With `ipywidgets` installed (it is not a gotsim dependency) this cell shows a small form over
-# the battle above; without it, edit `BATTLE` and `MODEL` in the parameters cell and rerun.
+# A form over the battle above (`gotsim.analysis.combat_form`): houses, area, units per side,
+# orders, a supporting house, the hands, Tides of Battle, the Valyrian Steel Blade's holder and
+# the card-choice model. Change any field and the odds below follow: the chance of each side,
+# how often each card is played, the card-pair matrix and the strength breakdown.
 
 # %%
-TIDES = bool(spec.get("tides_of_battle", False))
+from gotsim.analysis.combat_form import CombatForm
 
+form = CombatForm(spec, model=MODEL)
+form.widget
 
-def show_odds(model=MODEL, tides=TIDES, blade_holder="greyjoy"):
-    battle = copy.deepcopy(spec)
-    battle["tides_of_battle"] = tides
-    battle["blade_holder"] = blade_holder
-    r = gotsim.combat_odds(battle, model=model)
-    print(f"{spec['name']}: P(attacker wins) = {r.p_attacker_wins:.2%} ({model})")
-    return r
+# %% [markdown]
+# The same result as a value (`gotsim.combat_odds`), shown by its own HTML view:
 
-
-try:
-    import ipywidgets as widgets
-except ImportError:
-    widgets = None
-
-if widgets is not None and not QUICK:
-    widgets.interact(
-        show_odds,
-        model=["uniform", "equilibrium"],  # "fixed" needs a chosen card
-        tides=TIDES,
-        blade_holder=["greyjoy", spec["attacker"]["house"], spec["defender"]["house"]],
-    )
-else:
-    result = show_odds()
-    display(result.matrix_frame().round(3))  # noqa: F821 (IPython builtin)
+# %%
+form.result
 
 # %% [markdown]
 # ## P(attacker wins) against strength difference
@@ -124,8 +108,9 @@ for (model, tides), sub in curve.groupby(["model", "tides"]):
         label=f"{model}{', Tides of Battle' if tides else ''}",
     )
 ax.set_xlabel("attacker unit strength − defender unit strength")
-ax.set_ylabel("P(attacker wins)")
-ax.set_title("Lannister attacks Stark at Riverrun, full hands")
+ax.set_ylabel("P(attacker wins), exact")
+percent_axis(ax)
+ax.set_title("Lannister attacks Stark at Riverrun, full hands, by card-choice model")
 ax.legend(fontsize=8)
 save(fig, "combat_strength_curve.png")
 curve.pivot_table(index="difference", columns=["model", "tides"], values="p").round(3)
@@ -138,7 +123,7 @@ curve.pivot_table(index="difference", columns=["model", "tides"], values="p").ro
 # the equilibrium is a pure strategy.
 
 # %%
-fig, axes = plt.subplots(1, len(PAIRS), figsize=(7 * len(PAIRS), 6))
+fig, axes = plt.subplots(1, len(PAIRS), figsize=(7.5 * len(PAIRS), 6), layout="constrained")
 equilibria = {}
 for ax, (attacker, defender, area) in zip(np.atleast_1d(axes), PAIRS, strict=True):
     battle = {
@@ -148,20 +133,23 @@ for ax, (attacker, defender, area) in zip(np.atleast_1d(axes), PAIRS, strict=Tru
         "defender": {"house": defender, "units": {"knight": 1, "footman": 1}},
     }
     r = gotsim.combat_odds(battle, model="equilibrium")
-    m = r.matrix_frame()
-    ax.imshow(m.to_numpy(), vmin=0, vmax=1, cmap="RdBu")
-    ax.set_xticks(range(m.shape[1]), m.columns, rotation=60, ha="right", fontsize=7)
-    ax.set_yticks(range(m.shape[0]), m.index, fontsize=7)
-    for i in range(m.shape[0]):
-        for j in range(m.shape[1]):
-            ax.text(j, i, f"{m.iat[i, j]:.2f}", ha="center", va="center", fontsize=6)
-    ax.set_title(f"{attacker} attacks {defender} at {area}: value {r.game_value:.2f}")
+    draw_matrix(ax, r.matrix_frame(), label="P(attacker wins), exact (cells in %)")
+    ax.set_title(
+        f"{attacker.capitalize()} attacks {defender.capitalize()}, Tides of Battle: "
+        f"equilibrium value {r.game_value:.0%}",
+        fontsize=10,
+    )
     equilibria[f"{attacker} vs {defender}"] = r
 save(fig, "combat_card_matrices.png")
-for name, r in equilibria.items():
-    print(name)
-    print("  attacker:", {k: round(v, 2) for k, v in r.attacker_strategy.items() if v > 1e-6})
-    print("  defender:", {k: round(v, 2) for k, v in r.defender_strategy.items() if v > 1e-6})
+pd.DataFrame(
+    [
+        {"battle": name, "side": side, "card": card, "played": share}
+        for name, r in equilibria.items()
+        for side, strategy in (("attacker", r.attacker_strategy), ("defender", r.defender_strategy))
+        for card, share in strategy.items()
+        if share > 1e-6
+    ]
+).set_index(["battle", "side", "card"]).style.format("{:.0%}")
 
 # %% [markdown]
 # ## What Tides of Battle and the Valyrian Steel Blade change

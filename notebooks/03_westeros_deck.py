@@ -34,7 +34,7 @@ POLICIES = "heuristic"  # or "random": uniform among the legal actions (a rules 
 PLAYERS = 6
 GAMES = 300 if QUICK else 10000
 SEED = 303
-JOBS = 1 if QUICK else 2
+JOBS = int(os.environ.get("GOTSIM_JOBS", 1 if QUICK else 2))  # worker processes
 
 # %%
 import json
@@ -44,14 +44,13 @@ import numpy as np
 import pandas as pd
 
 import gotsim
+from gotsim.analysis.notebook import figure_folder
+from gotsim.analysis.plots import percent_axis, players_title, points_axis
 from gotsim.analysis.history import raven_looks
 from gotsim.analysis.westeros import westeros_chances
 from gotsim.analysis.stats import wilson_interval, win_rates
 
-ROOT = next(p for p in [Path.cwd(), *Path.cwd().parents] if (p / "pyproject.toml").exists())
-FIG_DIR = None if QUICK else ROOT / "results" / "figures"
-if FIG_DIR is not None:
-    FIG_DIR.mkdir(parents=True, exist_ok=True)
+FIG_DIR = figure_folder(QUICK)  # results/figures/ of the checkout; None in quick mode
 
 
 def save(fig, name):
@@ -87,7 +86,8 @@ drawn = rounds[rounds["round"] >= 2]  # no Westeros phase in round 1
 # (the exact figure weighted by the rounds the simulated games reached).
 
 # %%
-decks = json.loads((ROOT / "gotsim/data/2e/westeros_cards.json").read_text())["decks"]
+cards_file = Path(gotsim.__file__).parent / "data" / "2e" / "westeros_cards.json"  # package data
+decks = json.loads(cards_file.read_text())["decks"]
 exact = westeros_chances("2e")
 exact["chance"] = exact.drawn  # resolved for every card but Winter Is Coming: drawn
 rounds_reached = drawn["round"].value_counts().sort_index()
@@ -122,16 +122,21 @@ for ax, (k, deck) in zip(axes, enumerate(decks, start=1), strict=True):
     for j, card in enumerate(deck["cards"]):
         line = exact[(exact.deck == deck["deck"]) & (exact.card == card["id"])]
         if card["id"] in share:
-            ax.plot(share.index, share[card["id"]], marker=".", color=f"C{j}", label=card["id"])
+            ax.plot(share.index, share[card["id"]], marker=".", color=f"C{j}", label=card["name"])
             ax.plot(line["round"], line.chance, color=f"C{j}", ls=":", lw=1)
         elif card["id"] == "winter_is_coming":
             winter_drawn = (drawn[f"winter_{k}"] > 0).groupby(drawn["round"]).mean()
-            ax.plot(winter_drawn.index, winter_drawn, "kx", label="winter_is_coming (drawn)")
+            ax.plot(winter_drawn.index, winter_drawn, "kx", label="Winter Is Coming (drawn)")
             ax.plot(line["round"], line.chance, "k:", lw=1)
     ax.set_title(f"Westeros deck {deck['deck']} (dotted: exact)")
     ax.set_xlabel("round")
     ax.legend(fontsize=6)
 axes[0].set_ylabel("share of games")
+percent_axis(axes[0])
+fig.suptitle(
+    players_title("Westeros cards resolved per round", policies=POLICIES,
+                  games=drawn.game.nunique())
+)
 save(fig, "westeros_cards_by_round.png")
 
 # %% [markdown]
@@ -174,6 +179,10 @@ axes[0].legend()
 attacks.value_counts(normalize=True).sort_index().plot.bar(ax=axes[1])
 axes[1].set_xlabel("wildling attacks in the game")
 axes[1].set_ylabel("share of games")
+percent_axis(axes[1])
+fig.suptitle(
+    players_title("Wildling threat and attacks", policies=POLICIES, games=attacks.size)
+)
 save(fig, "wildling_threat.png")
 results = rounds.wildling_result.value_counts()
 results
@@ -292,8 +301,9 @@ if len(card_effect):
     )
     ax.set_yticks(np.arange(len(card_effect)), card_effect.index)
 ax.axvline(0, color="grey", lw=0.8)
-ax.set_xlabel("raven holder's win rate, buried − kept (same card seen)")
-ax.set_title(f"The Messenger Raven's look ({POLICIES} players)")
+ax.set_xlabel("raven holder's win rate, buried − kept (same card seen; 95 % CI)")
+points_axis(ax)
+ax.set_title(players_title("The Messenger Raven's look", policies=POLICIES, games=GAMES))
 save(fig, "raven_look.png")
 card_effect.round(3)
 

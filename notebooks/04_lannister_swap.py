@@ -32,7 +32,7 @@ from pathlib import Path
 QUICK = os.environ.get("GOTSIM_QUICK", "0") == "1"
 POLICIES = "heuristic"  # or "random": uniform among the legal actions (a rules baseline)
 GAMES = 300 if QUICK else None  # None: the scenario's own count (10,000 per arm)
-JOBS = 1 if QUICK else 2
+JOBS = int(os.environ.get("GOTSIM_JOBS", 1 if QUICK else 2))  # worker processes
 
 # %%
 import matplotlib.pyplot as plt
@@ -40,12 +40,18 @@ import numpy as np
 import pandas as pd
 
 import gotsim
+from gotsim.analysis.notebook import figure_folder, repository_file
+from gotsim.analysis.plots import (
+    draw_differences_by_house,
+    draw_house_rates,
+    house_colour,
+    house_label,
+    ordered_houses,
+    players_title,
+)
 from gotsim.analysis.stats import win_rates
 
-ROOT = next(p for p in [Path.cwd(), *Path.cwd().parents] if (p / "pyproject.toml").exists())
-FIG_DIR = None if QUICK else ROOT / "results" / "figures"
-if FIG_DIR is not None:
-    FIG_DIR.mkdir(parents=True, exist_ok=True)
+FIG_DIR = figure_folder(QUICK)  # results/figures/ of the checkout; None in quick mode
 
 
 def save(fig, name):
@@ -54,7 +60,7 @@ def save(fig, name):
         fig.savefig(FIG_DIR / name, dpi=100, bbox_inches="tight")
 
 
-scenario = tomllib.loads((ROOT / "scenarios/lannister_swap.toml").read_text())
+scenario = tomllib.loads(repository_file("scenarios/lannister_swap.toml").read_text())
 # the scenario's grid runs both editions; the 2nd edition's cells first, the 1st's at the end
 # (the same cells, from scenarios/lannister_swap_1e.toml)
 del scenario["grid"]["edition"]
@@ -73,24 +79,15 @@ games.groupby("kings_court_swap").size()
 
 # %%
 rates = win_rates(games, by=["kings_court_swap"])
-houses = sorted(set(rates.house))
+houses = ordered_houses(rates.house)
 fig, ax = plt.subplots(figsize=(8, 4))
-for k, swap in enumerate((False, True)):
-    sub = rates[rates.kings_court_swap == swap].set_index("house").reindex(houses)
-    x = np.arange(len(houses)) + (k - 0.5) * 0.38
-    ax.bar(
-        x,
-        sub.win_rate,
-        0.38,
-        yerr=[sub.win_rate - sub.ci_low, sub.ci_high - sub.win_rate],
-        capsize=3,
-        label="Tyrell/Greyjoy swapped" if swap else "as set up",
-    )
-ax.axhline(1 / 5, color="grey", ls=":", lw=0.8)
-ax.set_xticks(np.arange(len(houses)), houses)
-ax.set_ylabel("win rate")
-ax.set_title(f"5 players, King's Court swap ({POLICIES} players, {len(games) // 2} games per arm)")
-ax.legend(fontsize=8)
+# light bars: King's Court as set up; dark: Tyrell and Greyjoy swapped; dashed: 1/5
+arms = rates.assign(arm=rates.kings_court_swap.map({False: "as set up", True: "swapped"}))
+draw_house_rates(ax, arms.sort_values("kings_court_swap"), group="arm", fair=1 / 5)
+ax.set_title(
+    players_title("5 players, King's Court swap", policies=POLICIES, games=len(games) // 2,
+                  per="arm")
+)
 save(fig, "lannister_swap_win_rates.png")
 rates.pivot(index="house", columns="kings_court_swap", values="win_rate").round(3)
 
@@ -107,16 +104,11 @@ diffs[[*COLUMNS, "method"]].round(4)
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 3.5))
-ax.errorbar(
-    diffs.difference,
-    np.arange(len(diffs)),
-    xerr=[diffs.difference - diffs.ci_low, diffs.ci_high - diffs.difference],
-    fmt="o",
-    capsize=3,
+draw_differences_by_house(ax, diffs, what="win rate, swapped − as set up")
+ax.set_title(
+    players_title("King's Court swap, paired by block", policies=POLICIES,
+                  games=len(games) // 2, per="arm")
 )
-ax.axvline(0, color="grey", lw=0.8)
-ax.set_yticks(np.arange(len(diffs)), diffs.house)
-ax.set_xlabel("win rate, swapped − as set up")
 save(fig, "lannister_swap_differences.png")
 
 # %% [markdown]
@@ -176,7 +168,19 @@ fig, axes = plt.subplots(1, 3, figsize=(16, 4))
 stars = rounds.groupby("kings_court_swap")[star_columns].mean().T
 stars.index = houses
 stars.columns = [ARM[c] for c in stars.columns]
-stars.plot.bar(ax=axes[0])
+for k, arm in enumerate(stars.columns):
+    axes[0].bar(
+        np.arange(len(houses)) + (k - 0.5) * 0.38,
+        stars[arm],
+        0.38,
+        color=[house_colour(h) for h in houses],
+        alpha=0.45 + 0.55 * k,
+        edgecolor="black",
+        linewidth=0.6,
+        label=f"{arm} (lighter)" if k == 0 else arm,
+    )
+axes[0].set_xticks(np.arange(len(houses)), [house_label(h) for h in houses])
+axes[0].legend(fontsize=7)
 axes[0].set_ylabel("star orders on the board per round")
 axes[0].set_title("Star orders per house")
 for swap, style in ((False, "-"), (True, "--")):
@@ -185,14 +189,14 @@ for swap, style in ((False, "-"), (True, "--")):
         sub.index,
         sub.attacks_greyjoy_on_lannister,
         style,
-        color="C4",
+        color=house_colour("greyjoy"),
         label=f"Greyjoy → Lannister, {ARM[swap]}",
     )
     axes[1].plot(
         sub.index,
         sub.attacks_lannister_on_greyjoy,
         style,
-        color="C1",
+        color=house_colour("lannister"),
         label=f"Lannister → Greyjoy, {ARM[swap]}",
     )
     lost = lost_by_round.loc[swap]
@@ -215,7 +219,8 @@ axes[2].set_ylabel("castles lost per game still running")
 axes[2].set_title("Lannister castles and strongholds lost")
 axes[2].legend(fontsize=7)
 fig.suptitle(
-    f"Mechanism of the King's Court swap ({POLICIES} players, {len(games) // 2} games per arm)"
+    players_title("Mechanism of the King's Court swap", policies=POLICIES,
+                  games=len(games) // 2, per="arm")
 )
 save(fig, "lannister_swap_mechanism.png")
 stars_by_round.unstack("kings_court_swap").round(2)
@@ -238,7 +243,7 @@ mech.round(2)
 # play the 1st-edition base game (`POLICIES`).
 
 # %%
-scenario_1e = tomllib.loads((ROOT / "scenarios/lannister_swap_1e.toml").read_text())
+scenario_1e = tomllib.loads(repository_file("scenarios/lannister_swap_1e.toml").read_text())
 scenario_1e["policies"] = POLICIES
 if GAMES is not None:
     scenario_1e["games"] = GAMES
@@ -256,22 +261,15 @@ diffs_1e[COLUMNS].round(4)
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 3.8))
-for k, (label, d) in enumerate(
-    ((f"2nd edition, {POLICIES} players", diffs), (f"1st edition, {POLICIES} players", diffs_1e))
-):
-    y = np.arange(len(d)) + (k - 0.5) * 0.3
-    ax.errorbar(
-        d.difference,
-        y,
-        xerr=[d.difference - d.ci_low, d.ci_high - d.difference],
-        fmt="o",
-        capsize=3,
-        label=label,
-    )
-ax.axvline(0, color="grey", lw=0.8)
-ax.set_yticks(np.arange(len(diffs)), diffs.house)
-ax.set_xlabel("win rate, swapped − as set up (95 % CI)")
-ax.legend(fontsize=8)
+both = pd.concat([diffs.assign(edition="2nd edition"), diffs_1e.assign(edition="1st edition")])
+draw_differences_by_house(
+    ax, both, group="edition", what="win rate, swapped − as set up",
+    group_label={"2nd edition": "2nd edition", "1st edition": "1st edition"},
+)
+ax.set_title(
+    players_title("King's Court swap in both editions", policies=POLICIES,
+                  games=len(games) // 2, per="arm")
+)
 save(fig, "lannister_swap_editions.png")
 
 # %% [markdown]

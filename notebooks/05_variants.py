@@ -32,18 +32,17 @@ QUICK = os.environ.get("GOTSIM_QUICK", "0") == "1"
 POLICIES = "heuristic"  # or "random": uniform among the legal actions (a rules baseline)
 GAMES = 150 if QUICK else 3000  # per cell
 SEED = 505
-JOBS = 1 if QUICK else 2
+JOBS = int(os.environ.get("GOTSIM_JOBS", 1 if QUICK else 2))  # worker processes
 
 # %%
 import matplotlib.pyplot as plt
 import pandas as pd
 
 import gotsim
+from gotsim.analysis.notebook import figure_folder
+from gotsim.analysis.plots import draw_differences_by_house, players_title
 
-ROOT = next(p for p in [Path.cwd(), *Path.cwd().parents] if (p / "pyproject.toml").exists())
-FIG_DIR = None if QUICK else ROOT / "results" / "figures"
-if FIG_DIR is not None:
-    FIG_DIR.mkdir(parents=True, exist_ok=True)
+FIG_DIR = figure_folder(QUICK)  # results/figures/ of the checkout; None in quick mode
 
 
 def save(fig, name):
@@ -87,20 +86,11 @@ def differences(games, by):
 # %%
 tides_diff = differences(tides, "tides_of_battle")
 fig, ax = plt.subplots(figsize=(8, 4))
-for k, (n, sub) in enumerate(tides_diff.groupby("players")):
-    y = [sorted(set(tides_diff.house)).index(h) + (k - 1.5) * 0.18 for h in sub.house]
-    ax.errorbar(
-        sub.difference,
-        y,
-        xerr=[sub.difference - sub.ci_low, sub.ci_high - sub.difference],
-        fmt="o",
-        capsize=2,
-        label=f"{n} players",
-    )
-ax.axvline(0, color="grey", lw=0.8)
-ax.set_yticks(range(len(set(tides_diff.house))), sorted(set(tides_diff.house)))
-ax.set_xlabel("win rate, Tides of Battle − without")
-ax.legend(fontsize=8)
+draw_differences_by_house(
+    ax, tides_diff, group="players", what="win rate, Tides of Battle − without",
+    group_label={n: f"{n} players" for n in (3, 4, 5, 6)},
+)
+ax.set_title(players_title("Tides of Battle", policies=POLICIES, games=GAMES, per="cell"))
 save(fig, "variants_tides_differences.png")
 tides_diff[["players", "house", "difference", "ci_low", "ci_high", "p_value"]].round(3)
 
@@ -120,7 +110,7 @@ ends = tides.groupby(["players", "tides_of_battle"]).end_reason.value_counts(nor
 fig, ax = plt.subplots(figsize=(6, 3.5))
 battles.plot.bar(ax=ax)
 ax.set_ylabel("battles per game (mean)")
-ax.set_title(f"Battles per game ({POLICIES} players)")
+ax.set_title(players_title("Battles per game", policies=POLICIES, games=GAMES, per="cell"))
 save(fig, "variants_battles.png")
 display(battles.round(1))  # noqa: F821 (IPython builtin)
 ends.unstack().round(3)
@@ -140,24 +130,16 @@ pooled = clash_diff.groupby(["module", "house"]).agg(
     ci_high=("ci_high", "mean"),
     strata_p05=("p_value", lambda p: int((p < 0.05).sum())),
 )
-houses_1e = sorted(set(clash_diff.house))
 fig, ax = plt.subplots(figsize=(8, 4))
-for k, module in enumerate(MODULES):
-    sub = pooled.loc[module].reindex(houses_1e)
-    y = [i + (k - 1) * 0.22 for i in range(len(houses_1e))]
-    ax.errorbar(
-        sub.difference,
-        y,
-        xerr=[sub.difference - sub.ci_low, sub.ci_high - sub.difference],
-        fmt="o",
-        capsize=2,
-        label=module,
-    )
-ax.axvline(0, color="grey", lw=0.8)
-ax.set_yticks(range(len(houses_1e)), houses_1e)
-ax.set_xlabel("win rate, module on − off (mean over the other modules' settings)")
-ax.set_title(f"1st edition, 5 players ({POLICIES} players, {GAMES} games per cell)")
-ax.legend(fontsize=8)
+draw_differences_by_house(
+    ax, pooled.reset_index(), group="module",
+    what="win rate, module on − off (mean over the other modules' settings)",
+    group_label={m: m.replace("_", " ") for m in MODULES},
+)
+ax.set_title(
+    players_title("A Clash of Kings modules, 1st edition, 5 players", policies=POLICIES,
+                  games=GAMES, per="cell")
+)
 save(fig, "variants_clash_of_kings.png")
 pooled.round(3)
 

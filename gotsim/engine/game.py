@@ -11,12 +11,14 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from gotsim.data import load_data
 from gotsim.engine import combat as cb
 from gotsim.engine.init import new_games
 from gotsim.engine.machine import advance, apply, legal
@@ -29,8 +31,6 @@ from gotsim.engine.state import (
     ACT_UPGRADE_KNIGHT,
     ACT_UPGRADE_SIEGE,
     N_ACTIONS,
-    ONE_TIME_NAMES,
-    ORDER_NAMES,
     Decision,
     EndReason,
     OneTimeOrder,
@@ -39,9 +39,97 @@ from gotsim.engine.state import (
 from gotsim.engine.tables import WesterosCard, WildlingCard, rules_for, variant_flags
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
-from gotsim.rules.ids import House, Unit
+from gotsim.rules.ids import EDITIONS, House, Unit
 
 TRACK_NAMES = ("iron_throne", "fiefdoms", "kings_court")
+
+# --- the game's words for the engine's codes (narration) -----------------------------------------
+
+TRACK_WORDS = ("the Iron Throne track", "the Fiefdoms track", "the King's Court track")
+ORDER_WORDS = (
+    "March −1",
+    "March +0",
+    "March +1 ★",
+    "Defense +1",
+    "Defense +2 ★",
+    "Support +0",
+    "Support +1 ★",
+    "Raid",
+    "Raid ★",
+    "Consolidate Power",
+    "Consolidate Power ★",
+)
+ONE_TIME_WORDS = (
+    "Muster",
+    "Supply Train",
+    "Forced March",
+    "Iron Fleet",
+    "Young Wolf",
+    "Power of Highgarden",
+    "Lion's Cunning",
+    "Soul of R'hllor",
+)
+PHASE_WORDS = {
+    "setup": "setup",
+    "westeros": "Westeros",
+    "planning": "planning",
+    "raven": "raven",
+    "raids": "raids",
+    "marches": "marches",
+    "consolidate": "consolidate",
+    "cleanup": "cleanup",
+    "game_over": "game end",
+}
+WESTEROS_OPTIONS = {  # WESTEROS_CHOICE: what each option of a choice card does
+    WesterosCard.A_THRONE_OF_BLADES: (
+        "every house adjusts its supply",
+        "every house musters",
+        "nothing happens",
+    ),
+    WesterosCard.DARK_WINGS_DARK_WORDS: (
+        "a Clash of Kings: bidding on the influence tracks",
+        "a Game of Thrones: power for crowns",
+        "nothing happens",
+    ),
+    WesterosCard.PUT_TO_THE_SWORD: (
+        "no Defense orders this round",
+        "no March +1 orders this round",
+        "nothing happens",
+    ),
+}
+
+
+@functools.cache
+def card_names() -> dict[str, str]:
+    """The printed names of the Westeros and wildling cards of every edition, by id."""
+    names: dict[str, str] = {}
+    for edition in EDITIONS:
+        try:
+            decks = load_data(edition, "westeros_cards.json")["decks"]
+        except Exception:  # an edition without a Westeros data file
+            continue
+        for deck in decks:
+            for card in deck["cards"]:
+                names.setdefault(card["id"], card.get("name", card["id"]))
+    for card in load_data("2e", "wildling_cards.json")["cards"]:
+        names.setdefault(card["id"], card.get("name", card["id"]))
+    return names
+
+
+def card_words(card: WesterosCard | WildlingCard) -> str:
+    """A Westeros or wildling card's printed name (``A Throne of Blades``)."""
+    ident = card.name.lower()
+    return card_names().get(ident, ident.replace("_", " ").capitalize())
+
+
+def unit_words(unit: int) -> str:
+    """A unit type in words (``siege engine``)."""
+    return Unit(unit).id.replace("_", " ")
+
+
+def house_words(house: int | House) -> str:
+    """A house's name (``Lannister``)."""
+    return House(int(house)).id.capitalize()
 
 
 class IllegalActionError(ValueError):
@@ -144,21 +232,26 @@ class Game:
     def _note_phase(self, after: tuple[int, int]) -> None:
         g = self.record
         if after[1] == Phase.PLANNING and after[0] > 1:
-            drawn = [WesterosCard(int(c)).name.lower() for c in g.westeros_drawn if c >= 0]
+            drawn = [card_words(WesterosCard(int(c))) for c in g.westeros_drawn if c >= 0]
             line = g.history[after[0] - 1]
             if line[4]:  # a wildling attack this round
                 who = ("", "the Night's Watch", "the wildlings")[int(line[5])]
                 # the 1st edition has no wildling deck (-1): the attack has a fixed outcome
-                card = WildlingCard(int(line[9])).name.lower() if line[9] >= 0 else "1st edition"
-                self._event("wildlings", -1, f"wildlings attack: {card}, {who} win")
+                card = card_words(WildlingCard(int(line[9]))) if line[9] >= 0 else "1st edition"
+                self._event("wildlings", -1, f"the wildlings attack ({card}): {who} win")
             self._event(
                 "westeros",
                 -1,
-                f"Westeros cards: {', '.join(drawn)}; wildling threat {int(g.threat)}",
+                f"Westeros cards: {', '.join(drawn)}; the wildling threat stands at "
+                f"{int(g.threat)}",
             )
         if after[1] == Phase.GAME_OVER:
-            winner = self.winner.id if self.winner is not None else "nobody"
-            self._event("game_over", -1, f"{winner} wins ({self.end_reason})")
+            winner = house_words(self.winner) if self.winner is not None else "nobody"
+            why = {
+                "castles": "holds the castles and strongholds needed to win",
+                "round10": "leads after round 10",
+            }.get(self.end_reason, self.end_reason)
+            self._event("game_over", -1, f"{winner} wins ({why})")
 
     @property
     def pending(self) -> Pending | None:
@@ -277,86 +370,185 @@ class Game:
         return house_deck(self.edition, house)[slot].name
 
     def describe(self, pending: Pending, action: int) -> str:
-        """The action in words."""
+        """The action in the game's words (``places March +1 ★ in Dragonstone``)."""
         kind, ctx, house = pending.kind, pending.context, pending.house
+        area = self._area
         if kind == Decision.PLACE_ORDER:
             if action == ACT_NONE:  # 1st edition: an area may stay without an order
-                return f"no order in {self._area(ctx[0])}"
-            return f"order {ORDER_NAMES[action]} in {self._area(ctx[0])}"
-        if kind in (Decision.RAID_FROM, Decision.MARCH_FROM):
-            return f"resolves the order in {self._area(action)}"
+                return f"leaves {area(ctx[0])} without an order"
+            return f"places {ORDER_WORDS[action]} in {area(ctx[0])}"
+        if kind == Decision.RAVEN:
+            return (
+                "keeps its orders (Messenger Raven)",
+                "uses the Messenger Raven to replace an order",
+                "uses the Messenger Raven to look at the top wildling card",
+            )[action]
+        if kind == Decision.RAVEN_AREA:
+            return f"replaces its order in {area(action)}"
+        if kind == Decision.RAVEN_ORDER:
+            return f"puts {ORDER_WORDS[action]} in {area(ctx[0])} instead"
+        if kind == Decision.RAVEN_BURY:
+            where = "at the bottom of the deck" if action else "on top"
+            return f"leaves the wildling card {card_words(WildlingCard(ctx[0]))} {where}"
+        if kind == Decision.RAID_FROM:
+            return f"resolves its Raid in {area(action)}"
+        if kind == Decision.MARCH_FROM:
+            return f"resolves its March in {area(action)}"
         if kind == Decision.RAID_TARGET:
-            return "raids nothing" if action == ACT_NONE else f"raids {self._area(action)}"
+            return "raids nothing" if action == ACT_NONE else f"raids {area(action)}"
         if kind == Decision.MARCH_UNIT:
-            unit = Unit(ctx[1]).id
-            where = "stays" if action == ctx[0] else f"to {self._area(action)}"
-            return f"{unit} from {self._area(ctx[0])} {where}"
+            unit = unit_words(ctx[1])
+            if action == ctx[0]:
+                return f"keeps a {unit} in {area(ctx[0])}"
+            return f"marches a {unit} from {area(ctx[0])} to {area(action)}"
         if kind == Decision.LEAVE_POWER:
-            return "leaves a power token" if action else "leaves no power token"
+            left = "leaves a power token" if action else "leaves no power token"
+            return f"{left} in {area(ctx[0])}"
         if kind == Decision.SUPPORT_SIDE:
             return f"supports {('nobody', 'the attacker', 'the defender')[action]}"
         if kind == Decision.HOUSE_CARD:
             if action == ACT_NONE:
-                return "plays no card"
+                return "plays no house card"
             if self.t.three_card_combat and ctx[1] < 0:
                 return f"puts {self._card(house, action)} face down"
             return f"plays {self._card(house, action)}"
+        if kind == Decision.TYRION:
+            return ("lets the opponent's card stand", "cancels the opponent's card")[action]
+        if kind == Decision.AERON:
+            if action == 0:
+                return "keeps Aeron Damphair"
+            return f"pays 2 power to play {self._card(house, action - 1)} instead of Aeron"
+        if kind == Decision.QUEEN_OF_THORNS:
+            if action == ACT_NONE:
+                return "removes no order (Queen of Thorns)"
+            return f"removes the order in {area(action)} (Queen of Thorns)"
+        if kind == Decision.DORAN:
+            return f"sends the opponent to the bottom of {TRACK_WORDS[action]} (Doran)"
+        if kind == Decision.BLADE:
+            return (
+                "keeps the Valyrian Steel Blade unused",
+                "uses the Valyrian Steel Blade: +1 strength",
+                "uses the Valyrian Steel Blade: draws Tides of Battle again",
+            )[action]
+        if kind == Decision.CASUALTY:
+            return f"loses a {unit_words(action)} in {area(ctx[0])}"
+        if kind == Decision.RETREAT:
+            return f"retreats from {area(ctx[0])} to {area(action)}"
+        if kind == Decision.RENLY:
+            if action == ACT_NONE:
+                return "upgrades no footman (Renly)"
+            return f"turns a footman in {area(action)} into a knight (Renly)"
+        if kind == Decision.CERSEI:
+            if action == ACT_NONE:
+                return "removes no order"
+            return f"removes the loser's order in {area(action)}"
+        if kind == Decision.PATCHFACE:
+            owner = House(ctx[0])
+            if action == ACT_NONE:
+                return "takes no card"
+            card = self._card(owner, action)
+            if ctx[1] == 1:
+                return f"pays 1 power to make {house_words(owner)} discard {card} (Melisandre)"
+            if ctx[1] == 2:
+                return f"takes {card} back from its discards (Maester Luwin)"
+            return f"makes {house_words(owner)} discard {card} (Patchface)"
+        if kind == Decision.MUSTER:
+            names = {
+                ACT_NONE: "is done mustering",
+                ACT_FOOTMAN: "musters a footman",
+                ACT_KNIGHT: "musters a knight",
+                ACT_UPGRADE_KNIGHT: "turns a footman into a knight",
+                ACT_SIEGE: "musters a siege engine",
+                ACT_UPGRADE_SIEGE: "turns a footman into a siege engine",
+            }
+            what = names.get(action, f"musters a ship into {area(action)}")
+            return f"{what} in {area(ctx[0])}"
+        if kind == Decision.SUPPLY_CUT:
+            return f"shrinks its army in {area(action)} to fit its supply"
+        if kind == Decision.SUPPLY_CUT_UNIT:
+            return f"removes a {unit_words(action)} from {area(ctx[0])} (supply)"
+        if kind == Decision.BID:
+            if ctx[0] == 3:
+                return f"bids {action} power against the wildlings"
+            return f"bids {action} power for {TRACK_WORDS[ctx[0]]}"
+        if kind == Decision.TIE_ORDER:
+            if ctx[0] == 3:
+                role = "lowest" if ctx[1] == 0 else "highest"
+                return f"names {house_words(action)} the {role} bidder (Iron Throne)"
+            return f"places {house_words(action)} next on {TRACK_WORDS[ctx[0]]} (a tied bid)"
+        if kind == Decision.WESTEROS_CHOICE:
+            drawn = WesterosCard(ctx[0])
+            options = WESTEROS_OPTIONS.get(drawn)
+            chosen = options[action] if options and action < len(options) else f"option {action}"
+            return f"chooses for {card_words(drawn)}: {chosen}"
+        if kind == Decision.WILDLING_CHOICE:
+            return self._wildling_choice(house, ctx, action)
+        if kind == Decision.DESTROY_UNIT:
+            return f"destroys a unit of its own in {area(action)}"
+        if kind == Decision.DESTROY_UNIT_TYPE:
+            return f"destroys a {unit_words(action)} of its own in {area(ctx[0])}"
+        if kind == Decision.CROW_KILLERS:
+            if ctx[0] == 2:
+                if action == ACT_NONE:
+                    return "upgrades no more footmen (Crow Killers)"
+                return f"turns a footman in {area(action)} into a knight (Crow Killers)"
+            return f"gives up a knight in {area(action)} (Crow Killers)"
+        if kind == Decision.TRACK_CHOICE:
+            if ctx[0] == 0:
+                return f"moves to the top of {TRACK_WORDS[action]} (A King Beyond the Wall)"
+            if ctx[0] == 1:
+                return f"moves to the bottom of {TRACK_WORDS[action]} (A King Beyond the Wall)"
+            return f"drops {house_words(ctx[1])} 2 places on {TRACK_WORDS[action]}"
+        if kind == Decision.CONSOLIDATE_CHOICE:
+            if ctx[1] == 1:
+                what = ("takes power", "builds a fortification")[action]
+            else:
+                what = ("takes power", "musters instead")[action]
+            return f"{what} in {area(ctx[0])}"
         if kind == Decision.ONE_TIME_ORDER:
             if action == ACT_NONE:
                 return "places no one-time order"
-            return f"places the one-time order {ONE_TIME_NAMES[action]}"
+            return f"places the one-time order {ONE_TIME_WORDS[action]}"
         if kind == Decision.ONE_TIME_AREA:
-            return f"{ONE_TIME_NAMES[ctx[0]]} goes in {self._area(action)}"
+            return f"puts {ONE_TIME_WORDS[ctx[0]]} in {area(action)}"
         if kind == Decision.ONE_TIME_MOVE:
-            unit = Unit(ctx[1]).id
-            where = "stays" if action == ctx[0] else f"to {self._area(action)}"
-            return f"{ONE_TIME_NAMES[ctx[2]]}: {unit} from {self._area(ctx[0])} {where}"
+            unit = unit_words(ctx[1])
+            name = ONE_TIME_WORDS[ctx[2]]
+            if action == ctx[0]:
+                return f"{name}: keeps a {unit} in {area(ctx[0])}"
+            return f"{name}: marches a {unit} from {area(ctx[0])} to {area(action)}"
         if kind == Decision.ONE_TIME_TARGET:
             order = OneTimeOrder(ctx[0])
-            name = ONE_TIME_NAMES[order]
+            name = ONE_TIME_WORDS[order]
             if action == ACT_NONE:
                 return f"{name}: nothing more"
             if order in (OneTimeOrder.IRON_FLEET, OneTimeOrder.SOUL_OF_RHLLOR):
-                return f"{name} removes the order in {self._area(action)}"
+                return f"{name} removes the order in {area(action)}"
             if order == OneTimeOrder.POWER_OF_HIGHGARDEN and ctx[2] == 0:
                 return f"{name}: discards {self._card(house, action)}"
             if order == OneTimeOrder.POWER_OF_HIGHGARDEN:
-                return f"{name}: takes 1 power from {House(action).id}"
-            return f"{name} names {House(action).id}"
-        if kind == Decision.CASUALTY:
-            return f"loses a {Unit(action).id}"
-        if kind == Decision.RETREAT:
-            return f"retreats to {self._area(action)}"
-        if kind == Decision.BLADE:
-            return (
-                "keeps the Valyrian Steel Blade",
-                "uses the blade: +1",
-                "uses the blade: redraws Tides of Battle",
-            )[action]
-        if kind == Decision.BID:
-            return f"bids {action}"
-        if kind == Decision.MUSTER:
-            names = {
-                ACT_NONE: "done",
-                ACT_FOOTMAN: "footman",
-                ACT_KNIGHT: "knight",
-                ACT_UPGRADE_KNIGHT: "footman → knight",
-                ACT_SIEGE: "siege engine",
-                ACT_UPGRADE_SIEGE: "footman → siege engine",
-            }
-            what = names.get(action, f"ship into {self._area(action)}")
-            return f"musters in {self._area(ctx[0])}: {what}"
-        if kind == Decision.CONSOLIDATE_CHOICE:
-            return ("takes power", "musters instead")[action] + f" in {self._area(ctx[0])}"
-        if kind == Decision.TYRION:
-            return ("keeps the opponent's card", "cancels the opponent's card")[action]
-        if kind == Decision.DORAN:
-            return f"sends the opponent to the bottom of {TRACK_NAMES[action]}"
-        if kind == Decision.RAVEN:
-            return ("keeps its orders", "replaces an order", "looks at the wildling deck")[action]
-        if kind == Decision.RAVEN_BURY:
-            return f"{'buries' if action else 'keeps'} {WildlingCard(ctx[0]).name.lower()}"
-        return f"{kind.name.lower()} {action}"
+                return f"{name}: takes 1 power from {house_words(action)}"
+            return f"{name} names {house_words(action)}"
+        return f"decides {kind.name.lower().replace('_', ' ')}: option {action}"
+
+    def _wildling_choice(self, house: House, ctx: tuple[int, ...], action: int) -> str:
+        """A WILDLING_CHOICE in words: ctx0 the wildling card, ctx1 the role."""
+        card = WildlingCard(ctx[0])
+        name = card_words(card)
+        if card == WildlingCard.PREEMPTIVE_RAID:
+            chosen = ("destroys 2 of its units", "drops 2 places on its highest track")[action]
+            return f"{chosen} ({name})"
+        if card == WildlingCard.MASSING_ON_THE_MILKWATER:
+            return f"discards {self._card(house, action)} ({name})"
+        if card == WildlingCard.MAMMOTH_RIDERS:
+            if action == ACT_NONE:
+                return f"takes no card back ({name})"
+            return f"takes {self._card(house, action)} back from its discards ({name})"
+        if card == WildlingCard.THE_HORDE_DESCENDS:
+            if action == ACT_NONE:
+                return f"musters nowhere ({name})"
+            return f"musters in {self._area(action)} ({name})"
+        return f"chooses option {action} of {name}"
 
     def _battle_text(self, area: int) -> str:
         g = self.record
@@ -381,13 +573,28 @@ class Game:
 
         def side(s: int, house: House) -> str:
             names = dict(zip(cb.PART_NAMES, parts[s], strict=True))
-            shown = ", ".join(f"{k} {v}" for k, v in names.items() if v and k != "total")
-            return f"{house.id} {names['total']} ({shown})"
+            shown = ", ".join(
+                f"{k.replace('_', ' ')} {v:+d}" for k, v in names.items() if v and k != "total"
+            )
+            return f"{house_words(house)} {names['total']}" + (f" ({shown})" if shown else "")
 
-        return f"battle for {self._area(area)}: {side(0, att)} vs {side(1, dfn)} — {winner.id} wins"
+        return (
+            f"battle for {self._area(area)}: {side(0, att)} against {side(1, dfn)}; "
+            f"{house_words(winner)} wins"
+        )
 
     def narrative(self) -> str:
-        return "\n".join(f"R{e.round} {e.phase:<12} {e.text}" for e in self.log)
+        """The log in words, one line per event: round, phase, who did what."""
+        lines = []
+        phase = "setup"
+        for e in self.log:
+            if e.kind != "battle" or e.phase != "game_over":
+                phase = e.phase  # a battle that ends the game was fought in the phase before
+            text = e.text
+            if e.house and text.startswith(e.house + ": "):
+                text = f"{house_words(House.from_id(e.house))} {text[len(e.house) + 2 :]}"
+            lines.append(f"R{e.round:<2} {PHASE_WORDS.get(phase, phase):<11} {text}")
+        return "\n".join(lines)
 
 
 def replay(
@@ -418,7 +625,9 @@ def random_game(
 
 
 __all__ = [
+    "ORDER_WORDS",
     "TRACK_NAMES",
+    "TRACK_WORDS",
     "Game",
     "IllegalActionError",
     "Pending",

@@ -59,6 +59,26 @@ def _policies(policies: str | Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray
     return kinds, params
 
 
+def _kernel_group(table: tuple[np.ndarray, np.ndarray] | None) -> str:
+    """The ``gotsim.jit.KERNEL_GROUPS`` key of the batch loop that plays ``table``."""
+    return "random" if table is None else "heuristic"
+
+
+def will_compile(policies: str | Mapping[str, Any] = "random") -> bool:
+    """Whether playing games with ``policies`` in this process compiles kernels first."""
+    from gotsim.jit import group_will_compile
+
+    return group_will_compile(_kernel_group(_policies(policies)))
+
+
+def announce_compile(policies: str | Mapping[str, Any] = "random") -> bool:
+    """Say once on stderr that the batch kernels for ``policies`` are about to compile
+    (``gotsim.jit.announce_compile``); returns whether they will."""
+    from gotsim.jit import announce_compile as announce
+
+    return announce(_kernel_group(_policies(policies)))
+
+
 def play_games(
     n_games: int,
     *,
@@ -73,6 +93,8 @@ def play_games(
     """Finished game records ``first_game … first_game + n_games - 1``, each house playing its
     policy (``policies`` as in ``simulate``; all random by default)."""
     table = _policies(policies)
+    if n_games > 0:
+        announce_compile(policies)
     flags = variant_flags(variants)
     rules = rules_for(edition, players, flags)
     out = new_games_range(
@@ -115,6 +137,8 @@ def play_batch(
     in ``simulate``), on the threads numba is set to use (the heuristic with one memo per
     thread, as in ``play_games``: the same compiled batch loop)."""
     table = _policies(policies)
+    if len(games):
+        announce_compile(policies)
     memos = None
     if table is not None:
         from gotsim.players.memo import new_memos

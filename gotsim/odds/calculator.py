@@ -72,6 +72,12 @@ class OddsResult:
     notes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # per cell "a|d": choices
     battle: Battle | None = field(default=None, repr=False)
 
+    def _repr_html_(self) -> str:
+        """The result in a notebook: odds, strategies, the card-pair heat map, the breakdown."""
+        from gotsim.odds.html import odds_html
+
+        return odds_html(self)
+
     def matrix_frame(self) -> pd.DataFrame:
         """The card-pair matrix with card ids as labels."""
         return pd.DataFrame(self.matrix, index=self.attacker_cards, columns=self.defender_cards)

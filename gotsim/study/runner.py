@@ -358,6 +358,18 @@ def _meta(
     }
 
 
+COMPILE_NOTE = "first run only, kept in numba's cache"
+
+
+def _announce_compile(scenario: Scenario, blocks: list[Block]) -> bool:
+    """Say once on stderr which batch kernels the blocks will compile before their first game;
+    returns whether any will."""
+    from gotsim.engine.simulate import announce_compile
+
+    specs = {json.dumps(scenario.cells[b.cell].policies, sort_keys=True) for b in blocks}
+    return any([announce_compile(json.loads(spec)) for spec in sorted(specs)])
+
+
 def run_study(
     path_or_dict: str | Path | Mapping[str, Any] | Scenario,
     *,
@@ -450,6 +462,7 @@ def run_study(
         total = len(scenario.cells) * scenario.games
         remaining = sum(b.n_games for b in todo)
         start = time.perf_counter()
+        compiling = _announce_compile(scenario, todo) and progress
         bar = stack.enter_context(
             tqdm(
                 total=total,
@@ -458,11 +471,20 @@ def run_study(
                 desc=scenario.name,
                 disable=not progress,
                 dynamic_ncols=True,
+                # minutes without a finished block: say why rather than show 0/N
+                bar_format=(
+                    "{desc}: compiling the kernels first (" + COMPILE_NOTE + ")"
+                    if compiling
+                    else None
+                ),
             )
         )
         try:
             if todo:
                 for done in _execute(_tasks(scenario, todo), jobs=jobs_used, dask=use_dask):
+                    if compiling:
+                        compiling = False
+                        bar.bar_format = None
                     columns = _cell_columns(scenario, done.cell, done.block)
                     records[(done.cell, done.block)] = store.write_block(
                         by_key[(done.cell, done.block)],
