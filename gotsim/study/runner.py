@@ -66,6 +66,7 @@ class BlockTask:
     seed: int
     position: str | None = None  # the start position as JSON
     modules: tuple[str, ...] = ()  # A Clash of Kings modules switched on (1st edition)
+    parent_pid: int | None = None  # a local worker's study process (workers exit without it)
 
     @property
     def variants(self) -> dict[str, bool]:
@@ -149,20 +150,18 @@ def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
     return games, int(position.round)
 
 
-_PARENT_ENV = "GOTSIM_STUDY_PARENT"
 _watching: list[int] = []
 
 
-def _die_with_parent() -> None:
+def _die_with_parent(parent: int | None) -> None:
     """In a local worker process: exit as soon as the ``gotsim run`` that started it is gone
     (killed by SIGKILL, say), instead of playing on for nobody."""
-    parent = os.environ.get(_PARENT_ENV)
-    if _watching or parent is None or int(parent) == os.getpid() or os.getppid() != int(parent):
-        return  # the study's own process, a dask worker, or watching already
-    _watching.append(int(parent))
+    if _watching or parent is None or parent == os.getpid() or os.getppid() != parent:
+        return  # the study's own process, not its child, or watching already
+    _watching.append(parent)
 
     def watch() -> None:
-        while os.getppid() == int(parent):
+        while os.getppid() == parent:
             time.sleep(0.5)
         os._exit(1)
 
@@ -171,7 +170,7 @@ def _die_with_parent() -> None:
 
 def play_block(task: BlockTask) -> BlockResult:
     """Play one block of one cell (one thread) and return its games and rounds frames."""
-    _die_with_parent()
+    _die_with_parent(task.parent_pid)
     from gotsim.engine.simulate import games_frame, play_games, rounds_frame
 
     if task.position is None:
@@ -281,7 +280,8 @@ def _execute(tasks: list[BlockTask], *, jobs: int, dask: bool = False) -> Iterat
         # and saves it once, instead of every worker compiling the same code at the same time
         play_block(replace(tasks[0], n_games=1))
 
-    os.environ[_PARENT_ENV] = str(os.getpid())  # local workers watch this process
+    if not dask:  # local workers watch this process
+        tasks = [replace(task, parent_pid=os.getpid()) for task in tasks]
     # on dask the cluster's size sets the parallelism (n_jobs=-1: all its worker threads)
     runner = joblib.Parallel(
         n_jobs=-1 if dask else jobs, return_as="generator_unordered", batch_size=1
