@@ -245,6 +245,8 @@ def _scenario_players(args: argparse.Namespace) -> str:
     (a quick look at the TOML; the scenario is read properly later)."""
     import tomllib
 
+    if args.scenario is None:  # `gotsim run --verify DIR` plays nothing
+        return ""
     try:
         data = tomllib.loads(Path(args.scenario).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):

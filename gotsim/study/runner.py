@@ -287,7 +287,7 @@ def _execute(tasks: list[BlockTask], *, jobs: int, dask: bool = False) -> Iterat
         n_jobs=-1 if dask else jobs, return_as="generator_unordered", batch_size=1
     )
     with warnings.catch_warnings():  # stopped early (Ctrl-C): the note says what is kept
-        warnings.filterwarnings("ignore", "[0-9]+ tasks which were still being processed")
+        warnings.filterwarnings("ignore", ".*tasks which were still being processed")
         yield from runner(joblib.delayed(play_block)(task) for task in tasks)
 
 
