@@ -146,11 +146,8 @@ KERNEL_GROUPS: dict[str, KernelGroup] = {
     "random": KernelGroup(
         "the random players' kernels", "gotsim.engine.runner", ("play_random",), 3
     ),
-    "heuristic": KernelGroup(
-        "the heuristic players' kernels",
-        "gotsim.engine.runner",
-        ("play_policies_reused", "play_policies"),
-        10,
+    "heuristic": KernelGroup(  # play_games and play_batch both play through the reused loop
+        "the heuristic players' kernels", "gotsim.engine.runner", ("play_policies_reused",), 10
     ),
     "game": KernelGroup(
         "the one-game engine", "gotsim.engine.machine", ("advance", "legal", "apply"), 2

@@ -478,3 +478,27 @@ def test_warmup_warms_every_group_and_says_so(
     assert set(os.environ[jit.ANNOUNCED_ENV].split(",")) == set(jit.KERNEL_GROUPS)
     assert main(["warmup", "--quiet"]) == 0
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("way_in", ["play_games", "play_batch"])
+def test_the_heuristic_group_names_the_loop_games_are_played_in(
+    way_in: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kernel whose cache decides 'will compile' is the batch loop simulate, studies and
+    play_batch really call (stubbed here, so nothing compiles)."""
+    from gotsim.engine import runner, simulate
+    from gotsim.engine.tables import rules_for
+
+    called: list[str] = []
+    for name in ("play_policies", "play_policies_reused"):
+        monkeypatch.setattr(runner, name, lambda *a, name=name: called.append(name))
+    monkeypatch.setattr(simulate, "announce_compile", lambda policies="random": False)
+    if way_in == "play_games":
+        with pytest.raises(simulate.EngineIncompleteError):
+            simulate.play_games(2, players=3, policies="heuristic")
+    else:
+        from gotsim.engine.init import new_games_range
+
+        games = new_games_range(0, 0, 2, edition="2e", players=3, kings_court_swap=False)
+        simulate.play_batch(games, rules_for("2e", 3), "heuristic")
+    assert called and set(called) == set(jit.KERNEL_GROUPS["heuristic"].kernels)
