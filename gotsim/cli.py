@@ -131,12 +131,14 @@ def _cmd_cards(args: argparse.Namespace) -> int:
 def _cmd_combat(args: argparse.Namespace) -> int:
     from gotsim.odds import BattleSpecError, combat_odds
     from gotsim.odds.report import format_odds
+    from gotsim.odds.spec import parse_battle
 
     if args.samples is not None and args.samples <= 0:
         _fail(f"--samples must be positive, got {args.samples}")
     source, spec = _combat_source(args)
-    _announce("odds")
     try:
+        parse_battle(spec)  # a bad spec is one line, before any compile is announced
+        _announce("odds")
         result = combat_odds(spec, model=args.model, samples=args.samples, seed=args.seed)
     except BattleSpecError as exc:
         message = str(exc)
@@ -225,34 +227,14 @@ def _announce(group: str) -> None:
 
 
 def _early_compile_notice(args: argparse.Namespace) -> None:
-    """Say at once, before numba and the engine are imported, which kernels the command will
-    compile when that is certain from the files (``gotsim.jit.surely_compiles``); the others
-    are announced when their kernels are defined."""
+    """Say at once, before numba and the engine are imported, which kernels ``bench`` will
+    compile when that is certain from the files (``gotsim.jit.surely_compiles``). Commands that
+    read an input first (``run``, ``play``, ``combat``) announce their compile once the input is
+    known to be good, so that bad input is still one line."""
     from gotsim.jit import announce_if_surely_compiles
 
-    groups = {
-        "run": [_scenario_players(args)] if args.command == "run" else [],
-        "bench": [getattr(args, "policy", "random")],
-        "play": ["game", "heuristic_policy" if getattr(args, "policy", "") == "heuristic" else ""],
-        "combat": ["odds"],
-    }.get(args.command, [])
-    for group in filter(None, groups):
-        announce_if_surely_compiles(group)
-
-
-def _scenario_players(args: argparse.Namespace) -> str:
-    """``heuristic`` when the scenario file names heuristic players anywhere, else ``random``
-    (a quick look at the TOML; the scenario is read properly later)."""
-    import tomllib
-
-    if args.scenario is None:  # `gotsim run --verify DIR` plays nothing
-        return ""
-    try:
-        data = tomllib.loads(Path(args.scenario).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return ""
-    found = json.dumps([data.get("policies"), data.get("grid", {}).get("policies")])
-    return "heuristic" if "heuristic" in found else "random" if "null" in found else ""
+    if args.command == "bench":
+        announce_if_surely_compiles(getattr(args, "policy", "random"))
 
 
 def _status(args: argparse.Namespace, text: str) -> None:
