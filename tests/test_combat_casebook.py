@@ -1602,37 +1602,39 @@ def test_garrison_outside_home_area_is_rejected():
 def test_siege_engines_attacking_castle_count_four():
     """Siege engines attacking Harrenhal (castle): 4 each, supporting ones too.
 
-    Attacker 1 footman + 2 siege engines (1 + 8) + supporting siege engine (4) + Brienne 2 = 15 vs
-    defender Lannister 3 knights (6) + defense+2 (2) + Tywin 4 = 12: Baratheon wins.
+    Attacker 1 footman + 1 siege engine (1 + 4) + supporting siege engine (4) + Brienne 2 = 11
+    (Baratheon's two siege engines) vs defender Lannister 2 knights (4) + defense+2 (2) + Tywin 4
+    = 10: Baratheon wins.
     """
     r = fight(
         "harrenhal",
-        side("baratheon", {"footman": 1, "siege_engine": 2}, "brienne_of_tarth"),
-        side("lannister", {"knight": 3}, "tywin_lannister", order="defense+2"),
+        side("baratheon", {"footman": 1, "siege_engine": 1}, "brienne_of_tarth"),
+        side("lannister", {"knight": 2}, "tywin_lannister", order="defense+2"),
         fiefdoms=["lannister", "baratheon"],
         supports=(support("baratheon", "attacker", {"siege_engine": 1}),),
     )
     assert r.p_attacker_wins == 1.0
-    check(r, "attacker", units=9, support=4, total=15)
+    check(r, "attacker", units=5, support=4, total=11)
 
 
 def test_siege_engines_attacking_plain_area_count_zero():
     """Siege engines attacking Kingswood (no castle): 0 each; lost when the attack fails.
 
-    Attacker 1 footman + 2 siege engines (1 + 0) + Brienne 2 = 3 vs defender 2 footmen (2) +
-    Jaime 2 = 4: Lannister wins; Jaime 1 sword - Brienne 1 fortification = 0 casualties, but the
-    two siege engines cannot retreat and are destroyed; the footman routs.
+    Attacker 1 footman + 1 siege engine (1 + 0) + a supporting one (0) + Brienne 2 = 3 vs
+    defender 2 footmen (2) + Jaime 2 = 4: Lannister wins; Jaime 1 sword - Brienne 1 fortification
+    = 0 casualties, but the attacking siege engine cannot retreat and is destroyed; the footman
+    routs.
     """
     r = fight(
         "kingswood",
-        side("baratheon", {"footman": 1, "siege_engine": 2}, "brienne_of_tarth"),
+        side("baratheon", {"footman": 1, "siege_engine": 1}, "brienne_of_tarth"),
         side("lannister", {"footman": 2}, "ser_jaime_lannister"),
         fiefdoms=["lannister", "baratheon"],
         supports=(support("baratheon", "attacker", {"siege_engine": 1}),),
     )
     assert r.p_attacker_wins == 0.0
     check(r, "attacker", units=1, support=0, total=3)
-    assert destroyed(r, "attacker") == {"siege_engine": 2.0}
+    assert destroyed(r, "attacker") == {"siege_engine": 1.0}
     assert routed(r, "attacker") == {"footman": 1.0}
 
 
@@ -1660,20 +1662,21 @@ def test_siege_engines_are_never_a_losers_casualties():
 def test_siege_engines_defending_count_zero():
     """Siege engines defending Harrenhal (castle) add nothing, nor do supporting ones.
 
-    Defender Baratheon 1 footman + 2 siege engines (1 + 0) + supporting siege engine (0) +
+    Defender Baratheon 1 footman + 1 siege engine (1 + 0) + supporting siege engine (0) +
     Brienne 2 = 3 vs attacker Lannister 1 knight (2) + Jaime 2 = 4: Lannister wins; 1 sword -
-    1 fortification = 0, but both siege engines are destroyed in the retreat; the footman routs.
+    1 fortification = 0, but the defending siege engine is destroyed in the retreat; the footman
+    routs.
     """
     r = fight(
         "harrenhal",
         side("lannister", {"knight": 1}, "ser_jaime_lannister"),
-        side("baratheon", {"footman": 1, "siege_engine": 2}, "brienne_of_tarth"),
+        side("baratheon", {"footman": 1, "siege_engine": 1}, "brienne_of_tarth"),
         fiefdoms=["baratheon", "lannister"],
         supports=(support("baratheon", "defender", {"siege_engine": 1}),),
     )
     assert r.p_attacker_wins == 1.0
     check(r, "defender", units=1, support=0, total=3)
-    assert destroyed(r, "defender") == {"siege_engine": 2.0}
+    assert destroyed(r, "defender") == {"siege_engine": 1.0}
     assert routed(r, "defender") == {"footman": 1.0}
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from gotsim.data import load_data
 from gotsim.engine import combat as cb
 from gotsim.inputs import InputError, parse_json, read_text_file
 from gotsim.rules.board import Board, load_board
@@ -457,7 +458,7 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         d_units = b[d + cb.UNITS : d + cb.UNITS + n] + b[d + cb.ROUTED : d + cb.ROUTED + n]
         forces.append((defender, d_units, "defender.units"))
     forces += [(s.house, s.units, f"support[{i}].units") for i, s in enumerate(supporters)]
-    _check_pieces(forces, edition)
+    _check_pieces(forces, edition, siege)
     houses_in = [h for h in (attacker, defender) if h is not None]
     start = load_setup(edition, DEFAULT_PLAYERS[edition]).tracks
     tracks = {
@@ -594,16 +595,22 @@ def _supporters(
     return tuple(out)
 
 
-def _check_pieces(forces: list[tuple[House, NDArray[np.int64], str]], edition: str) -> None:
+def _check_pieces(
+    forces: list[tuple[House, NDArray[np.int64], str]], edition: str, siege: bool = False
+) -> None:
     """Refuse more units of a type for a house (fighting, routed and supporting together) than
-    the house has pieces of it."""
+    the house has pieces of it (with the 1st edition's siege engines module, its siege engines
+    too)."""
     limits = load_setup(edition, DEFAULT_PLAYERS[edition]).unit_limits
+    houses = load_data(edition, "setup.json")["houses"] if siege else {}
     totals: dict[House, NDArray[np.int64]] = {}
     for house, units, where in forces:
         total = totals.setdefault(house, np.zeros(len(Unit), np.int64))
         total += units
         for unit in Unit:
             limit = limits.get(house, {}).get(unit)
+            if siege and unit == Unit.SIEGE_ENGINE and house.id in houses:
+                limit = houses[house.id]["unit_limits_with_clash_of_kings"]["siege_engine"]
             if limit is not None and total[unit] > limit:
                 raise _fail(
                     f"{where}.{unit.id}",
