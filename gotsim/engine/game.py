@@ -430,10 +430,17 @@ class Game:
                 "uses the Valyrian Steel Blade: +1 strength",
                 "uses the Valyrian Steel Blade: draws Tides of Battle again",
             )[action]
-        if kind == Decision.CASUALTY:
-            return f"loses a {unit_words(action)} in {area(ctx[0])}"
-        if kind == Decision.RETREAT:
-            return f"retreats from {area(ctx[0])} to {area(action)}"
+        if kind == Decision.CASUALTY:  # ctx: the side, not an area
+            battle = area(int(self.record.combat_area))
+            if ctx[2] == 1:
+                return f"loses a {unit_words(action)} to supply, retreating from {battle}"
+            return f"loses a {unit_words(action)} in the battle for {battle}"
+        if kind == Decision.RETREAT:  # ctx: the choosing side and the retreating side
+            battle = area(int(self.record.combat_area))
+            if ctx[0] == ctx[1]:
+                return f"retreats from {battle} to {area(action)}"
+            beaten = house_words(House(int(self.record.battle[ctx[1] * cb.SIDE + cb.HOUSE])))
+            return f"sends {beaten} retreating from {battle} to {area(action)} (Robb Stark)"
         if kind == Decision.RENLY:
             if action == ACT_NONE:
                 return "upgrades no footman (Renly)"
