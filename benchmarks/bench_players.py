@@ -4,20 +4,27 @@ complete heuristic games per second.
 
 Run: ``python benchmarks/bench_players.py [--seat-games N] [--games N] [--variant-games N]
 [--speed-games N] [--jobs J]``. Prints one JSON object (and a readable summary on stderr).
+
+``--search-games N`` (0 by default: minutes per 100 games) adds the search player, in every
+seat in turn, against five heuristics: its win rate with a 95 % Wilson interval, the heuristic's
+own win rate in the same seats and seeds, and seconds per game. ``--search-only`` skips the rest.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections import Counter
 from typing import Any
 
+import numpy as np
+
 from gotsim.engine.simulate import play_games
 from gotsim.engine.state import EndReason
-from gotsim.players.tournament import seat_table, variant_tournament
+from gotsim.players.tournament import play_seated, seat_table, variant_tournament
 from gotsim.rules.ids import House
 
 VARIANTS: dict[str, Any] = {
@@ -76,6 +83,47 @@ def speed(n_games: int, jobs: int) -> dict[str, Any]:
     return out
 
 
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a win rate."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (round(centre - half, 4), round(centre + half, 4))
+
+
+def search_vs_heuristic(n_games: int, jobs: int, rollouts: int) -> dict[str, Any]:
+    """The search player in each of the six seats in turn (``n_games`` in all) against five
+    default heuristics, and the heuristic in the same seats and seeds."""
+    spec = {"kind": "search", "rollouts": rollouts}
+    seats = rotation_seats(n_games)
+    start = time.perf_counter()
+    searched = play_seated(seats, [spec, "heuristic"], players=6, seed=31, n_jobs=jobs)
+    seconds = time.perf_counter() - start
+    plain = play_seated(seats, ["heuristic", "heuristic"], players=6, seed=31, n_jobs=jobs)
+    seat = np.argmin(seats, axis=1)  # the house playing specs[0]
+    wins = int((searched.winner == seat).sum())
+    base = int((plain.winner == seat).sum())
+    return {
+        "games": n_games,
+        "rollouts": rollouts,
+        "search_win_rate": round(wins / n_games, 4),
+        "search_ci95": wilson(wins, n_games),
+        "heuristic_win_rate_same_seats": round(base / n_games, 4),
+        "heuristic_ci95": wilson(base, n_games),
+        "seconds_per_game": round(seconds / n_games, 2),
+        "jobs": jobs,
+    }
+
+
+def rotation_seats(n_games: int) -> np.ndarray:
+    """Game i: house i mod 6 plays spec 0, every other house spec 1."""
+    seats = np.ones((n_games, len(House)), np.int64)
+    seats[np.arange(n_games), np.arange(n_games) % len(House)] = 0
+    return seats
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seat-games", type=int, default=300)
@@ -83,13 +131,24 @@ def main() -> None:
     parser.add_argument("--variant-games", type=int, default=1800)
     parser.add_argument("--speed-games", type=int, default=4000)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--search-games", type=int, default=0)
+    parser.add_argument("--search-rollouts", type=int, default=16)
+    parser.add_argument("--search-only", action="store_true")
     args = parser.parse_args()
+    if args.search_only:
+        found = search_vs_heuristic(args.search_games, args.jobs, args.search_rollouts)
+        print(json.dumps({"search_vs_heuristic": found}))
+        return
     result = {
         "against_random": against_random(args.seat_games, args.jobs),
         "all_heuristic": all_heuristic(args.games, args.jobs),
         "variant_tournament": tournament(args.variant_games, args.jobs),
         "speed": speed(args.speed_games, args.jobs),
     }
+    if args.search_games:
+        result["search_vs_heuristic"] = search_vs_heuristic(
+            args.search_games, args.jobs, args.search_rollouts
+        )
     print(json.dumps(result))
     ar, ah = result["against_random"], result["all_heuristic"]
     print(

@@ -5,19 +5,31 @@ end of each game.
 Run: ``python benchmarks/fuzz_engine.py [--games N] [--edition 1e|2e|both] [--variant NAME]``
 (``--variant`` repeats; the A Clash of Kings modules are 1st-edition variants); prints the games
 played and violations.
+
+``--all`` plays every setting instead: the 2nd edition at 3 to 6 players with and without Tides
+of Battle (and the King's Court swap at 5 and 6), the 1st edition at 3 to 5 players with no
+module, each A Clash of Kings module alone and all of them together; ``--games`` per setting,
+in chunks of ``--chunk`` games (memory stays flat), with a line per chunk on stderr. 28,000
+games per setting gives 36 settings and 1,008,000 games. ``--state FILE`` records every finished
+chunk, so a run that is stopped resumes where it was when started again with the same
+arguments.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
 from gotsim.engine.runner import play_random
-from gotsim.engine.tables import rules_for, variant_flags
+from gotsim.engine.tables import CLASH_OF_KINGS_VARIANTS, rules_for, variant_flags
 
 
 def main() -> None:
@@ -25,7 +37,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=5000, help="games per setting")
     parser.add_argument("--edition", choices=("1e", "2e", "both"), default="2e")
     parser.add_argument("--variant", action="append", default=[], help="a variant switched on")
+    parser.add_argument("--all", action="store_true", help="every edition, count and variant")
+    parser.add_argument("--chunk", type=int, default=5000, help="games played at once (--all)")
+    parser.add_argument("--state", help="JSON file of finished chunks (--all): resumes a run")
     args = parser.parse_args()
+    if args.all:
+        print(json.dumps(fuzz_all(args.games, args.chunk, args.state)))
+        return
     flags = variant_flags(dict.fromkeys(args.variant, True))
     report = {
         "games": 0,
@@ -63,6 +81,86 @@ def main() -> None:
             if found and len(report["examples"]) < 10:
                 report["examples"].append([edition, players, tides, i, found[:3]])
     print(json.dumps(report))
+
+
+def all_settings() -> list[tuple[str, int, dict[str, bool]]]:
+    """(edition, players, variants) of every setting ``--all`` plays."""
+    out: list[tuple[str, int, dict[str, bool]]] = []
+    for players in (3, 4, 5, 6):
+        for tides in (False, True):
+            out.append(("2e", players, {"tides_of_battle": tides}))
+    for players in (5, 6):
+        out.append(("2e", players, {"kings_court_swap": True}))
+        out.append(("2e", players, {"kings_court_swap": True, "tides_of_battle": True}))
+    modules: list[dict[str, bool]] = [{}]
+    modules += [{name: True} for name in CLASH_OF_KINGS_VARIANTS]
+    modules.append(dict.fromkeys(CLASH_OF_KINGS_VARIANTS, True))
+    for players in (3, 4, 5):
+        out += [("1e", players, m) for m in modules]
+    return out
+
+
+def fuzz_all(games: int, chunk: int, state: str | None = None) -> dict[str, object]:
+    """``games`` random games in each of ``all_settings()``, invariants checked after each.
+
+    With ``state`` (a JSON file), every finished chunk is recorded there (games, seconds,
+    violations, unfinished games, up to three examples) and skipped when the run is started
+    again: a run stopped part way resumes where it was, and its totals count each chunk once."""
+    done: dict[str, dict[str, Any]] = {}
+    if state and Path(state).exists():
+        done = json.loads(Path(state).read_text())
+    start = time.perf_counter()
+    for index, (edition, players, variants) in enumerate(all_settings()):
+        rules = rules_for(edition, players, variants)
+        name = f"{edition} {players}p " + (",".join(k for k, v in variants.items() if v) or "-")
+        for first in range(0, games, chunk):
+            n = min(chunk, games - first)
+            key = f"{name} | {first}+{n}"
+            if key in done:
+                continue
+            began = time.perf_counter()
+            seeds = [np.random.SeedSequence(2026, spawn_key=(index, first + i)) for i in range(n)]
+            batch = new_games(
+                seeds,
+                edition=edition,
+                players=players,
+                kings_court_swap=variants.get("kings_court_swap", False),
+            )
+            play_random(batch, rules, 1_000_000)
+            bad = 0
+            examples: list[object] = []
+            for i, g in enumerate(batch):
+                found = violations(g, rules[0])
+                bad += len(found)
+                if found and len(examples) < 3:
+                    examples.append([first + i, found[:3]])
+            done[key] = {
+                "games": n,
+                "seconds": round(time.perf_counter() - began, 1),
+                "violations": bad,
+                "unfinished": int((batch.done == 0).sum()),
+                "examples": examples,
+            }
+            if state:
+                part = Path(state + ".part")
+                part.write_text(json.dumps(done, indent=0))
+                part.replace(state)
+            total = sum(int(c["games"]) for c in done.values())
+            print(
+                f"{key}: {bad} violations; {total} games recorded, "
+                f"{time.perf_counter() - start:.0f} s this run",
+                file=sys.stderr,
+                flush=True,
+            )
+    chunks = list(done.values())
+    return {
+        "settings": len(all_settings()),
+        "games": sum(int(c["games"]) for c in chunks),
+        "violations": sum(int(c["violations"]) for c in chunks),
+        "unfinished": sum(int(c["unfinished"]) for c in chunks),
+        "seconds_playing": round(sum(float(c["seconds"]) for c in chunks)),
+        "examples": [c["examples"] for c in chunks if c["examples"]][:10],
+    }
 
 
 if __name__ == "__main__":

@@ -122,9 +122,37 @@ def njit(func: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     def build(f: Callable[..., Any]) -> Any:
         if merged.get("cache"):
             _forget_stale(f)
-        return compile_(f)
+        return _one_version_per_kind(compile_(f))
 
     return build if func is None else build(func)
+
+
+def _widened(ty: Any) -> Any:
+    """The argument type a kernel is compiled for when another kernel calls it with ``ty``: a
+    constant (``Literal[int](3)``) as its plain type, and a signed integer narrower than 64 bits
+    (a field of the game record: int8, int16) as int64."""
+    from numba.core import types
+
+    ty = types.unliteral(ty)
+    if isinstance(ty, types.Integer) and getattr(ty, "signed", False) and ty.bitwidth < 64:  # type: ignore[attr-defined]
+        return types.int64
+    return ty
+
+
+def _one_version_per_kind(dispatcher: Any) -> Any:
+    """Make ``dispatcher``, when called from compiled code, compile one version for all integer
+    widths and constants of an argument instead of one per combination met (numba's default:
+    ``_ask(g, kind, house, 2, -1)`` and ``_ask(g, kind, house, area, 0)`` were two compiles,
+    and one function was compiled for 23 such combinations). The caller converts its arguments;
+    the results are the same (numba computes with small integers as int64 anyway), the compile
+    is about half as long."""
+    plain = dispatcher.get_call_template
+
+    def get_call_template(args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
+        return plain(tuple(_widened(a) for a in args), {k: _widened(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
 
 
 # --- saying when kernels compile ------------------------------------------------------------------

@@ -29,7 +29,13 @@ from gotsim.players.heuristic import heuristic_action
 from gotsim.players.memo import new_memos
 from gotsim.players.params import DEFAULTS, HEURISTIC, PARAM_NAMES, PARAMS, RANDOM
 from gotsim.players.policy import game_memo
-from gotsim.players.tournament import elo_ratings, rotation, seat_table, variant_tournament
+from gotsim.players.tournament import (
+    elo_ratings,
+    houses_in_play,
+    rotation,
+    seat_table,
+    variant_tournament,
+)
 from gotsim.rules.ids import House
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -228,8 +234,28 @@ def test_policies_are_python_callables() -> None:
     assert isinstance(make_policy("random"), RandomPolicy)
     assert isinstance(make_policy({"kind": "heuristic", "risk": 0.1}), HeuristicPolicy)
     game = Game(players=3, seed=2)
-    game.play({h: HeuristicPolicy({"aggression": 0.9}) for h in House})
+    game.play({h: HeuristicPolicy({"aggression": 0.9}) for h in houses_in_play(3)})
     assert game.finished
+    by_name = Game(players=3, seed=2)
+    by_name.play({h.id: HeuristicPolicy({"aggression": 0.9}) for h in houses_in_play(3)})
+    assert by_name.record.tobytes() == game.record.tobytes()
+
+
+@pytest.mark.parametrize(
+    ("policy", "words"),
+    [
+        ({}, "no policy for baratheon, lannister, stark"),
+        ({h: RandomPolicy() for h in House}, "greyjoy is not in a 3-player 2e game"),
+        ({"dorne": RandomPolicy()}, "'dorne' is not a house"),
+        ({h: "random" for h in houses_in_play(3)}, "not a policy"),
+        ("random", "not str"),
+    ],
+)
+def test_game_play_refuses_policies_that_do_not_fit(policy: object, words: str) -> None:
+    game = Game(players=3, seed=2)
+    with pytest.raises(ValueError, match=re.escape(words)):
+        game.play(policy)  # type: ignore[arg-type]
+    assert game.actions == []  # nothing was played
 
 
 # --- the combat code behind card choice -------------------------------------------------------

@@ -100,7 +100,7 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
     b[cb.SEA_BATTLE] = 1 if t.kind[target] != LAND else 0
     b[cb.FIRST_EDITION] = 1 if t.edition == 1 else 0
     b[cb.RAINS] = 1 if g.restrict & FOOTMEN_NO_SUPPORT else 0
-    for side, house in ((cb.ATTACKER, attacker), (cb.DEFENDER, defender)):
+    for side, house in ((cb.ATTACKER, np.int64(attacker)), (cb.DEFENDER, np.int64(defender))):
         o = side * cb.SIDE
         b[o + cb.HAND] = hand_mask(t, house, g.hand[house])
         b[o + cb.DISCARDS] = hand_mask(t, house, g.discard[house])

@@ -40,6 +40,7 @@ from gotsim.engine.tables import WesterosCard, WildlingCard, rules_for, variant_
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import EDITIONS, House, Unit
+from gotsim.rules.setup import load_setup
 
 TRACK_NAMES = ("iron_throne", "fiefdoms", "kings_court")
 
@@ -295,12 +296,41 @@ class Game:
 
     def play(self, policy: Policy | Mapping[House, Policy], max_decisions: int = 100_000) -> None:
         """Run to the end (or to a phase not yet built) with one policy or one per house."""
+        if isinstance(policy, Mapping):
+            policy = self._policies_by_house(policy)
+        elif not callable(policy):
+            raise ValueError(
+                f"policy must be a policy (a callable) or a mapping of house to policy, "
+                f"not {type(policy).__name__}"
+            )
         for _ in range(max_decisions):
             pending = self.pending
             if pending is None:
                 return
             chooser = policy[pending.house] if isinstance(policy, Mapping) else policy
             self.step(chooser(self, pending))
+
+    def _policies_by_house(self, policy: Mapping[Any, Policy]) -> dict[House, Policy]:
+        """``policy`` keyed by ``House``, with one callable for each house in play (names
+        such as ``"stark"`` are accepted as keys)."""
+        in_play = sorted(load_setup(self.edition, self.players).houses)
+        by_house: dict[House, Policy] = {}
+        for key, chooser in policy.items():
+            try:
+                house = key if isinstance(key, House) else House[str(key).upper()]
+            except KeyError:
+                raise ValueError(f"policy: {key!r} is not a house") from None
+            if house not in in_play:
+                raise ValueError(
+                    f"policy: {house.id} is not in a {self.players}-player {self.edition} game"
+                )
+            if not callable(chooser):
+                raise ValueError(f"policy for {house.id}: not a policy (a callable)")
+            by_house[house] = chooser
+        missing = [h.id for h in in_play if h not in by_house]
+        if missing:
+            raise ValueError(f"policy: no policy for {', '.join(missing)}")
+        return by_house
 
     @property
     def actions(self) -> list[int]:

@@ -11,12 +11,7 @@ from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision
 from gotsim.jit import njit
-from gotsim.players.heuristic import (
-    heuristic_action,
-    heuristic_march_from,
-    heuristic_march_unit,
-    heuristic_place_order,
-)
+from gotsim.players.heuristic import policy_action
 from gotsim.players.view import init_memos
 
 
@@ -85,24 +80,9 @@ def play_policies_one(g, t, kinds, params, memo, max_decisions: int) -> int:
         # int64, the type Python callers pass too (numba's int() would keep the record's int8):
         # one compiled heuristic for both, not two
         house = np.int64(g.pending_house)
-        heuristic = kinds[house] == POLICY_HEURISTIC
-        if heuristic and g.pending == Decision.MARCH_UNIT:
-            # the heuristic checks the one destination it wants (staying is always legal, so
-            # the mask would never be empty): no mask over the whole board per unit
-            action = heuristic_march_unit(g, t, house, memo.params[house], memo)
-        elif heuristic and g.pending == Decision.MARCH_FROM:
-            action = heuristic_march_from(g, t, house, memo.params[house], memo)  # (likewise)
-        elif heuristic and g.pending == Decision.PLACE_ORDER:
-            # likewise the one order it planned (an order is asked for only where one is
-            # allowed); the mask is made only when that order cannot be placed
-            action = heuristic_place_order(g, t, house, mask, memo.params[house], memo)
-        else:
-            if legal(g, t, mask) == 0:
-                return -1
-            if heuristic:
-                action = heuristic_action(g, t, house, mask, memo.params[house], memo)
-            else:
-                action = pick_from_mask(g.rng, 1 + house, mask)
+        action = policy_action(g, t, house, kinds[house] == POLICY_HEURISTIC, mask, memo)
+        if action < 0:
+            return -1
         apply_legal(g, t, action)
         made += 1
     return made

@@ -59,6 +59,13 @@ def _policies(policies: str | Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray
     return kinds, params
 
 
+def _searches(policies: str | Mapping[str, Any]) -> dict[int, Any]:
+    """The search settings of the houses that play the search player (none: empty)."""
+    from gotsim.players.search import settings_table
+
+    return settings_table(policies)
+
+
 def _kernel_group(table: tuple[np.ndarray, np.ndarray] | None) -> str:
     """The ``gotsim.jit.KERNEL_GROUPS`` key of the batch loop that plays ``table``."""
     return "random" if table is None else "heuristic"
@@ -93,6 +100,7 @@ def play_games(
     """Finished game records ``first_game … first_game + n_games - 1``, each house playing its
     policy (``policies`` as in ``simulate``; all random by default)."""
     table = _policies(policies)
+    searches = _searches(policies)
     if n_games > 0:
         announce_compile(policies)
     flags = variant_flags(variants)
@@ -117,7 +125,7 @@ def play_games(
                 from gotsim.players.memo import new_memos
 
                 memos = new_memos(cores)
-            _play_table(games, rules, table, memos)
+            _play_table(games, rules, table, memos, searches)
             stuck = np.flatnonzero(games.done == 0)
             if stuck.size:
                 phase = Phase(int(games.phase[stuck[0]])).name.lower()
@@ -144,7 +152,7 @@ def play_batch(
         from gotsim.players.memo import new_memos
 
         memos = new_memos(_pool_threads())
-    _play_table(games, rules, table, memos)
+    _play_table(games, rules, table, memos, _searches(policies))
 
 
 def _play_table(
@@ -152,16 +160,24 @@ def _play_table(
     rules: np.recarray,
     table: tuple[np.ndarray, np.ndarray] | None,
     memos: np.ndarray | None = None,
+    searches: Mapping[int, Any] | None = None,
 ) -> None:
     """Play ``games`` to the end; ``memos`` (one per thread of numba's pool) is work space for
-    the heuristic, made fresh here."""
+    the heuristic, made fresh here; ``searches``: the ``SearchSettings`` of each house playing
+    the search player (``gotsim.players.search``)."""
     if table is None:
         play_random(games, rules, MAX_DECISIONS)
         return
     from gotsim.engine.runner import play_policies, play_policies_reused
     from gotsim.players.memo import fresh_memo, new_memos
+    from gotsim.players.params import SEARCH
 
     kinds, params = table
+    if (kinds == SEARCH).any():  # decision by decision, the search player's searches compiled
+        from gotsim.players.search import play_with_search
+
+        play_with_search(games, rules, kinds, params, searches or {})
+        return
     n = len(games)
     # fresh, writable, C-ordered copies: a read-only array (which ascontiguousarray returns for
     # a batch of one game) or another layout is a type of its own in numba, for which the whole
@@ -287,10 +303,12 @@ def simulate(
 ) -> pd.DataFrame:
     """Play ``n_games`` complete games; one row per game.
 
-    ``policies``: ``"random"`` (default), ``"heuristic"``, one spec mapping for every house
-    (``{"kind": "heuristic", "aggression": 0.8}``), or a mapping from house id to spec, where
-    the key ``"default"`` sets the houses not named (otherwise random). Heuristic parameters:
-    ``gotsim.players.params`` and ``docs/players.md``.
+    ``policies``: ``"random"`` (default), ``"heuristic"``, ``"search"``, one spec mapping for
+    every house (``{"kind": "heuristic", "aggression": 0.8}``, ``{"kind": "search",
+    "rollouts": 32}``), or a mapping from house id to spec, where the key ``"default"`` sets the
+    houses not named (otherwise random). Parameters: ``gotsim.players.params``,
+    ``gotsim.players.search`` and ``docs/players.md``. The search player is slow (seconds a
+    game); give it a few houses of a small sample.
 
     Columns: ``game, seed_key, players, edition, winner, end_round, end_reason`` (``castles`` or
     ``round10``), per house in play ``castles_<house>, power_<house>, supply_<house>,

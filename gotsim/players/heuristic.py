@@ -146,9 +146,32 @@ def heuristic_march_from(g, t, house: int, params, memo) -> int:
     return ma.march_from_unmasked(g, t, house, params, memo)
 
 
+@njit
+def policy_action(g, t, house: int, heuristic: bool, mask, memo) -> int:
+    """The action of ``house`` for the pending decision in the batch loops: the heuristic with
+    ``memo.params[house]`` (``heuristic``) or uniform random; -1 when the decision has no legal
+    action. ``mask`` is work space."""
+    if heuristic and g.pending == Decision.MARCH_UNIT:
+        # the heuristic checks the one destination it wants (staying is always legal, so the
+        # mask would never be empty): no mask over the whole board per unit
+        return heuristic_march_unit(g, t, house, memo.params[house], memo)
+    if heuristic and g.pending == Decision.MARCH_FROM:
+        return heuristic_march_from(g, t, house, memo.params[house], memo)  # (likewise)
+    if heuristic and g.pending == Decision.PLACE_ORDER:
+        # likewise the one order it planned (an order is asked for only where one is allowed);
+        # the mask is made only when that order cannot be placed
+        return heuristic_place_order(g, t, house, mask, memo.params[house], memo)
+    if legal(g, t, mask) == 0:
+        return -1
+    if heuristic:
+        return heuristic_action(g, t, house, mask, memo.params[house], memo)
+    return pick_from_mask(g.rng, 1 + house, mask)
+
+
 __all__ = [
     "heuristic_action",
     "heuristic_march_from",
     "heuristic_march_unit",
     "heuristic_place_order",
+    "policy_action",
 ]

@@ -18,8 +18,16 @@ from numpy.typing import NDArray
 
 from gotsim.rules.ids import House
 
-RANDOM, HEURISTIC = 0, 1
-KINDS = {"random": RANDOM, "heuristic": HEURISTIC}
+RANDOM, HEURISTIC, SEARCH = 0, 1, 2
+KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "search": SEARCH}
+# the search player's own settings in its spec (``gotsim.players.search``); its heuristic
+# parameters are those of its rollouts' own house and of its candidates' base
+SEARCH_KNOBS = {
+    "rollouts": (1, 4096),
+    "candidates": (1, 16),
+    "horizon": (0, 10),
+    "seed": (0, 2**31),
+}
 
 
 @dataclass(frozen=True)
@@ -146,7 +154,8 @@ def _did_you_mean(word: str, known: tuple[str, ...]) -> str:
 
 
 def policy_kind(spec: str | Mapping[str, Any]) -> int:
-    """``RANDOM`` or ``HEURISTIC`` for one house's spec (``ValueError`` for anything else)."""
+    """``RANDOM``, ``HEURISTIC`` or ``SEARCH`` for one house's spec (``ValueError`` for anything
+    else)."""
     kind = spec if isinstance(spec, str) else spec.get("kind", "heuristic")
     if not isinstance(kind, str) or kind not in KINDS:
         raise ValueError(
@@ -177,10 +186,10 @@ def policy_params(spec: str | Mapping[str, Any] | None = None) -> NDArray[np.flo
         return out
     if not isinstance(spec, Mapping):
         raise ValueError(f"policy spec must be a name or a mapping, got {spec!r}")
-    policy_kind(spec)
+    search = policy_kind(spec) == SEARCH
     by_name = {p.name: i for i, p in enumerate(PARAMS)}
     for key, value in spec.items():
-        if key == "kind":
+        if key == "kind" or (search and key in SEARCH_KNOBS):
             continue
         if key not in by_name:
             raise ValueError(
@@ -236,6 +245,8 @@ __all__ = [
     "PARAM_NAMES",
     "P_NOISE",
     "RANDOM",
+    "SEARCH",
+    "SEARCH_KNOBS",
     "policy_kind",
     "policy_params",
     "policy_table",

@@ -25,7 +25,8 @@ from gotsim.engine.game import Game, Pending, RandomPolicy
 from gotsim.engine.state import N_ACTIONS
 from gotsim.players.heuristic import heuristic_action
 from gotsim.players.memo import new_memos
-from gotsim.players.params import HEURISTIC, policy_kind, policy_params
+from gotsim.players.params import HEURISTIC, SEARCH, policy_kind, policy_params
+from gotsim.players.search import SearchPolicy, search_settings, settings_table
 from gotsim.rules.ids import House
 
 MEMO_ATTRIBUTE = "_heuristic_memo"
@@ -80,9 +81,12 @@ class HeuristicPolicy:
 
 
 def make_policy(spec: str | Mapping[str, Any]) -> Policy:
-    """A Python policy for one spec (``"random"``, ``"heuristic"`` or a heuristic mapping)."""
-    if policy_kind(spec) == HEURISTIC:
+    """A Python policy for one spec (``"random"``, ``"heuristic"``, ``"search"`` or a mapping)."""
+    kind = policy_kind(spec)
+    if kind == HEURISTIC:
         return HeuristicPolicy(policy_params(spec))
+    if kind == SEARCH:
+        return SearchPolicy(search_settings(spec))
     return RandomPolicy()
 
 
@@ -91,9 +95,15 @@ def policies_for(policies: str | Mapping[str, Any]) -> dict[House, Policy]:
     from gotsim.players.params import policy_table
 
     kinds, params = policy_table(policies)
+    searches = settings_table(policies)
     out: dict[House, Policy] = {}
     for house in House:
-        out[house] = HeuristicPolicy(params[house]) if kinds[house] == HEURISTIC else RandomPolicy()
+        if kinds[house] == SEARCH:
+            out[house] = SearchPolicy(searches[int(house)])
+        elif kinds[house] == HEURISTIC:
+            out[house] = HeuristicPolicy(params[house])
+        else:
+            out[house] = RandomPolicy()
     return out
 
 

@@ -24,7 +24,7 @@ from gotsim.engine.runner import castle_table, play_policies
 from gotsim.engine.state import EndReason
 from gotsim.engine.tables import rules_table
 from gotsim.players.memo import new_memos
-from gotsim.players.params import N_PARAMS, policy_kind, policy_params
+from gotsim.players.params import N_PARAMS, SEARCH, policy_kind, policy_params
 from gotsim.rules.ids import House
 from gotsim.rules.setup import load_setup
 
@@ -67,6 +67,10 @@ def play_seated(
             ]
             games = new_games(seqs, edition=edition, players=players)
             block = seats[start:stop]
+            if (kinds_of[block] == SEARCH).any():
+                _play_seated_search(games, rules, block, specs, kinds_of, params_of)
+                out.append(games)
+                continue
             play_policies(
                 games,
                 rules,
@@ -79,6 +83,31 @@ def play_seated(
     finally:
         numba.set_num_threads(previous)
     return np.concatenate(out).view(np.recarray) if out else new_games([])
+
+
+def _play_seated_search(
+    games: np.recarray,
+    rules: np.recarray,
+    block: NDArray[np.int64],
+    specs: Sequence[Spec],
+    kinds_of: NDArray[np.int8],
+    params_of: NDArray[np.float64],
+) -> None:
+    """``play_seated``'s games where a seat plays the search player, one game at a time."""
+    from gotsim.players.search import play_with_search, search_settings
+
+    for i in range(len(games)):
+        seats = block[i]
+        settings = {
+            h: search_settings(specs[s]) for h, s in enumerate(seats) if kinds_of[s] == SEARCH
+        }
+        play_with_search(
+            games[i : i + 1].view(np.recarray),
+            rules,
+            np.ascontiguousarray(kinds_of[seats]),
+            np.ascontiguousarray(params_of[seats]),
+            settings,
+        )
 
 
 def seat_table(

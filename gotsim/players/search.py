@@ -1,0 +1,524 @@
+"""The search player: determinized Monte-Carlo search over the compiled engine, with heuristic
+rollouts.
+
+At each of its **search points** — the first order of a planning phase, each bid, the start of
+each raid and march it resolves, each muster — the house makes a few **candidates**: the stretch
+of decisions its heuristic would take from here (all its orders, one bid, one march with every
+unit's destination) under parameter variants (more or less aggressive, defensive, risky,
+frugal, noisy). Distinct stretches only are kept. Each candidate is then played out
+``rollouts`` times: the game is copied, every fact the house may not see is **resampled** from
+its own view (the undrawn Westeros and wildling cards reshuffled, every other random stream
+reseeded, face-down orders and secret bids already given taken back and given again by the
+other houses' heuristic), the candidate's decisions are made, and the compiled heuristic plays
+every house to the end (or ``horizon`` rounds on). A rollout scores 1 for a win plus 0.05 a
+castle held at its end (cut off early: the house's share of all castles held instead of the
+win). The candidate with the best mean is played; the same resampled games serve every
+candidate (common random numbers), so the comparison is between the candidates, not the luck.
+
+Fair: nothing hidden is read — the resampling overwrites every hidden fact whatever it was (a
+test scrambles them and checks the choice is the same). Reproducible: the search's random
+numbers come from ``seed`` and the house's own random stream, so a game depends only on its
+seed, never on ``n_jobs`` (rollouts of one search run in parallel, each on its own record).
+
+The player is slow by design (it is the yardstick the heuristic is measured by): seconds per
+game, ``docs/players.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+from gotsim.engine.board_state import castles_held
+from gotsim.engine.machine import advance, apply_legal, legal
+from gotsim.engine.rng import pick_from_mask
+from gotsim.engine.state import N_ACTIONS, Decision, Phase
+from gotsim.engine.westeros import S_BID_POS
+from gotsim.jit import njit
+from gotsim.players.heuristic import heuristic_action, policy_action
+from gotsim.players.memo import new_memos
+from gotsim.players.params import (
+    HEURISTIC,
+    PARAMS,
+    RANDOM,
+    SEARCH,
+    SEARCH_KNOBS,
+    policy_kind,
+    policy_params,
+)
+from gotsim.players.view import init_memos
+
+MAX_STRETCH = 64  # decisions in one candidate at most
+WIN, CASTLE = 1.0, 0.05  # a rollout's score: a win, and each castle held at its end
+
+# the decisions where the search player searches, and the parameter variants it tries there
+# (name: change, added to the house's own parameters and kept in range); the first is always
+# the house's own heuristic
+_LOW = {p.name: p.low for p in PARAMS}
+_HIGH = {p.name: p.high for p in PARAMS}
+_NAMES = [p.name for p in PARAMS]
+_BIDS = ("bid_iron_throne", "bid_fiefdoms", "bid_kings_court", "wildlings")
+VARIANTS: dict[int, tuple[dict[str, float], ...]] = {
+    Decision.PLACE_ORDER: (
+        {},
+        {"aggression": 0.3},
+        {"defence": 0.35},
+        {"aggression": -0.3},
+        {"power": 0.4},
+        {"noise": 0.3},
+        {"risk": 0.35, "expansion": 0.25},
+        {"defence": -0.35},
+        {"noise": 0.3, "aggression": 0.15},
+        {"expansion": -0.4},
+    ),
+    Decision.BID: (
+        {},
+        dict.fromkeys(_BIDS, -1.0),
+        dict.fromkeys(_BIDS, 0.25),
+        dict.fromkeys(_BIDS, -0.12),
+        dict.fromkeys(_BIDS, 0.6),
+        {"wildlings": 1.0},
+    ),
+    Decision.MARCH_FROM: (
+        {},
+        {"aggression": 0.3},
+        {"aggression": -0.3},
+        {"risk": 0.35},
+        {"expansion": 0.3},
+        {"risk": -0.35},
+        {"expansion": -0.4},
+    ),
+    Decision.MUSTER: (
+        {},
+        {"defence": 0.4},
+        {"aggression": 0.3},
+        {"defence": -0.4},
+    ),
+}
+VARIANTS[Decision.RAID_FROM] = VARIANTS[Decision.MARCH_FROM]
+SEARCH_POINTS = frozenset(VARIANTS)
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """The search player's knobs: ``rollouts`` per candidate, ``candidates`` tried at most (the
+    house's own heuristic first, then parameter variants), ``horizon`` rounds a rollout plays
+    before it is scored on castles (0: to the end), ``seed`` mixed into its random numbers, and
+    ``params`` (the heuristic parameters of its own house, the base of every variant)."""
+
+    rollouts: int = 16
+    candidates: int = 6
+    horizon: int = 0
+    seed: int = 0
+    params: tuple[float, ...] = tuple(p.default for p in PARAMS)
+
+
+def search_settings(spec: str | Mapping[str, Any]) -> SearchSettings:
+    """The settings of a ``"search"`` spec (``{"kind": "search", "rollouts": 32}``); knobs out
+    of range, or not whole numbers, raise ``ValueError``."""
+    if policy_kind(spec) != SEARCH:
+        raise ValueError(f"not a search player's spec: {spec!r}")
+    knobs: dict[str, int] = {}
+    if isinstance(spec, Mapping):
+        for key, (low, high) in SEARCH_KNOBS.items():
+            if key not in spec:
+                continue
+            value = spec[key]
+            if isinstance(value, bool) or not isinstance(value, int | np.integer):
+                raise ValueError(f"search parameter {key!r} must be a whole number, got {value!r}")
+            if not low <= int(value) <= high:
+                raise ValueError(f"search parameter {key!r} = {value} outside [{low}, {high}]")
+            knobs[key] = int(value)
+    params = tuple(float(x) for x in policy_params(spec))
+    return SearchSettings(**knobs, params=params)
+
+
+# --- compiled rollouts --------------------------------------------------------------------------
+
+
+@njit
+def play_forced_one(g, t, kinds, params, memo, house, forced, n_forced, stop_round, max_decisions):
+    """``play_policies_one`` where ``house`` first makes the decisions ``forced[:n_forced]`` (as
+    they come; the heuristic takes over if one is not legal), stopping at the start of round
+    ``stop_round`` (0: at the end). Returns the decisions made, -1 on one without legal action."""
+    mask = memo.mask[:].view(np.bool_)
+    for h in range(params.shape[0]):
+        for k in range(params.shape[1]):
+            memo.params[h, k] = params[h, k]
+    made = 0
+    k = 0
+    while made < max_decisions:
+        advance(g, t)
+        if g.done or g.pending == Decision.NONE:
+            return made
+        if stop_round > 0 and g.game_round >= stop_round:
+            return made
+        who = np.int64(g.pending_house)
+        if who == house and k < n_forced:
+            action = forced[k]
+            k += 1
+            legal(g, t, mask)
+            if 0 <= action < N_ACTIONS and mask[action]:
+                apply_legal(g, t, action)
+                made += 1
+                continue
+            k = n_forced  # the stretch does not fit this game: the heuristic plays on
+        action = policy_action(g, t, who, kinds[who] == HEURISTIC, mask, memo)
+        if action < 0:
+            return -1
+        apply_legal(g, t, action)
+        made += 1
+    return made
+
+
+@njit(parallel=True)
+def play_forced(games, rules, kinds, params, memos, house, forced, n_forced, stop_round):
+    """``play_forced_one`` for every game of a batch, in parallel (``forced``: (G, L) actions,
+    ``n_forced``: (G,) how many of them; one memo per game)."""
+    out = np.zeros(games.shape[0], np.int64)
+    init_memos(rules[0], memos)
+    for i in numba.prange(games.shape[0]):
+        out[i] = play_forced_one(
+            games[i],
+            rules[0],
+            kinds[i],
+            params[i],
+            memos[i],
+            house,
+            forced[i],
+            n_forced[i],
+            stop_round,
+            1_000_000,
+        )
+    return out
+
+
+@njit
+def castles_of(games, rules, house: int):
+    """Castles and strongholds ``house`` holds in each game of a batch."""
+    out = np.zeros(games.shape[0], np.int64)
+    for i in range(games.shape[0]):
+        out[i] = castles_held(games[i], rules[0], house)
+    return out
+
+
+@njit
+def castle_counts(games, rules):
+    """Castles and strongholds all houses in play hold, per game."""
+    out = np.zeros(games.shape[0], np.int64)
+    for i in range(games.shape[0]):
+        for house in range(games[i].in_play.shape[0]):
+            if games[i].in_play[house]:
+                out[i] += castles_held(games[i], rules[0], house)
+    return out
+
+
+# --- what the house may not see, resampled ------------------------------------------------------
+
+
+def _shuffle_cards(row: NDArray[Any], first: int, rng: np.random.Generator) -> None:
+    """Reshuffle the cards of ``row`` from ``first`` on (empty slots, -1, stay where they are),
+    whatever their order was."""
+    slots = np.flatnonzero(row[first:] >= 0) + first
+    cards = np.sort(row[slots])
+    rng.shuffle(cards)
+    row[slots] = cards
+
+
+def resample_hidden(
+    g: Any, t: Any, house: int, rng: np.random.Generator, *, take_back: bool = True
+) -> None:
+    """Overwrite, in the record ``g``, every fact ``house`` may not see with one drawn from
+    ``rng`` (the result depends on the hidden facts not at all): the undrawn Westeros cards and
+    the wildling deck are reshuffled, every random stream but the house's own is reseeded, and
+    in a planning phase every other house's face-down orders (in a bidding, every secret bid) are
+    taken back, to be given again when the game goes on (``take_back=False``: left as they
+    are)."""
+    for deck in range(g.westeros.shape[0]):
+        _shuffle_cards(g.westeros[deck], int(g.westeros_next[deck]), rng)
+    _shuffle_cards(g.wildlings, 0, rng)
+    for stream in range(g.rng.shape[0]):
+        if stream != 1 + house:
+            g.rng[stream] = rng.integers(1, 2**63, size=4, dtype=np.uint64)
+    if not take_back:
+        return
+    if g.phase == Phase.PLANNING and g.pending == Decision.PLACE_ORDER:
+        n = int(t.n_areas)
+        for a in range(n):
+            owner = int(g.owner[a])
+            if owner >= 0 and owner != house and g.order[a] >= 0:
+                g.orders_used[owner, g.order[a]] -= 1
+                g.order[a] = -1
+        g.pc[0] = 0  # planning asks again from the top of the Iron Throne track
+        g.pc[1] = 0
+        g.pending = Decision.NONE
+        g.pending_house = -1
+    elif g.pending == Decision.BID:
+        g.bid[:] = 0
+        g.wscratch[S_BID_POS] = 0  # the bidding asks again from the top
+        g.pending = Decision.NONE
+        g.pending_house = -1
+
+
+def can_search(g: Any, t: Any) -> bool:
+    """Whether the pending decision is a search point whose hidden facts ``resample_hidden``
+    covers (one-time orders of A Clash of Kings, placed face down before the others, are not)."""
+    kind = int(g.pending)
+    if kind not in SEARCH_POINTS:
+        return False
+    return not (kind == Decision.PLACE_ORDER and t.one_time_orders)
+
+
+# --- the player ---------------------------------------------------------------------------------
+
+
+def _variant(base: NDArray[np.float64], change: Mapping[str, float]) -> NDArray[np.float64]:
+    out = base.copy()
+    for name, delta in change.items():
+        i = _NAMES.index(name)
+        out[i] = min(_HIGH[name], max(_LOW[name], out[i] + delta))
+    return out
+
+
+class Searcher:
+    """The search player of one house in one game: ``choose`` answers its decisions, keeping the
+    rest of the stretch it chose (its remaining orders, the units of its march) between calls."""
+
+    def __init__(self, settings: SearchSettings) -> None:
+        self.settings = settings
+        self.params = np.array(settings.params, np.float64)
+        self.plan: list[int] = []
+        self.stamp: tuple[int, int] = (-1, -1)
+        self.searches = 0
+        self.rollouts_played = 0
+
+    def choose(
+        self,
+        g: Any,
+        t: Any,
+        house: int,
+        mask: NDArray[np.bool_],
+        memo: Any,
+        kinds: NDArray[np.int8],
+        params: NDArray[np.float64],
+    ) -> int:
+        """A legal action of ``house`` for the pending decision of the record ``g`` (``mask``: its
+        legal actions; ``memo``: the game's heuristic memo; ``kinds``, ``params``: every house's
+        policy kind and heuristic parameters, the model of the others in rollouts)."""
+        now = (int(g.game_round), int(g.phase))
+        if self.plan and self.stamp == now:
+            action = self.plan.pop(0)
+            if mask[action]:
+                return action
+        self.plan = []
+        if not can_search(g, t):
+            return int(heuristic_action(g, t, house, mask, self.params, memo))
+        stretches = self._candidates(g, t, house, memo)
+        best = 0
+        if len(stretches) > 1:
+            best = self._best(g, t, house, stretches, kinds, params)
+        self.plan = list(stretches[best][1:])
+        self.stamp = now
+        action = stretches[best][0]
+        if mask[action]:
+            return action
+        return int(heuristic_action(g, t, house, mask, self.params, memo))
+
+    def _rng(self, g: Any, house: int, salt: int) -> np.random.Generator:
+        """The search's random numbers: from its seed, the house's own stream and where the game
+        is (so the same game and seed search alike, whatever else runs)."""
+        words = [int(x) for x in g.rng[1 + house]]
+        where = [int(g.game_round), int(g.phase), int(g.pending), *(int(c) for c in g.ctx), salt]
+        return np.random.default_rng([self.settings.seed, *words, *where])
+
+    def _candidates(self, g: Any, t: Any, house: int, memo: Any) -> list[tuple[int, ...]]:
+        """The distinct stretches of decisions the house's heuristic variants make from here (its
+        own parameters first), each played on a copy until another house decides or the phase
+        ends."""
+        variants = VARIANTS[int(g.pending)][: self.settings.candidates]
+        out: list[tuple[int, ...]] = []
+        mask = np.zeros(N_ACTIONS, np.bool_)
+        now = (int(g.game_round), int(g.phase))
+        for k, change in enumerate(variants):
+            params = _variant(self.params, change)
+            copy = np.array([g]).view(np.recarray)
+            c = copy[0]
+            # what happens between the house's decisions (a battle's draws) must not depend
+            # on the hidden facts either; the house's own heuristic never reads the others'
+            # face-down orders or bids, so they may stay
+            resample_hidden(c, t, house, self._rng(g, house, 999), take_back=False)
+            m = np.array([memo]).view(np.recarray)[0]
+            if "noise" in change:  # a noisy variant draws its noise from a stream of its own
+                c.rng[1 + house] = self._rng(g, house, 1000 + k).integers(
+                    1, 2**63, size=4, dtype=np.uint64
+                )
+            stretch: list[int] = []
+            while len(stretch) < MAX_STRETCH:
+                if c.pending == Decision.NONE or c.pending_house != house:
+                    break
+                if (int(c.game_round), int(c.phase)) != now or c.done:
+                    break
+                if legal(c, t, mask) == 0:
+                    break
+                action = int(heuristic_action(c, t, house, mask, params, m))
+                stretch.append(action)
+                apply_legal(c, t, action)
+                advance(c, t)
+            if stretch and tuple(stretch) not in out:
+                out.append(tuple(stretch))
+        return out
+
+    def _best(
+        self,
+        g: Any,
+        t: Any,
+        house: int,
+        stretches: list[tuple[int, ...]],
+        kinds: NDArray[np.int8],
+        params: NDArray[np.float64],
+    ) -> int:
+        """Index of the stretch with the best mean rollout score."""
+        r = self.settings.rollouts
+        k = len(stretches)
+        rng = self._rng(g, house, 0)
+        base = np.repeat(np.array([g]), r).view(np.recarray)
+        rules = np.array([t]).view(np.recarray)
+        for i in range(r):
+            resample_hidden(base[i], rules[0], house, rng)
+        games = np.tile(base, k).view(np.recarray)  # candidate j, rollout i: row j * r + i
+        forced = np.full((k * r, MAX_STRETCH), -1, np.int64)
+        n_forced = np.zeros(k * r, np.int64)
+        for j, stretch in enumerate(stretches):
+            forced[j * r : (j + 1) * r, : len(stretch)] = stretch
+            n_forced[j * r : (j + 1) * r] = len(stretch)
+        model = np.where(kinds == RANDOM, RANDOM, HEURISTIC).astype(np.int8)
+        rows = params.copy()
+        rows[house] = self.params
+        kinds_n = np.array(np.broadcast_to(model, (k * r, *model.shape)), order="C")
+        params_n = np.array(np.broadcast_to(rows, (k * r, *rows.shape)), order="C")
+        stop = int(g.game_round) + self.settings.horizon if self.settings.horizon else 0
+        play_forced(
+            games, rules, kinds_n, params_n, new_memos(k * r), house, forced, n_forced, stop
+        )
+        own = castles_of(games, rules, house).astype(np.float64)
+        won = np.where(
+            games.done.astype(bool),
+            (games.winner == house).astype(np.float64),
+            own / np.maximum(1.0, castle_counts(games, rules)),
+        )
+        score = (WIN * won + CASTLE * own).reshape(k, r).mean(axis=1)
+        self.searches += 1
+        self.rollouts_played += k * r
+        return int(np.argmax(score))
+
+
+class SearchPolicy:
+    """The search player as a Python policy (``Game.play``). It models every other house as the
+    default heuristic. ``spec``: a search spec mapping (``{"rollouts": 32}``) or settings."""
+
+    def __init__(self, spec: Mapping[str, Any] | SearchSettings | None = None) -> None:
+        if isinstance(spec, SearchSettings):
+            self.settings = spec
+        else:
+            self.settings = search_settings({**(spec or {}), "kind": "search"})
+        self._searchers: dict[tuple[int, int], Searcher] = {}
+        self._memos: dict[int, Any] = {}  # its own heuristic memo per game
+
+    def __call__(self, game: Any, pending: Any) -> int:
+        house = int(pending.house)
+        searcher = self._searchers.setdefault((id(game), house), Searcher(self.settings))
+        memo = self._memos.get(id(game))
+        if memo is None:
+            memo = self._memos[id(game)] = new_memos(1)[0]
+        mask = np.zeros(N_ACTIONS, np.bool_)
+        mask[list(pending.legal)] = True
+        kinds = np.full(6, HEURISTIC, np.int8)
+        params = np.tile(searcher.params, (6, 1))
+        return searcher.choose(game.record, game.t, house, mask, memo, kinds, params)
+
+    def __repr__(self) -> str:
+        s = self.settings
+        return (
+            f"SearchPolicy(rollouts={s.rollouts}, candidates={s.candidates}, horizon={s.horizon})"
+        )
+
+
+# --- games with search players ------------------------------------------------------------------
+
+
+def play_with_search(
+    games: np.recarray,
+    rules: np.recarray,
+    kinds: NDArray[np.int8],
+    params: NDArray[np.float64],
+    settings: Mapping[int, SearchSettings],
+    max_decisions: int = 1_000_000,
+) -> None:
+    """Play every record of ``games`` to the end in place, decision by decision: houses of kind
+    ``SEARCH`` by a ``Searcher`` (``settings[house]``), the others by their compiled policy.
+    ``kinds``: (H,) or (G, H); ``params``: (H, N) or (G, H, N)."""
+    t = rules[0]
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    kinds_g = np.broadcast_to(kinds, (len(games), kinds.shape[-1]))
+    params_g = np.broadcast_to(params, (len(games), *params.shape[-2:]))
+    memos = new_memos(len(games))
+    for i in range(len(games)):
+        g = games[i]
+        memo = memos[i]
+        # writable copies: a read-only array is a type of its own in numba, for which the
+        # whole heuristic would be compiled a second time
+        kinds_i = np.array(kinds_g[i])
+        params_i = np.array(params_g[i])
+        searchers = {int(h): Searcher(settings[int(h)]) for h in np.flatnonzero(kinds_i == SEARCH)}
+        for _ in range(max_decisions):
+            advance(g, t)
+            if g.done or g.pending == Decision.NONE:
+                break
+            house = int(g.pending_house)
+            if legal(g, t, mask) == 0:
+                raise RuntimeError(f"game {i}: a decision without legal action")
+            if kinds_i[house] == SEARCH:
+                action = searchers[house].choose(g, t, house, mask, memo, kinds_i, params_i)
+            elif kinds_i[house] == HEURISTIC:
+                action = int(heuristic_action(g, t, house, mask, params_i[house], memo))
+            else:
+                action = int(pick_from_mask(g.rng, 1 + house, mask))
+            apply_legal(g, t, action)
+
+
+def settings_table(policies: str | Mapping[str, Any]) -> dict[int, SearchSettings]:
+    """The search settings of each house that plays ``"search"`` in a ``simulate``-style
+    ``policies`` argument (empty when none does)."""
+    from gotsim.rules.ids import House
+
+    if isinstance(policies, str) or (isinstance(policies, Mapping) and "kind" in policies):
+        per_house: dict[str, Any] = {"default": policies}
+    else:
+        per_house = dict(policies)
+    default = per_house.get("default", "random")
+    out: dict[int, SearchSettings] = {}
+    for house in House:
+        spec = per_house.get(house.id, default)
+        if policy_kind(spec) == SEARCH:
+            out[int(house)] = search_settings(spec)
+    return out
+
+
+__all__ = [
+    "SEARCH_POINTS",
+    "VARIANTS",
+    "SearchPolicy",
+    "SearchSettings",
+    "Searcher",
+    "can_search",
+    "play_forced",
+    "play_with_search",
+    "resample_hidden",
+    "search_settings",
+    "settings_table",
+]

@@ -1,0 +1,163 @@
+"""The search player (``gotsim.players.search``): legal, fair (it reads nothing hidden),
+reproducible whatever ``n_jobs``, usable wherever a policy is, and its resampling of hidden facts
+leaves a game the engine can play on."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import gotsim
+from gotsim.engine.game import Game
+from gotsim.engine.invariants import violations
+from gotsim.engine.machine import advance, legal
+from gotsim.engine.state import N_ACTIONS, Decision, Phase
+from gotsim.players import HeuristicPolicy, make_policy
+from gotsim.players.memo import new_memos
+from gotsim.players.params import DEFAULTS, HEURISTIC
+from gotsim.players.search import (
+    Searcher,
+    SearchPolicy,
+    SearchSettings,
+    can_search,
+    resample_hidden,
+    search_settings,
+)
+from gotsim.players.tournament import play_seated
+
+CHEAP = {"kind": "search", "rollouts": 2, "candidates": 3, "horizon": 1}
+
+
+def _scramble(record: np.record, house: int, rng: np.random.Generator) -> None:
+    """Change what ``house`` may not see at a search point: the decks' order, every other random
+    stream, other houses' face-down orders (planning) and secret bids (bidding). (Hands are
+    public in both editions.)"""
+    for deck in range(3):
+        start = int(record.westeros_next[deck])
+        rng.shuffle(record.westeros[deck, start:])
+    rng.shuffle(record.wildlings)
+    for stream in range(record.rng.shape[0]):
+        if stream != 1 + house:
+            record.rng[stream] = rng.integers(1, 2**63, size=4, dtype=np.uint64)
+    if record.phase == Phase.PLANNING:
+        for a in range(len(record.order)):
+            if record.owner[a] >= 0 and record.owner[a] != house and record.order[a] >= 0:
+                kind = int(rng.integers(0, 11))
+                record.orders_used[record.owner[a], record.order[a]] -= 1
+                record.orders_used[record.owner[a], kind] += 1
+                record.order[a] = kind
+    if record.pending == Decision.BID:
+        for e in range(6):
+            if e != house:
+                record.bid[e] = rng.integers(0, 20)
+
+
+def test_search_never_reads_hidden_information() -> None:
+    """At every search point of a game the search player's choice is the same when everything
+    it may not see is scrambled first."""
+    rng = np.random.default_rng(8)
+    settings = SearchSettings(rollouts=2, candidates=4, horizon=1)
+    game = Game(players=4, seed=11)
+    heuristic = HeuristicPolicy()
+    kinds = np.full(6, HEURISTIC, np.int8)
+    params = np.tile(DEFAULTS, (6, 1))
+    checked: dict[int, int] = {}
+    while (pending := game.pending) is not None and game.record.game_round <= 8:
+        house = int(pending.house)
+        if can_search(game.record, game.t) and checked.get(int(pending.kind), 0) < 24:
+            mask = np.zeros(N_ACTIONS, np.bool_)
+            mask[list(pending.legal)] = True
+            answers = []
+            for scramble in (False, True):
+                copy = game.games.copy()
+                if scramble:
+                    _scramble(copy[0], house, rng)
+                searcher = Searcher(settings)
+                memo = new_memos(1)[0]
+                answers.append(searcher.choose(copy[0], game.t, house, mask, memo, kinds, params))
+            assert answers[0] == answers[1], (pending.kind.name, int(game.record.game_round))
+            checked[int(pending.kind)] = checked.get(int(pending.kind), 0) + 1
+        game.step(heuristic(game, pending))
+    assert checked.get(Decision.PLACE_ORDER, 0) >= 20
+    assert checked.get(Decision.MARCH_FROM, 0) >= 20
+    assert checked.get(Decision.MUSTER, 0) >= 4
+    assert checked.get(Decision.BID, 0) >= 4, checked
+
+
+def test_resampling_takes_back_the_hidden_orders_and_the_game_plays_on() -> None:
+    """In a planning phase, other houses' face-down orders are taken back (the counters with
+    them) and given again when the game goes on; the record stays consistent."""
+    game = Game(players=6, seed=4)
+    heuristic = HeuristicPolicy()
+    while not (
+        (p := game.pending) is not None
+        and p.kind == Decision.PLACE_ORDER
+        and int(game.record.pc[0]) >= 3  # three houses have placed their orders
+    ):
+        game.step(heuristic(game, game.pending))
+    house = int(game.pending.house)
+    copy = game.games.copy()
+    resample_hidden(copy[0], game.t, house, np.random.default_rng(1))
+    g = copy[0]
+    n = int(game.t.n_areas)
+    others = (g.owner[:n] >= 0) & (g.owner[:n] != house)
+    assert (g.order[:n][others] == -1).all()
+    for h in range(6):
+        placed = np.bincount(g.order[:n][(g.owner[:n] == h) & (g.order[:n] >= 0)], minlength=11)
+        assert (g.orders_used[h] == placed).all()
+    advance(g, game.t)  # planning asks again from the top of the Iron Throne track
+    assert g.pending == Decision.PLACE_ORDER
+    assert g.pending_house == int(g.track[0, 0])
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    assert legal(g, game.t, mask) > 0
+    assert not violations(g, game.t)
+
+
+def test_search_games_are_legal_and_reproducible_whatever_n_jobs() -> None:
+    policies = {"stark": CHEAP, "default": "heuristic"}
+    one = gotsim.simulate(3, players=3, policies=policies, seed=21, n_jobs=1)
+    two = gotsim.simulate(3, players=3, policies=policies, seed=21, n_jobs=2)
+    pd.testing.assert_frame_equal(one, two)
+    assert one.winner.notna().all()
+    plain = gotsim.simulate(3, players=3, policies="heuristic", seed=21)
+    assert not one.equals(plain)  # Stark searched: its games went another way
+
+
+def test_search_player_in_game_play_and_tournaments() -> None:
+    game = Game(players=3, seed=3)
+    game.play(
+        {
+            "baratheon": make_policy(CHEAP),
+            "lannister": make_policy("heuristic"),
+            "stark": make_policy("random"),
+        }
+    )
+    assert game.finished
+    seats = np.array([[0, 1, 1, 1, 1, 1]])
+    games = play_seated(seats, [CHEAP, "heuristic"], players=3, seed=2)
+    assert games.done.all()
+    assert isinstance(make_policy("search"), SearchPolicy)
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ({"kind": "search", "rollouts": 0}, "'rollouts' = 0 outside [1, 4096]"),
+        ({"kind": "search", "rollouts": 2.5}, "'rollouts' must be a whole number"),
+        ({"kind": "search", "candidates": 99}, "'candidates' = 99 outside [1, 16]"),
+        ({"kind": "search", "horizen": 2}, "unknown heuristic parameter 'horizen'"),
+        ({"kind": "heuristic", "rollouts": 2}, "unknown heuristic parameter 'rollouts'"),
+    ],
+)
+def test_search_specs_are_checked(spec: dict[str, object], words: str) -> None:
+    with pytest.raises(ValueError, match=words.replace("[", r"\[").replace("]", r"\]")):
+        search_settings(spec) if spec["kind"] == "search" else gotsim.simulate(1, policies=spec)
+    with pytest.raises(ValueError):
+        gotsim.simulate(1, players=3, policies={"stark": spec, "default": "heuristic"})
+
+
+def test_search_settings_come_from_the_spec() -> None:
+    s = search_settings({"kind": "search", "rollouts": 8, "aggression": 0.9, "seed": 3})
+    assert (s.rollouts, s.candidates, s.horizon, s.seed) == (8, 6, 0, 3)
+    assert s.params[0] == 0.9
