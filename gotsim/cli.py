@@ -746,7 +746,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--edition", choices=EDITIONS, default="2e", help="rules edition")
     play.add_argument(
-        "--policy", choices=("random", "heuristic"), default="random", help="who plays"
+        "--policy",
+        choices=("random", "heuristic", "search"),
+        default="random",
+        help="who plays (search: seconds a game)",
     )
     play.add_argument("--tides", action="store_true", help="Tides of Battle variant")
     _variant_argument(play)

@@ -161,3 +161,16 @@ def test_search_settings_come_from_the_spec() -> None:
     s = search_settings({"kind": "search", "rollouts": 8, "aggression": 0.9, "seed": 3})
     assert (s.rollouts, s.candidates, s.horizon, s.seed) == (8, 6, 0, 3)
     assert s.params[0] == 0.9
+
+
+def test_scenarios_take_the_search_player_and_check_its_knobs() -> None:
+    from gotsim.study import ScenarioError, load_scenario
+
+    base = {"name": "s", "seed": 1, "games": 10, "players": 3}
+    spec = {"kind": "search", "rollouts": 8, "aggression": 0.7}
+    scenario = load_scenario({**base, "policies": {"default": "heuristic", "stark": spec}})
+    assert scenario.cells
+    with pytest.raises(ScenarioError, match=r"policies.stark: search parameter 'rollouts'"):
+        load_scenario({**base, "policies": {"stark": {"kind": "search", "rollouts": 0}}})
+    with pytest.raises(ScenarioError, match=r"policies.stark.rollouts: expected int"):
+        load_scenario({**base, "policies": {"stark": {"kind": "search", "rollouts": 2.5}}})

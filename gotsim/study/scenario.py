@@ -23,7 +23,8 @@ from typing import Any, NoReturn
 from gotsim.data import EDITIONS, load_data
 from gotsim.engine.tables import CLASH_OF_KINGS_VARIANTS
 from gotsim.inputs import InputError, parse_toml, read_json_file, read_text_file
-from gotsim.players.params import PARAM_NAMES, PARAMS
+from gotsim.players.params import PARAM_NAMES, PARAMS, SEARCH_KNOBS
+from gotsim.players.search import search_settings
 from gotsim.rules.ids import HOUSE_IDS, House
 from gotsim.rules.setup import load_setup
 
@@ -42,6 +43,7 @@ EDITION_NAMES: Mapping[str, str] = {"1e": "1st edition", "2e": "2nd edition"}
 POLICY_KINDS: Mapping[str, Mapping[str, type]] = {
     "random": {},
     "heuristic": {name: float for name in PARAM_NAMES},
+    "search": {**{name: float for name in PARAM_NAMES}, **dict.fromkeys(SEARCH_KNOBS, int)},
 }
 
 TOP_KEYS: tuple[str, ...] = (
@@ -386,6 +388,11 @@ class _Reader:
             ):
                 self.fail(f"{key}.{name}", f"expected {allowed[name].__name__}")
             spec[name] = param
+        if kind == "search":
+            try:
+                search_settings(spec)
+            except ValueError as exc:
+                self.fail(key, str(exc))
         return spec
 
     def policies(self, value: Any, key: str) -> dict[str, dict[str, Any]]:
