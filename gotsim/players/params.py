@@ -19,7 +19,10 @@ from numpy.typing import NDArray
 from gotsim.rules.ids import House
 
 RANDOM, HEURISTIC, SEARCH = 0, 1, 2
-KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "search": SEARCH}
+# policy names and the compiled kind each plays; ``heuristic_v1`` is the first heuristic, kept
+# playable (its parameter set, ``V1_DEFAULTS``, with every later addition switched off) so that
+# results made with it can be reproduced and compared
+KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "heuristic_v1": HEURISTIC, "search": SEARCH}
 # the search player's own settings in its spec (``gotsim.players.search``); its heuristic
 # parameters are those of its rollouts' own house and of its candidates' base
 SEARCH_KNOBS = {
@@ -132,6 +135,11 @@ PARAM_NAMES: tuple[str, ...] = tuple(p.name for p in PARAMS)
 N_PARAMS = len(PARAMS)
 DEFAULTS: NDArray[np.float64] = np.array([p.default for p in PARAMS], np.float64)
 DEFAULTS.setflags(write=False)
+# the first heuristic's parameters (its defaults as they were when the second was begun)
+V1_DEFAULTS: NDArray[np.float64] = np.array(
+    [0.6, 0.5, 0.7, 0.5, 0.25, 0.2, 0.35, 1.0, 0.5, 0.5, 0.2], np.float64
+)
+V1_DEFAULTS.setflags(write=False)
 # indices for the compiled code
 (
     P_AGGRESSION,
@@ -179,7 +187,10 @@ def policy_params(spec: str | Mapping[str, Any] | None = None) -> NDArray[np.flo
     ...
     ValueError: unknown heuristic parameter 'agression'; did you mean 'aggression'?
     """
-    out = DEFAULTS.copy()
+    name = "heuristic" if spec is None else spec if isinstance(spec, str) else None
+    if isinstance(spec, Mapping):
+        name = spec.get("kind", "heuristic")
+    out = (V1_DEFAULTS if name == "heuristic_v1" else DEFAULTS).copy()
     if spec is None or isinstance(spec, str):
         if spec is not None:
             policy_kind(spec)
@@ -247,6 +258,7 @@ __all__ = [
     "RANDOM",
     "SEARCH",
     "SEARCH_KNOBS",
+    "V1_DEFAULTS",
     "policy_kind",
     "policy_params",
     "policy_table",

@@ -43,6 +43,7 @@ EDITION_NAMES: Mapping[str, str] = {"1e": "1st edition", "2e": "2nd edition"}
 POLICY_KINDS: Mapping[str, Mapping[str, type]] = {
     "random": {},
     "heuristic": {name: float for name in PARAM_NAMES},
+    "heuristic_v1": {name: float for name in PARAM_NAMES},
     "search": {**{name: float for name in PARAM_NAMES}, **dict.fromkeys(SEARCH_KNOBS, int)},
 }
 
