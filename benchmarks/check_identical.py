@@ -7,7 +7,9 @@ games and hashes every finished record (all its bytes) and the ``simulate`` and 
 Run: ``python benchmarks/check_identical.py --save before.json`` on the reference code, then
 ``python benchmarks/check_identical.py --compare before.json`` after the change; the comparison
 names the first game that differs in each setting and exits with status 1 if any does.
-``--scale`` multiplies the number of games per setting.
+``--scale`` multiplies the number of games per setting. ``--v1`` plays ``heuristic_v1`` wherever
+the settings say ``heuristic``: the first heuristic, kept playable after the second changed the
+defaults, compared with fingerprints saved before the change.
 """
 
 from __future__ import annotations
@@ -61,9 +63,23 @@ def frame_digest(frame: pd.DataFrame) -> str:
     return h.hexdigest()
 
 
-def fingerprints(scale: float, jobs: int) -> dict[str, Any]:
+def as_v1(policies: Any) -> Any:
+    """``policies`` with every heuristic spec made a ``heuristic_v1`` spec."""
+    if policies == "heuristic":
+        return "heuristic_v1"
+    if isinstance(policies, dict):
+        if "kind" in policies or not any(k in policies for k in ("default", "stark", "tyrell")):
+            kind = policies.get("kind", "heuristic")
+            return {**policies, "kind": "heuristic_v1"} if kind == "heuristic" else policies
+        return {house: as_v1(spec) for house, spec in policies.items()}
+    return policies
+
+
+def fingerprints(scale: float, jobs: int, v1: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, edition, players, variants, policies, games in SETTINGS:
+        if v1:
+            policies = as_v1(policies)
         n = max(1, round(games * scale))
         start = time.perf_counter()
         records = play_games(
@@ -113,8 +129,9 @@ def main() -> None:
     parser.add_argument("--compare", help="compare with fingerprints saved in this JSON file")
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--v1", action="store_true", help="heuristic_v1 where heuristic is named")
     args = parser.parse_args()
-    now = fingerprints(args.scale, args.jobs)
+    now = fingerprints(args.scale, args.jobs, args.v1)
     if args.save:
         with open(args.save, "w") as f:
             json.dump(now, f)

@@ -472,13 +472,21 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         "policies": args.policy,
         "variants": _variants(args),
     }
-    _status(args, f"warming up ({min(args.games, 64)} games)…")
-    play_games(min(args.games, 64), **kw)  # compile / warm up
-    _status(args, f"timing {args.games:,} games…")
-    start = time.perf_counter()
-    play_games(args.games, seed=12345, **kw)
-    elapsed = time.perf_counter() - start
-    result = {
+    policies = [args.policy] + ([args.compare] if args.compare else [])
+    for policy in policies:
+        _status(args, f"warming up {policy} ({min(args.games, 64)} games)…")
+        play_games(min(args.games, 64), **{**kw, "policies": policy})  # compile / warm up
+    best = dict.fromkeys(policies, float("inf"))
+    # with --compare, two alternating timings of each (the best of each counts), so that both
+    # policies meet the machine in the same state
+    for _ in range(2 if args.compare else 1):
+        for policy in policies:
+            _status(args, f"timing {args.games:,} {policy} games…")
+            start = time.perf_counter()
+            play_games(args.games, seed=12345, **{**kw, "policies": policy})
+            best[policy] = min(best[policy], time.perf_counter() - start)
+    elapsed = best[args.policy]
+    result: dict[str, Any] = {
         "games_per_s": round(args.games / elapsed, 1),
         "games": args.games,
         "players": args.players,
@@ -487,12 +495,20 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         "jobs": args.jobs,
         "seconds": round(elapsed, 3),
     }
-    print(
-        json.dumps(result)
-        if args.json
-        else f"{result['games_per_s']:,} games/s ({args.games} games, {args.players} players, "
+    line = (
+        f"{result['games_per_s']:,} games/s ({args.games} games, {args.players} players, "
         f"{args.policy} policy, {args.jobs} jobs)"
     )
+    if args.compare:
+        other = round(args.games / best[args.compare], 1)
+        ratio = best[args.compare] / elapsed
+        result.update(compare=args.compare, compare_games_per_s=other, ratio=round(ratio, 4))
+        line = (
+            f"{args.policy}: {result['games_per_s']:,} games/s; {args.compare}: {other:,} "
+            f"games/s; {args.policy} runs at {ratio:.1%} of {args.compare}'s rate ({args.games} "
+            f"games each, best of 2, {args.players} players, {args.jobs} jobs)"
+        )
+    print(json.dumps(result) if args.json else line)
     return 0
 
 
@@ -778,7 +794,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--edition", choices=EDITIONS, default="2e", help="rules edition")
     bench.add_argument(
-        "--policy", choices=("random", "heuristic"), default="random", help="who plays"
+        "--policy",
+        choices=("random", "heuristic", "heuristic_v1"),
+        default="random",
+        help="who plays",
+    )
+    bench.add_argument(
+        "--compare",
+        choices=("random", "heuristic", "heuristic_v1"),
+        help="also time this policy in the same run and print the ratio of the two rates",
     )
     bench.add_argument(
         "--jobs",

@@ -100,6 +100,19 @@ def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert result["games"] == 50 and result["games_per_s"] > 0
 
 
+def test_bench_compares_two_policies_in_one_run(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["bench", "--players", "4", "--games", "40", "--policy", "heuristic"]
+    assert main([*argv, "--compare", "random", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["policy"] == "heuristic" and result["compare"] == "random"
+    assert result["ratio"] == pytest.approx(
+        result["games_per_s"] / result["compare_games_per_s"], rel=0.01
+    )
+    assert main([*argv, "--compare", "random"]) == 0
+    line = capsys.readouterr().out
+    assert "heuristic runs at" in line and "of random's rate" in line
+
+
 @pytest.mark.parametrize(
     "argv",
     [

@@ -108,6 +108,8 @@ def heuristic_action(g, t, house: int, mask, params, memo) -> int:
     heuristic memo, ``gotsim.players.memo.new_memos``)."""
     if not memo.ready:
         init_memo(t, memo)
+    for k in range(params.shape[0]):  # (the batch loop put them there; a Python caller not)
+        memo.params[house, k] = params[k]
     action = _choose(g, t, house, mask, params, memo)
     if 0 <= action < N_ACTIONS and mask[action]:
         return action

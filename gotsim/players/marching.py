@@ -19,7 +19,7 @@ from gotsim.engine import marches as mv
 from gotsim.engine.board_state import LAND, PORT, SEA, controller
 from gotsim.engine.state import H, Phase, U
 from gotsim.jit import njit
-from gotsim.players.params import P_DEFENCE, P_EXPANSION, P_NOISE, P_POWER, P_RISK
+from gotsim.players.params import P_DEFENCE, P_EXPANSION, P_NOISE, P_POWER, P_RISK, P_VERSION
 from gotsim.players.values import (
     EXPOSURE,
     attack_gain_fixed,
@@ -48,6 +48,7 @@ from gotsim.players.view import (
     lose_chance,
     support_reaches,
     value_for,
+    view_danger,
     win_chance,
 )
 
@@ -272,6 +273,9 @@ def threat_at(g, t, memo, house: int, a: int, planning: bool) -> float:
         return danger(g, t, memo, house, a)
     if g.phase == Phase.MARCHES:
         d, now = _danger_and_marches(g, t, memo, house, a)
+        if memo.params[house, P_VERSION] >= 2.0 and t.home[a] == house:
+            # the second heuristic guards its homes against what ships can carry there too
+            d = max(d, view_danger(memo, house, a))
     else:
         d = danger(g, t, memo, house, a)
         now = enemy_marches_next_to(g, t, house, a)

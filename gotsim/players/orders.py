@@ -29,6 +29,7 @@ from gotsim.players.params import (
     P_DEFENCE,
     P_NOISE,
     P_POWER,
+    P_VERSION,
 )
 from gotsim.players.values import defender_of
 from gotsim.players.view import (
@@ -337,6 +338,53 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
         elif bk == O_DEFENSE_TWO:
             hold_extra[a] += 2.0
             changed_hold |= one << a
+    if params[P_VERSION] >= 2.0 and stars > 0:
+        _spend_spare_stars(house, memo, areas, na, score, left, usable, stars)
+
+
+@njit
+def star_version(k: int) -> int:
+    """The star order of the same kind as order ``k`` (-1: ``k`` is one, or has none)."""
+    if O_MARCH_MINUS <= k <= O_MARCH_ZERO:
+        return O_MARCH_PLUS
+    if k == O_DEFENSE_ONE:
+        return O_DEFENSE_TWO
+    if k == O_SUPPORT_ZERO:
+        return O_SUPPORT_ONE
+    if k == O_RAID:
+        return O_RAID_STAR
+    if k == O_CONSOLIDATE:
+        return O_CONSOLIDATE_STAR
+    return -1
+
+
+@njit
+def _spend_spare_stars(house, memo, areas, na, score, left, usable, stars) -> None:
+    """Second heuristic: stars still unspent once every area has its order are worth nothing
+    kept, and a star order is never worse than the plain one of its kind (march +1, defence
+    +2, support +1, raid, consolidate power): give each to the planned order that gains most
+    by it."""
+    while stars > 0:
+        best = NEG
+        bi = -1
+        up_best = -1
+        for i in range(na):
+            k = memo.plan[house, areas[i]]
+            up = star_version(k)
+            if up < 0 or left[up] <= 0 or not usable[up] or score[i, up] <= 0.5 * NEG:
+                continue
+            gain = score[i, up] - score[i, k]
+            if gain > best:
+                best = gain
+                bi = i
+                up_best = up
+        if bi < 0:
+            return
+        a = areas[bi]
+        left[memo.plan[house, a]] += 1
+        memo.plan[house, a] = up_best
+        left[up_best] -= 1
+        stars -= 1
 
 
 @njit

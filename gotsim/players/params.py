@@ -129,6 +129,16 @@ PARAMS: tuple[Param, ...] = (
         "to this fraction (the house's own random stream), so openings differ between games; 0 "
         "plays the same position the same way every time.",
     ),
+    Param(
+        "version",
+        2.0,
+        1.0,
+        2.0,
+        "Which heuristic plays: 1 the first (``heuristic_v1``), 2 the second, which also spends "
+        "star orders left over once every area has its order, and guards its home areas "
+        "against every threat it can see in the action phase (armies that ships can carry "
+        "included), not only the units next to them.",
+    ),
 )
 
 PARAM_NAMES: tuple[str, ...] = tuple(p.name for p in PARAMS)
@@ -137,7 +147,7 @@ DEFAULTS: NDArray[np.float64] = np.array([p.default for p in PARAMS], np.float64
 DEFAULTS.setflags(write=False)
 # the first heuristic's parameters (its defaults as they were when the second was begun)
 V1_DEFAULTS: NDArray[np.float64] = np.array(
-    [0.6, 0.5, 0.7, 0.5, 0.25, 0.2, 0.35, 1.0, 0.5, 0.5, 0.2], np.float64
+    [0.6, 0.5, 0.7, 0.5, 0.25, 0.2, 0.35, 1.0, 0.5, 0.5, 0.2, 1.0], np.float64
 )
 V1_DEFAULTS.setflags(write=False)
 # indices for the compiled code
@@ -153,6 +163,7 @@ V1_DEFAULTS.setflags(write=False)
     P_CARD_THRIFT,
     P_POWER,
     P_NOISE,
+    P_VERSION,
 ) = range(N_PARAMS)
 
 
@@ -255,6 +266,7 @@ __all__ = [
     "PARAMS",
     "PARAM_NAMES",
     "P_NOISE",
+    "P_VERSION",
     "RANDOM",
     "SEARCH",
     "SEARCH_KNOBS",

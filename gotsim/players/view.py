@@ -417,7 +417,13 @@ def danger(g, t, memo, house: int, a: int) -> float:
     to it."""
     if g.phase == Phase.MARCHES:
         return local_danger(g, t, memo, house, a)
-    # the largest threat of another house in play (from refresh_view)
+    return view_danger(memo, house, a)  # the largest threat of another house in play
+
+
+@njit
+def view_danger(memo, house: int, a: int) -> float:
+    """``danger`` from the view (``refresh_view``: armies that ships can carry included) in
+    every phase."""
     if memo.thr_top_house[a] == house:
         return memo.thr_second[a]
     return memo.thr_top[a]

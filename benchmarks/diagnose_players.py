@@ -1,0 +1,172 @@
+"""How a player model plays, counted decision by decision over seeded 6-player games: the
+measured leaks of the heuristic (issue "players that balance numbers can stand on") and the
+habits behind its win shares.
+
+- ``garrison_home_falls_per_game``: successful attacks on a home area held by its garrison alone
+  (no unit of the home's house there when the battle began);
+- ``ship_moves_reversed``: share of ship moves (a march moving ships) undone by the same house in
+  the next round (ships moved back from where they went to where they came from);
+- ``empty_raids``: share of raids resolved with nothing to raid (no legal target but "none");
+- ``stars_used``: star orders on the board once the Messenger Raven has acted, as a share of
+  the stars allowed (each house's King's Court place), and of those it could have placed (no
+  more than the areas it gave orders to);
+- ``kings_court_all_in`` / ``fiefdoms_zero``: bids of all its power on King's Court, of nothing on
+  Fiefdoms (houses with power);
+- ``support_given``: support decisions of houses not in the battle that backed a side, per game;
+- ``aeron_swaps``: Aeron Damphair's swaps taken, of those offered;
+- ``battle_in_round_1`` and the most common first-round battle; win shares, castle victories.
+
+Run: ``python benchmarks/diagnose_players.py [--games N] [--policy heuristic|heuristic_v1|search]
+[--seed S]``. Prints one JSON object. The games are played in Python decision by decision (the
+compiled heuristic answering), about 10 ms a heuristic game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from gotsim.engine.init import new_games_range
+from gotsim.engine.machine import advance, apply_legal, legal, stars_allowed, stars_used
+from gotsim.engine.rng import pick_from_mask
+from gotsim.engine.state import ACT_NONE, N_ACTIONS, Decision, EndReason, Track
+from gotsim.engine.tables import rules_for
+from gotsim.players.heuristic import heuristic_action
+from gotsim.players.memo import new_memos
+from gotsim.players.params import HEURISTIC, SEARCH, policy_table
+from gotsim.players.search import Searcher, settings_table
+from gotsim.rules.ids import House, Unit
+
+
+def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
+    players = 6
+    rules = rules_for("2e", players)
+    t = rules[0]
+    kinds, params = policy_table(policy)
+    params = np.array(params)
+    searches = settings_table(policy)
+    games = new_games_range(seed, 0, n_games, players=players)
+    memos = new_memos(n_games)
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    n_areas = int(t.n_areas)
+    home = np.array(t.home[:n_areas])
+    count: Counter[str] = Counter()
+    first_battles: Counter[str] = Counter()
+    for i in range(n_games):
+        g = games[i]
+        memo = memos[i]
+        searchers = {int(h): Searcher(searches[int(h)]) for h in np.flatnonzero(kinds == SEARCH)}
+        ship_moves: list[tuple[int, int, int, int]] = []  # round, house, origin, destination
+        battle: tuple[int, int] | None = None  # area, its home house, when held by a garrison
+        ravens_seen: set[int] = set()
+        while True:
+            advance(g, t)
+            if g.done or g.pending == Decision.NONE:
+                break
+            area = int(g.combat_area)
+            if battle is None and area >= 0:
+                owner = home[area]
+                garrisoned = owner >= 0 and g.garrison[area] > 0
+                if garrisoned and g.units[area].sum() == 0:
+                    battle = (area, int(owner))
+                    count["garrison_home_attacks"] += 1
+            elif battle is not None and area < 0:
+                if int(g.owner[battle[0]]) not in (-1, battle[1]):
+                    count["garrison_home_falls"] += 1
+                battle = None
+            house = int(g.pending_house)
+            kind = int(g.pending)
+            if legal(g, t, mask) == 0:
+                raise RuntimeError(f"game {i}: a decision without legal action")
+            rnd = int(g.game_round)
+            if kind == Decision.RAVEN and rnd not in ravens_seen:
+                ravens_seen.add(rnd)
+                for h in range(6):
+                    if g.in_play[h]:
+                        allowed = int(stars_allowed(g, t, h))
+                        ordered = int(((g.owner[:n_areas] == h) & (g.order[:n_areas] >= 0)).sum())
+                        count["stars_used"] += int(stars_used(g, h))
+                        count["stars_allowed"] += allowed
+                        count["stars_possible"] += min(allowed, ordered)
+            if kinds[house] == SEARCH:
+                action = searchers[house].choose(g, t, house, mask, memo, kinds, params)
+            elif kinds[house] == HEURISTIC:
+                action = int(heuristic_action(g, t, house, mask, params[house], memo))
+            else:
+                action = int(pick_from_mask(g.rng, 1 + house, mask))
+            if kind == Decision.MARCH_UNIT and g.ctx[1] == Unit.SHIP and action != g.ctx[0]:
+                ship_moves.append((rnd, house, int(g.ctx[0]), action))
+            elif kind == Decision.RAID_TARGET and g.ctx[1] == 0:
+                count["raids"] += 1
+                targets = int(mask.sum()) - int(mask[ACT_NONE])
+                count["empty_raids"] += targets == 0
+            elif kind == Decision.BID and int(g.power[house]) > 0:
+                if g.ctx[0] == Track.KINGS_COURT:
+                    count["kings_court_bids"] += 1
+                    count["kings_court_all_in"] += action == int(g.power[house])
+                elif g.ctx[0] == Track.FIEFDOMS:
+                    count["fiefdoms_bids"] += 1
+                    count["fiefdoms_zero"] += action == 0
+            elif kind == Decision.SUPPORT_SIDE:
+                count["support_decisions"] += 1
+                count["support_given"] += action != 0
+            elif kind == Decision.AERON:
+                count["aeron_offered"] += 1
+                count["aeron_swaps"] += action != 0
+            apply_legal(g, t, action)
+        moves = set(ship_moves)
+        count["ship_moves"] += len(ship_moves)
+        count["ship_moves_reversed"] += sum(
+            (r + 1, h, b, a) in moves for (r, h, a, b) in ship_moves
+        )
+        fights = np.argwhere(g.history_battles[0] > 0)
+        if len(fights):
+            count["battle_in_round_1"] += 1
+            for attacker, defender in fights:
+                first_battles[f"{House(int(attacker)).id}->{House(int(defender)).id}"] += 1
+    winners = Counter(int(w) for w in games.winner)
+    share = lambda a, b: round(count[a] / max(1, count[b]), 4)  # noqa: E731
+    return {
+        "games": n_games,
+        "policy": policy,
+        "garrison_home_attacks_per_game": round(count["garrison_home_attacks"] / n_games, 3),
+        "garrison_home_falls_per_game": round(count["garrison_home_falls"] / n_games, 3),
+        "garrison_home_fall_rate": share("garrison_home_falls", "garrison_home_attacks"),
+        "ship_moves_reversed": share("ship_moves_reversed", "ship_moves"),
+        "empty_raids": share("empty_raids", "raids"),
+        "stars_used_of_allowed": share("stars_used", "stars_allowed"),
+        "stars_used_of_possible": share("stars_used", "stars_possible"),
+        "kings_court_all_in": share("kings_court_all_in", "kings_court_bids"),
+        "fiefdoms_zero": share("fiefdoms_zero", "fiefdoms_bids"),
+        "support_given_per_game": round(count["support_given"] / n_games, 3),
+        "aeron_swaps": f"{count['aeron_swaps']} of {count['aeron_offered']}",
+        "battle_in_round_1": round(count["battle_in_round_1"] / n_games, 4),
+        "round_1_battles": dict(first_battles.most_common(3)),
+        "win_share": {h.id: round(winners[int(h)] / n_games, 4) for h in House},
+        "castle_victories": round(float((games.end_reason == EndReason.CASTLES).mean()), 4),
+        "mean_end_round": round(float(games.game_round.mean()), 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--policy", default="heuristic")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    policy: Any = args.policy
+    if args.policy == "search":
+        policy = {"default": "heuristic", "stark": "search"}
+    start = time.perf_counter()
+    result = diagnose(args.games, policy, args.seed)
+    result["seconds"] = round(time.perf_counter() - start, 1)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
