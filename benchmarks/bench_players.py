@@ -117,6 +117,32 @@ def search_vs_heuristic(n_games: int, jobs: int, rollouts: int) -> dict[str, Any
     }
 
 
+def v2_vs_v1(n_games: int, jobs: int) -> dict[str, Any]:
+    """The second heuristic in each of the six seats in turn against five ``heuristic_v1``."""
+    seats = rotation_seats(n_games)
+    games = play_seated(seats, ["heuristic", "heuristic_v1"], players=6, seed=41, n_jobs=jobs)
+    seat = np.argmin(seats, axis=1)
+    wins = int((games.winner == seat).sum())
+    by_house = {h.id: round(float((games.winner[seat == h] == h).mean()), 4) for h in House}
+    return {
+        "games": n_games,
+        "v2_win_rate": round(wins / n_games, 4),
+        "ci95": wilson(wins, n_games),
+        "by_seat": by_house,
+    }
+
+
+def win_share_tables(n_games: int, jobs: int) -> dict[str, Any]:
+    """All-heuristic win shares at 3, 4, 5 and 6 players."""
+    out: dict[str, Any] = {}
+    for players in (3, 4, 5, 6):
+        games = play_games(n_games, players=players, seed=78, n_jobs=jobs, policies="heuristic")
+        wins = Counter(int(w) for w in games.winner)
+        in_play = [h for h in House if games.in_play[0, h]]
+        out[f"{players}p"] = {h.id: round(wins[h] / n_games, 4) for h in in_play}
+    return out
+
+
 def rotation_seats(n_games: int) -> np.ndarray:
     """Game i: house i mod 6 plays spec 0, every other house spec 1."""
     seats = np.ones((n_games, len(House)), np.int64)
@@ -134,7 +160,21 @@ def main() -> None:
     parser.add_argument("--search-games", type=int, default=0)
     parser.add_argument("--search-rollouts", type=int, default=16)
     parser.add_argument("--search-only", action="store_true")
+    parser.add_argument(
+        "--v2-only",
+        action="store_true",
+        help="only the second heuristic against five v1 (--games games) and the win-share "
+        "tables at 3-6 players (--games each)",
+    )
     args = parser.parse_args()
+    if args.v2_only:
+        found = {
+            "v2_vs_v1": v2_vs_v1(args.games, args.jobs),
+            "against_random": against_random(args.seat_games, args.jobs),
+            "win_shares": win_share_tables(args.games, args.jobs),
+        }
+        print(json.dumps(found))
+        return
     if args.search_only:
         found = search_vs_heuristic(args.search_games, args.jobs, args.search_rollouts)
         print(json.dumps({"search_vs_heuristic": found}))

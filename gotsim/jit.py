@@ -172,10 +172,10 @@ class KernelGroup:
 
 KERNEL_GROUPS: dict[str, KernelGroup] = {
     "random": KernelGroup(
-        "the random players' kernels", "gotsim.engine.runner", ("play_random",), 3
+        "the random players' kernels", "gotsim.engine.runner", ("play_random",), 2
     ),
     "heuristic": KernelGroup(  # play_games and play_batch both play through the reused loop
-        "the heuristic players' kernels", "gotsim.engine.runner", ("play_policies_reused",), 10
+        "the heuristic players' kernels", "gotsim.engine.runner", ("play_policies_reused",), 4
     ),
     "game": KernelGroup(
         "the one-game engine", "gotsim.engine.machine", ("advance", "legal", "apply"), 2
@@ -269,8 +269,9 @@ def compile_message(name: str) -> str:
     """The line ``announce_compile`` prints for the group ``name``."""
     group = KERNEL_GROUPS[name]
     return (
-        f"gotsim: compiling {group.what} (first run only, about {group.minutes} minutes on 2 "
-        "cores; `gotsim warmup` compiles everything ahead)"
+        f"gotsim: compiling {group.what} (first run only, about {group.minutes} "
+        f"minute{'s' if group.minutes != 1 else ''} on 2 cores; `gotsim warmup` compiles "
+        "everything ahead)"
     )
 
 

@@ -82,7 +82,7 @@ def test_the_compile_line_is_printed_once_and_inherited_by_workers(
     assert jit.announce_compile("tiny")
     assert jit.announce_compile("tiny")  # still compiling-to-be, but said already
     err = capsys.readouterr().err
-    assert err.count("gotsim: compiling a tiny kernel (first run only, about 1 minutes") == 1
+    assert err.count("gotsim: compiling a tiny kernel (first run only, about 1 minute on") == 1
     assert "tiny" in os.environ[jit.ANNOUNCED_ENV].split(",")  # worker processes stay quiet
     import tiny_kernel  # type: ignore[import-not-found]
 
@@ -473,7 +473,7 @@ def test_warmup_warms_every_group_and_says_so(
     out, err = capsys.readouterr()
     assert warmed == ["random", "heuristic", "game", "heuristic_policy", "odds"]
     assert "kernels ready (1 of 5 groups compiled" in out
-    assert "compiling the heuristic players' kernels (about 10 min on 2 cores)" in err
+    assert "compiling the heuristic players' kernels (about 4 min on 2 cores)" in err
     assert err.count("in numba's cache") == 4
     assert set(os.environ[jit.ANNOUNCED_ENV].split(",")) == set(jit.KERNEL_GROUPS)
     assert main(["warmup", "--quiet"]) == 0

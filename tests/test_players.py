@@ -224,7 +224,7 @@ def test_python_wrapper_plays_the_compiled_game() -> None:
     game.play(HeuristicPolicy())
     games = new_games([np.random.SeedSequence(seed, spawn_key=(0,))])
     kinds = np.full((1, 6), HEURISTIC, np.int8)
-    params = np.tile(DEFAULTS, (1, 6, 1))
+    params = policy_table("heuristic")[1][None].copy()  # each house its own tuned set
     play_policies(games, rules_table("2e", 6), kinds, params, new_memos(1), 1_000_000)
     assert games[0].tobytes() == game.record.tobytes()
 

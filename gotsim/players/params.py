@@ -9,8 +9,10 @@ array the compiled heuristic reads (``PARAM_NAMES`` order); ``policy_table`` tur
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -184,12 +186,44 @@ def policy_kind(spec: str | Mapping[str, Any]) -> int:
     return KINDS[kind]
 
 
-def policy_params(spec: str | Mapping[str, Any] | None = None) -> NDArray[np.float64]:
+def _tuned_defaults() -> dict[int, NDArray[np.float64]]:
+    """The second heuristic's parameters per house, as ``tools/tune_heuristic.py`` found them
+    (``gotsim/data/2e/heuristic_v2.json``, which says how); houses it does not name keep
+    ``DEFAULTS``."""
+    path = Path(__file__).resolve().parent.parent / "data" / "2e" / "heuristic_v2.json"
+    if not path.exists():
+        return {}
+    found = json.loads(path.read_text())
+    rows: dict[int, NDArray[np.float64]] = {}
+    for house_id, entry in found["houses"].items():
+        row = DEFAULTS.copy()
+        for name, value in entry["params"].items():
+            row[PARAM_NAMES.index(name)] = float(value)
+        row.setflags(write=False)
+        rows[int(House[house_id.upper()])] = row
+    return rows
+
+
+HOUSE_DEFAULTS = _tuned_defaults()
+
+
+def defaults_for(house: int | None) -> NDArray[np.float64]:
+    """The parameters of ``"heuristic"`` for ``house`` (its tuned set), or ``DEFAULTS``."""
+    if house is None:
+        return DEFAULTS
+    return HOUSE_DEFAULTS.get(int(house), DEFAULTS)
+
+
+def policy_params(
+    spec: str | Mapping[str, Any] | None = None, house: int | None = None
+) -> NDArray[np.float64]:
     """The heuristic parameter array (``PARAM_NAMES`` order) of one house's policy spec.
 
     ``spec`` is a policy name or a mapping with an optional ``kind`` (default ``"heuristic"``)
-    and any of the named parameters; missing parameters take their defaults. Unknown names,
-    non-numbers and values outside a parameter's range raise ``ValueError``.
+    and any of the named parameters; missing parameters take their defaults: ``house``'s tuned
+    set for ``"heuristic"`` and ``"search"`` (``defaults_for``), the frozen first set for
+    ``"heuristic_v1"``. Unknown names, non-numbers and values outside a parameter's range raise
+    ``ValueError``.
 
     >>> policy_params({"kind": "heuristic", "aggression": 0.8})[PARAM_NAMES.index("aggression")]
     np.float64(0.8)
@@ -201,7 +235,7 @@ def policy_params(spec: str | Mapping[str, Any] | None = None) -> NDArray[np.flo
     name = "heuristic" if spec is None else spec if isinstance(spec, str) else None
     if isinstance(spec, Mapping):
         name = spec.get("kind", "heuristic")
-    out = (V1_DEFAULTS if name == "heuristic_v1" else DEFAULTS).copy()
+    out = (V1_DEFAULTS if name == "heuristic_v1" else defaults_for(house)).copy()
     if spec is None or isinstance(spec, str):
         if spec is not None:
             policy_kind(spec)
@@ -249,7 +283,7 @@ def policy_table(
     for house in House:
         spec = per_house.get(house.id, default)
         kinds[house] = policy_kind(spec)
-        params[house] = policy_params(spec)
+        params[house] = policy_params(spec, house)
     for key in per_house:
         if key not in {h.id for h in House}:
             raise ValueError(
@@ -262,6 +296,7 @@ def policy_table(
 __all__ = [
     "DEFAULTS",
     "HEURISTIC",
+    "HOUSE_DEFAULTS",
     "N_PARAMS",
     "PARAMS",
     "PARAM_NAMES",
@@ -271,6 +306,7 @@ __all__ = [
     "SEARCH",
     "SEARCH_KNOBS",
     "V1_DEFAULTS",
+    "defaults_for",
     "policy_kind",
     "policy_params",
     "policy_table",

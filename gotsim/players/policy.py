@@ -26,7 +26,7 @@ from gotsim.engine.state import N_ACTIONS
 from gotsim.players.heuristic import heuristic_action
 from gotsim.players.memo import new_memos
 from gotsim.players.params import HEURISTIC, SEARCH, policy_kind, policy_params
-from gotsim.players.search import SearchPolicy, search_settings, settings_table
+from gotsim.players.search import SearchPolicy, settings_table
 from gotsim.rules.ids import House
 
 MEMO_ATTRIBUTE = "_heuristic_memo"
@@ -53,30 +53,39 @@ class HeuristicPolicy:
     """The compiled heuristic as a Python policy: the same choices as in compiled batch play
     (``simulate(policies="heuristic")``) for the same game and parameters.
 
-    ``params`` is a spec mapping (``{"aggression": 0.8}``), a parameter array, or None for the
-    defaults (``gotsim.players.params``).
+    ``params`` is a spec mapping (``{"aggression": 0.8}``, ``{"kind": "heuristic_v1"}``), a
+    parameter array (every house plays it), or None for the defaults: each house its own tuned
+    set (``gotsim.players.params.defaults_for``).
     """
 
     def __init__(self, params: Mapping[str, Any] | NDArray[np.float64] | None = None) -> None:
+        self.spec: dict[str, Any] | None = None
         if params is None or isinstance(params, Mapping):
-            spec = dict(params or {})
-            spec.setdefault("kind", "heuristic")
-            self.params = policy_params(spec)
+            self.spec = dict(params or {})
+            self.spec.setdefault("kind", "heuristic")
+            self.params = policy_params(self.spec)
+            self._rows = [policy_params(self.spec, h) for h in House]
         else:
             self.params = np.asarray(params, np.float64).copy()
             if self.params.shape != policy_params().shape:
                 raise ValueError(f"params: expected {policy_params().shape[0]} values")
+            self._rows = [self.params] * len(House)
+
+    def params_for(self, house: int) -> NDArray[np.float64]:
+        """The parameters ``house`` plays with."""
+        return self._rows[int(house)]
 
     def __call__(self, game: Game, pending: Pending) -> int:
         mask = np.zeros(N_ACTIONS, np.bool_)
         mask[list(pending.legal)] = True
+        house = int(pending.house)
         return int(
-            heuristic_action(
-                game.record, game.t, int(pending.house), mask, self.params, game_memo(game)
-            )
+            heuristic_action(game.record, game.t, house, mask, self._rows[house], game_memo(game))
         )
 
     def __repr__(self) -> str:
+        if self.spec is not None:
+            return f"HeuristicPolicy({self.spec})"
         return f"HeuristicPolicy({self.params.tolist()})"
 
 
@@ -84,9 +93,9 @@ def make_policy(spec: str | Mapping[str, Any]) -> Policy:
     """A Python policy for one spec (``"random"``, ``"heuristic"``, ``"search"`` or a mapping)."""
     kind = policy_kind(spec)
     if kind == HEURISTIC:
-        return HeuristicPolicy(policy_params(spec))
+        return HeuristicPolicy({"kind": spec} if isinstance(spec, str) else spec)
     if kind == SEARCH:
-        return SearchPolicy(search_settings(spec))
+        return SearchPolicy({} if isinstance(spec, str) else spec)
     return RandomPolicy()
 
 

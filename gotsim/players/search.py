@@ -48,6 +48,7 @@ from gotsim.players.params import (
     RANDOM,
     SEARCH,
     SEARCH_KNOBS,
+    defaults_for,
     policy_kind,
     policy_params,
 )
@@ -289,9 +290,10 @@ class Searcher:
     """The search player of one house in one game: ``choose`` answers its decisions, keeping the
     rest of the stretch it chose (its remaining orders, the units of its march) between calls."""
 
-    def __init__(self, settings: SearchSettings) -> None:
+    def __init__(self, settings: SearchSettings, params: NDArray[np.float64] | None = None) -> None:
         self.settings = settings
-        self.params = np.array(settings.params, np.float64)
+        # its own heuristic: ``params`` (the house's row of the policy table), else the spec's
+        self.params = np.array(settings.params if params is None else params, np.float64)
         self.plan: list[int] = []
         self.stamp: tuple[int, int] = (-1, -1)
         self.searches = 0
@@ -422,23 +424,29 @@ class SearchPolicy:
     default heuristic. ``spec``: a search spec mapping (``{"rollouts": 32}``) or settings."""
 
     def __init__(self, spec: Mapping[str, Any] | SearchSettings | None = None) -> None:
+        self._spec: dict[str, Any] | None = None
         if isinstance(spec, SearchSettings):
             self.settings = spec
         else:
-            self.settings = search_settings({**(spec or {}), "kind": "search"})
+            self._spec = {**(spec or {}), "kind": "search"}
+            self.settings = search_settings(self._spec)
         self._searchers: dict[tuple[int, int], Searcher] = {}
         self._memos: dict[int, Any] = {}  # its own heuristic memo per game
 
     def __call__(self, game: Any, pending: Any) -> int:
         house = int(pending.house)
-        searcher = self._searchers.setdefault((id(game), house), Searcher(self.settings))
+        searcher = self._searchers.get((id(game), house))
+        if searcher is None:
+            row = None if self._spec is None else policy_params(self._spec, house)
+            searcher = self._searchers[(id(game), house)] = Searcher(self.settings, row)
         memo = self._memos.get(id(game))
         if memo is None:
             memo = self._memos[id(game)] = new_memos(1)[0]
         mask = np.zeros(N_ACTIONS, np.bool_)
         mask[list(pending.legal)] = True
         kinds = np.full(6, HEURISTIC, np.int8)
-        params = np.tile(searcher.params, (6, 1))
+        params = np.array([defaults_for(h) for h in range(6)])  # the others: the heuristic
+        params[house] = searcher.params
         return searcher.choose(game.record, game.t, house, mask, memo, kinds, params)
 
     def __repr__(self) -> str:
@@ -474,7 +482,10 @@ def play_with_search(
         # whole heuristic would be compiled a second time
         kinds_i = np.array(kinds_g[i])
         params_i = np.array(params_g[i])
-        searchers = {int(h): Searcher(settings[int(h)]) for h in np.flatnonzero(kinds_i == SEARCH)}
+        searchers = {
+            int(h): Searcher(settings[int(h)], params_i[int(h)])
+            for h in np.flatnonzero(kinds_i == SEARCH)
+        }
         for _ in range(max_decisions):
             advance(g, t)
             if g.done or g.pending == Decision.NONE:

@@ -52,7 +52,10 @@ def play_seated(
     ``specs[seats[i, h]]`` (``seats``: (games, 6) indices into ``specs``; houses not in play are
     ignored)."""
     kinds_of = np.array([policy_kind(s) for s in specs], np.int8)
-    params_of = np.array([policy_params(s) for s in specs], np.float64).reshape(-1, N_PARAMS)
+    # (spec, house) → parameters: a heuristic spec takes each house's own tuned defaults
+    by_house = np.array(
+        [[policy_params(s, h) for h in range(len(House))] for s in specs], np.float64
+    ).reshape(len(specs), len(House), N_PARAMS)
     rules = rules_table(edition, players)
     out = []
     previous = numba.get_num_threads()
@@ -67,15 +70,16 @@ def play_seated(
             ]
             games = new_games(seqs, edition=edition, players=players)
             block = seats[start:stop]
+            params = np.ascontiguousarray(by_house[block, np.arange(len(House))])
             if (kinds_of[block] == SEARCH).any():
-                _play_seated_search(games, rules, block, specs, kinds_of, params_of)
+                _play_seated_search(games, rules, block, specs, kinds_of, params)
                 out.append(games)
                 continue
             play_policies(
                 games,
                 rules,
                 np.ascontiguousarray(kinds_of[block]),
-                np.ascontiguousarray(params_of[block]),
+                params,
                 new_memos(stop - start),
                 MAX_DECISIONS,
             )
@@ -91,9 +95,10 @@ def _play_seated_search(
     block: NDArray[np.int64],
     specs: Sequence[Spec],
     kinds_of: NDArray[np.int8],
-    params_of: NDArray[np.float64],
+    params: NDArray[np.float64],
 ) -> None:
-    """``play_seated``'s games where a seat plays the search player, one game at a time."""
+    """``play_seated``'s games where a seat plays the search player, one game at a time
+    (``params``: (games, H, N) each house's parameters)."""
     from gotsim.players.search import play_with_search, search_settings
 
     for i in range(len(games)):
@@ -105,7 +110,7 @@ def _play_seated_search(
             games[i : i + 1].view(np.recarray),
             rules,
             np.ascontiguousarray(kinds_of[seats]),
-            np.ascontiguousarray(params_of[seats]),
+            np.ascontiguousarray(params[i]),
             settings,
         )
 
