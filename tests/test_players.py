@@ -4,6 +4,7 @@ in ``benchmarks/bench_players.py``."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -27,7 +28,15 @@ from gotsim.players import HeuristicPolicy, Policy, make_policy, policy_params, 
 from gotsim.players.fighting import card_win_table
 from gotsim.players.heuristic import heuristic_action
 from gotsim.players.memo import new_memos
-from gotsim.players.params import DEFAULTS, HEURISTIC, PARAM_NAMES, PARAMS, RANDOM
+from gotsim.players.params import (
+    DEFAULTS,
+    HEURISTIC,
+    HOUSE_DEFAULTS,
+    PARAM_NAMES,
+    PARAMS,
+    RANDOM,
+    V1_DEFAULTS,
+)
 from gotsim.players.policy import game_memo
 from gotsim.players.tournament import (
     elo_ratings,
@@ -183,7 +192,51 @@ def _scramble_hidden(record: np.record, house: int, rng: np.random.Generator) ->
         record.battle[other * cb.SIDE + cb.TIDES] = rng.integers(0, 6)
 
 
+def test_each_house_plays_its_tuned_parameters() -> None:
+    """``heuristic`` starts from each house's tuned set (gotsim/data/2e/heuristic_v2.json, which
+    says how it was found); a spec's own values override it; ``heuristic_v1`` plays the frozen
+    first set whatever the house."""
+    found = json.loads((ROOT / "gotsim" / "data" / "2e" / "heuristic_v2.json").read_text())
+    assert "tools/tune_heuristic.py" in found["command"] and found["league"] == ["heuristic_v1"]
+    assert set(HOUSE_DEFAULTS) == {int(h) for h in House}
+    version = PARAM_NAMES.index("version")
+    aggression = PARAM_NAMES.index("aggression")
+    for house in House:
+        row = HOUSE_DEFAULTS[int(house)]
+        entry = found["houses"][house.id]
+        assert row[version] == 2
+        for p in PARAMS:
+            assert p.low <= row[PARAM_NAMES.index(p.name)] <= p.high, (house.id, p.name)
+            if p.name in entry["params"]:
+                assert row[PARAM_NAMES.index(p.name)] == entry["params"][p.name]
+        # tuned on unseen seeds: better than the first heuristic in the same seat
+        assert entry["validation"]["win_rate"] > entry["validation"]["league_player_win_rate"]
+        assert np.array_equal(policy_params("heuristic", int(house)), row)
+        mine = policy_params({"kind": "heuristic", "aggression": 0.05}, int(house))
+        assert mine[aggression] == 0.05
+        assert np.array_equal(np.delete(mine, aggression), np.delete(row, aggression))
+        assert np.array_equal(policy_params("heuristic_v1", int(house)), V1_DEFAULTS)
+    assert V1_DEFAULTS[version] == 1
+    assert len({HOUSE_DEFAULTS[int(h)][aggression] for h in House}) > 1  # per house, not one set
+    table = policy_table("heuristic")[1]
+    assert np.array_equal(table[int(House.STARK)], HOUSE_DEFAULTS[int(House.STARK)])
+
+
+def test_heuristic_v1_is_the_first_parameter_set_under_its_own_name() -> None:
+    """``policies="heuristic_v1"`` plays exactly the games of a spec giving every value of
+    V1_DEFAULTS, and not the games of ``heuristic``."""
+    spec = {"kind": "heuristic", **dict(zip(PARAM_NAMES, V1_DEFAULTS.tolist(), strict=True))}
+    first = gotsim.simulate(30, players=4, seed=8, policies="heuristic_v1")
+    spelled = gotsim.simulate(30, players=4, seed=8, policies={"default": spec})
+    second = gotsim.simulate(30, players=4, seed=8, policies="heuristic")
+    columns = ["winner", "end_round", "castles_stark", "castles_lannister"]
+    pd.testing.assert_frame_equal(first[columns], spelled[columns])
+    assert not first[columns].equals(second[columns])
+
+
 def test_heuristic_never_reads_hidden_information() -> None:
+    """Every decision of the heuristic (second version, each house's tuned parameters) is the
+    same after everything the house may not see is scrambled."""
     rng = np.random.default_rng(5)
     policy = HeuristicPolicy()
     checked = 0
@@ -206,7 +259,8 @@ def test_heuristic_never_reads_hidden_information() -> None:
                 m = memo.copy()
                 if scramble:
                     _scramble_hidden(g[0], house, rng)
-                answers.append(heuristic_action(g[0], game.t, house, mask, policy.params, m))
+                params = policy.params_for(house)  # the house's tuned set (version 2)
+                answers.append(heuristic_action(g[0], game.t, house, mask, params, m))
             assert answers[0] == answers[1], (pending.kind.name, game.record.game_round)
             checked += 1
             redraws += pending.kind == Decision.BLADE and pending.context[1] == 0
