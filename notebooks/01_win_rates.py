@@ -32,6 +32,8 @@ POLICIES = "heuristic"  # or "random": uniform among the legal actions (a rules 
 PLAYER_COUNTS = [3, 4, 5, 6]
 GAMES = 200 if QUICK else 4000  # per player count
 HEATMAP_GAMES = 200 if QUICK else 4000  # 6-player games for the end-of-game board heat map
+MODELS = ["heuristic", "heuristic_v1", "random"]  # player models compared at 6 players
+MODEL_GAMES = 120 if QUICK else 3000  # 6-player games per model
 SEED = 101
 JOBS = int(os.environ.get("GOTSIM_JOBS", 1 if QUICK else 2))  # worker processes
 
@@ -163,6 +165,39 @@ save(fig, "end_control_map.png")
 held.idxmax(axis=0).to_frame("most held area").assign(share=held.max(axis=0).round(2))
 
 # %% [markdown]
+# ## Win rates per player model (6 players)
+# The same 6-player games (common seeds) under three player models: the tuned second heuristic,
+# the first heuristic (`heuristic_v1`) and random play. Where the models disagree, a win rate
+# says more about the players than about the game. `models_sign` answers "above or below the
+# fair share 1/6?" across the models (`agree`, `partly`, `opposite`, `no effect`), and
+# `models_size` says whether the models' distances from the fair share are one size (Cochran's
+# Q, 95 %).
+
+# %%
+model_study = {
+    "name": "win_rates_models",
+    "edition": "2e",
+    "players": 6,
+    "seed": SEED,
+    "games": MODEL_GAMES,
+    "block_size": min(MODEL_GAMES, 500),
+    "grid": {"policies": MODELS},
+}
+with tempfile.TemporaryDirectory() as tmp:
+    by_model = gotsim.run_study(model_study, jobs=JOBS, out=Path(tmp) / "study").summary
+fig, ax = plt.subplots(figsize=(9, 4))
+# bars lighter to darker: heuristic, heuristic_v1, random; dashed: 1/6
+draw_house_rates(ax, by_model, group="policies", fair=1 / 6)
+ax.set_title(f"Win rate per house under each player model — 6 players, {MODEL_GAMES:,} games "
+             "per model")
+save(fig, "win_rates_by_model.png")
+agreement = by_model.pivot(index="house", columns="policies", values="win_rate")
+agreement = agreement[MODELS].join(
+    by_model.drop_duplicates("house").set_index("house")[["models_sign", "models_size"]]
+)
+agreement.round(3)
+
+# %% [markdown]
 # ## Conclusion
 
 # %%
@@ -187,7 +222,9 @@ print(
     + ", ".join(f"{s:.1%} at {n}" for n, s in castle_share.items())
     + f" players (the rest after round 10); the mean end round is {mean_end:.1f}.\n"
     f"At the end of 6-player games the most firmly held area is {held[top_area.index[0]].idxmax()} "
-    f"({top_area.index[0]}, {top_area.iloc[0]:.0%} of games)"
+    f"({top_area.index[0]}, {top_area.iloc[0]:.0%} of games).\n"
+    f"Across the player models {', '.join(MODELS)} the houses' places against the fair share "
+    f"agree for {int((agreement.models_sign == 'agree').sum())} of {len(agreement)} houses"
     + (
         "."
         if POLICIES == "heuristic"

@@ -33,6 +33,7 @@ QUICK = os.environ.get("GOTSIM_QUICK", "0") == "1"
 POLICIES = "heuristic"  # or "random": uniform among the legal actions (a rules baseline)
 GAMES = 300 if QUICK else None  # None: the scenario's own count (10,000 per arm)
 JOBS = int(os.environ.get("GOTSIM_JOBS", 1 if QUICK else 2))  # worker processes
+MODEL_GAMES = 150 if QUICK else None  # None: lannister_swap_models.toml's own count (4,000)
 
 # %%
 import matplotlib.pyplot as plt
@@ -273,6 +274,37 @@ ax.set_title(
 save(fig, "lannister_swap_editions.png")
 
 # %% [markdown]
+# ## Under each player model
+# Is the answer about the game or about the players? `scenarios/lannister_swap_models.toml`
+# asks the same question (2nd edition) under the tuned second heuristic, the first heuristic
+# and random play, each model's arms on common seeds. `models_sign` says whether the models
+# agree on the direction of each house's change (`agree`: every model's interval on the same
+# side of zero; `partly`: some find a change, the others cannot tell; `opposite`; `no effect`),
+# and `models_size` whether they agree on its size (Cochran's Q, 95 %).
+
+# %%
+models_scenario = tomllib.loads(
+    repository_file("scenarios/lannister_swap_models.toml").read_text()
+)
+if MODEL_GAMES is not None:
+    models_scenario["games"] = MODEL_GAMES
+    models_scenario["block_size"] = min(MODEL_GAMES // 3, models_scenario["block_size"])
+with tempfile.TemporaryDirectory() as tmp:
+    by_model = gotsim.run_study(models_scenario, jobs=JOBS, out=Path(tmp) / "models")
+model_diffs = by_model.comparisons
+MODEL_NAMES = list(dict.fromkeys(model_diffs.policies))
+fig, ax = plt.subplots(figsize=(7, 3.8))
+draw_differences_by_house(
+    ax, model_diffs, group="policies", what="win rate, swapped − as set up",
+    group_label={m: m for m in MODEL_NAMES},
+)
+ax.set_title(f"King's Court swap under each player model — {by_model.scenario.games:,} paired "
+             "games per arm")
+save(fig, "lannister_swap_models.png")
+model_diffs[["house", "policies", "difference", "ci_low", "ci_high", "p_value", "models_sign",
+             "models_size"]].round(4)
+
+# %% [markdown]
 # ## Conclusion
 
 # %%
@@ -305,5 +337,13 @@ print(
     f"1st edition ({len(games_1e) // 2} paired games per arm, {POLICIES} players, errata track "
     f"as set up vs the printed one): Lannister {lan_1e.difference:+.2%} "
     f"(95 % CI {lan_1e.ci_low:+.2%} to {lan_1e.ci_high:+.2%}, p = {lan_1e.p_value:.2g}); "
-    f"{battles_1e.mean():.1f} battles a game, castle victories in {castle_share_1e:.1%} of games."
+    f"{battles_1e.mean():.1f} battles a game, castle victories in {castle_share_1e:.1%} of games.\n"
+    f"Under the player models {', '.join(MODEL_NAMES)}: Lannister's change "
+    + ", ".join(
+        f"{r.difference:+.2%} ({r.policies})"
+        for r in model_diffs[model_diffs.house == "lannister"].itertuples()
+    )
+    + "; the models' verdict on its direction: "
+    + str(model_diffs.loc[model_diffs.house == "lannister", "models_sign"].iloc[0])
+    + "."
 )

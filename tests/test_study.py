@@ -20,7 +20,13 @@ import pytest
 from scipy import stats
 
 import gotsim
-from gotsim.analysis.stats import compare, paired_difference, wilson_interval, win_rates
+from gotsim.analysis.stats import (
+    compare,
+    model_agreement,
+    paired_difference,
+    wilson_interval,
+    win_rates,
+)
 from gotsim.cli import main
 from gotsim.engine.simulate import games_frame, play_games
 from gotsim.study import (
@@ -29,6 +35,8 @@ from gotsim.study import (
     load_scenario,
     run_study,
 )
+from gotsim.study.html_report import report_page
+from gotsim.study.report import format_report
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "scenarios"
@@ -153,6 +161,11 @@ def test_shipped_scenarios_load() -> None:
     assert [c.tides_of_battle for c in loaded["tides_of_battle"].cells] == [False, True]
     quick = loaded["quickstart"]
     assert quick.cells[0].players == 6 and 1_500 <= quick.games <= 3_000
+    models = loaded["lannister_swap_models"]
+    assert [(c.policy_label, c.kings_court_swap) for c in models.cells] == [
+        (model, swap) for model in ("heuristic", "heuristic_v1", "random") for swap in (False, True)
+    ]
+    assert models.compare is not None and models.compare.by == "kings_court_swap"
 
 
 def test_quick_games_and_hash() -> None:
@@ -742,3 +755,85 @@ def test_compare_within_strata_and_houses_in_play() -> None:
     assert set(rates[rates.players == 5]["house"]) == {"lannister", "stark"}
     with pytest.raises(ValueError, match="by: no column"):
         compare(games, house="lannister", by="nope")
+
+
+# --- player models -------------------------------------------------------------------------------
+
+
+def _answers(differences: list[float], half: float, se: float) -> pd.DataFrame:
+    """One question (stark) answered by len(differences) models, each with ± half."""
+    return pd.DataFrame(
+        {
+            "house": "stark",
+            "policies": [f"m{i}" for i in range(len(differences))],
+            "difference": differences,
+            "ci_low": [d - half for d in differences],
+            "ci_high": [d + half for d in differences],
+            "se": se,
+        }
+    )
+
+
+def test_model_agreement_names_each_kind_of_answer() -> None:
+    def sign(differences: list[float]) -> str:
+        out = model_agreement(_answers(differences, 0.02, 0.01), keys=["house"])
+        assert out["models_sign"].nunique() == 1  # one verdict per question, on every row
+        return str(out["models_sign"].iloc[0])
+
+    assert sign([0.05, 0.04, 0.06]) == "agree"
+    assert sign([-0.05, -0.04]) == "agree"
+    assert sign([0.05, -0.04]) == "opposite"
+    assert sign([0.05, 0.0]) == "partly"
+    assert sign([0.01, -0.01]) == "no effect"
+
+
+def test_model_agreement_size_is_cochrans_q() -> None:
+    out = model_agreement(_answers([0.05, 0.01], 0.02, 0.01), keys=["house"])
+    q = (0.05 - 0.03) ** 2 / 0.01**2 * 2  # equal weights: the mean is 0.03
+    assert out["models_size_p"].iloc[0] == pytest.approx(stats.chi2.sf(q, 1))
+    assert out["models_size"].iloc[0] == "differs"  # p = 0.005
+    assert out["models_spread"].iloc[0] == pytest.approx(0.04)
+    similar = model_agreement(_answers([0.05, 0.04], 0.02, 0.01), keys=["house"])
+    assert similar["models_size"].iloc[0] == "similar" and similar["models"].iloc[0] == 2
+    with pytest.raises(ValueError, match="'players'"):
+        model_agreement(_answers([0.1], 0.02, 0.01), keys=["players"])
+
+
+def test_compare_says_whether_player_models_agree() -> None:
+    """Two models over the same blocks: under one the swap helps Lannister, under the other it
+    hurts; compare() puts both rows under one question and calls them opposite."""
+    helps = _synthetic({False: [2, 2, 3, 2, 2, 3], True: [6, 7, 6, 7, 6, 7]})
+    hurts = _synthetic({False: [6, 7, 6, 7, 6, 7], True: [2, 2, 3, 2, 2, 3]})
+    games = pd.concat([helps.assign(policies="a"), hurts.assign(policies="b")])
+    out = compare(games, house="lannister", by="swap", within=["policies"])
+    assert out["policies"].tolist() == ["a", "b"]
+    assert out["models_sign"].tolist() == ["opposite", "opposite"]
+    assert out["models_size"].tolist() == ["differs", "differs"]
+    single = compare(helps.assign(policies="a"), house="lannister", by="swap", within=["policies"])
+    assert "models_sign" not in single.columns  # one model: nothing to agree on
+
+
+def test_a_study_over_player_models_says_where_they_agree(tmp_path: Path) -> None:
+    """A policies axis: summary.csv answers "above or below the fair share?" across the models,
+    comparisons.csv whether the models agree on each comparison, and the report says both."""
+    spec = tiny(
+        games=60,
+        block_size=20,
+        grid={"kings_court_swap": [False, True], "policies": ["random", "heuristic"]},
+        compare={"by": "kings_court_swap", "houses": ["lannister", "greyjoy"]},
+    )
+    out = tmp_path / "models"
+    result = run_study(spec, out=out)
+    summary = pd.read_csv(out / "summary.csv")
+    assert {"models", "models_sign", "models_spread", "models_size"} <= set(summary.columns)
+    assert (summary["models"] == 2).all()
+    per_question = summary.groupby(["kings_court_swap", "house"])["models_sign"].nunique()
+    assert (per_question == 1).all()
+    comparisons = pd.read_csv(out / "comparisons.csv")
+    assert sorted(comparisons["policies"].unique()) == ["heuristic", "random"]
+    assert comparisons.groupby("house")["models_sign"].nunique().eq(1).all()
+    report = format_report(result.scenario, result.summary, result.comparisons, out=str(out))
+    assert "Player models, each comparison:" in report
+    assert "Player models, each house against its fair share" in report
+    page = report_page(out)
+    assert "models: sign" in page and "<th class='text'>policies</th>" in page

@@ -20,8 +20,11 @@ from gotsim.rules.ids import HOUSE_IDS
 
 __all__ = [
     "CELL_COLUMNS",
+    "MODEL_COLUMN",
     "Difference",
     "compare",
+    "fair_share_agreement",
+    "model_agreement",
     "paired_difference",
     "two_proportion_test",
     "wilson_interval",
@@ -39,6 +42,8 @@ CELL_COLUMNS: tuple[str, ...] = (
     "start_position",
 )
 END_REASONS: tuple[str, ...] = ("castles", "round10")
+# the column that names the player model of a game (a policy label such as "heuristic")
+MODEL_COLUMN = "policies"
 
 
 def _z(level: float) -> float:
@@ -342,4 +347,119 @@ def compare(
                 pairs=result.pairs,
             )
             rows.append(row)
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    if MODEL_COLUMN in within and not frame.empty and frame[MODEL_COLUMN].nunique() > 1:
+        keys = [c for c in within if c != MODEL_COLUMN] + ["house", "by", "baseline", "arm"]
+        frame = model_agreement(frame, keys=keys)
+    return frame
+
+
+def _sign(low: float, high: float) -> int:
+    return 1 if low > 0 else -1 if high < 0 else 0
+
+
+def _sign_word(signs: Sequence[int]) -> str:
+    found = {s for s in signs if s != 0}
+    if found == {1, -1}:
+        return "opposite"
+    if not found:
+        return "no effect"
+    return "agree" if 0 not in signs else "partly"
+
+
+def model_agreement(
+    frame: pd.DataFrame,
+    *,
+    keys: Sequence[str],
+    model: str = MODEL_COLUMN,
+    estimate: str = "difference",
+    low: str = "ci_low",
+    high: str = "ci_high",
+    se: str = "se",
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """Whether the player models (the values of ``model``) give one answer to each question.
+
+    A question is a group of ``keys`` (e.g. a house and the two arms compared); each row of
+    ``frame`` is one model's answer: ``estimate`` with its interval ``low``–``high`` and standard
+    error ``se``. Added to every row, the same for all rows of a question:
+
+    - ``models``: how many models answered it;
+    - ``models_sign``: ``agree`` (every model's interval lies on the same side of zero),
+      ``opposite`` (two models find effects of opposite sign), ``partly`` (some find an effect,
+      the rest cannot tell), ``no effect`` (no model finds one);
+    - ``models_spread``: the largest estimate minus the smallest;
+    - ``models_size_p``: p-value of Cochran's Q test that the models' estimates are one size;
+      ``models_size``: ``similar`` when it is at least ``1 - level``, else ``differs``.
+
+    >>> f = pd.DataFrame({"house": ["stark"] * 2, "policies": ["a", "b"], "difference":
+    ...     [0.05, 0.04], "ci_low": [0.02, 0.01], "ci_high": [0.08, 0.07], "se": [0.015] * 2})
+    >>> model_agreement(f, keys=["house"])[["models_sign", "models_size"]].iloc[0].tolist()
+    ['agree', 'similar']
+    """
+    from scipy import stats
+
+    missing = [c for c in (*keys, model, estimate, low, high, se) if c not in frame.columns]
+    if missing:
+        raise ValueError(f"model_agreement: no column {missing[0]!r}")
+    out = frame.copy()
+    added: dict[str, list[Any]] = {
+        "models": [],
+        "models_sign": [],
+        "models_spread": [],
+        "models_size_p": [],
+        "models_size": [],
+    }
+    index: list[Any] = []
+    groups = out.groupby(list(keys), sort=False, dropna=False) if keys else [((), out)]
+    for _, group in groups:
+        values = group[estimate].to_numpy(float)
+        signs = [_sign(a, b) for a, b in zip(group[low], group[high], strict=True)]
+        errors = np.maximum(group[se].to_numpy(float), 1e-9)
+        weights = 1.0 / errors**2
+        mean = float(np.sum(weights * values) / np.sum(weights))
+        q = float(np.sum(weights * (values - mean) ** 2))
+        p = float(stats.chi2.sf(q, len(values) - 1)) if len(values) > 1 else 1.0
+        for row in group.index:
+            index.append(row)
+            added["models"].append(int(group[model].nunique()))
+            added["models_sign"].append(_sign_word(signs))
+            added["models_spread"].append(float(values.max() - values.min()))
+            added["models_size_p"].append(p)
+            added["models_size"].append("similar" if p >= 1.0 - level else "differs")
+    for name, column in added.items():
+        out[name] = pd.Series(column, index=index)
+    return out
+
+
+def fair_share_agreement(
+    summary: pd.DataFrame, *, model: str = MODEL_COLUMN, level: float = 0.95
+) -> pd.DataFrame:
+    """``summary`` (``win_rates`` rows, one per model, house and cell) with the question "is the
+    house above or below its fair share (1 / players)?" answered across models: the
+    ``model_agreement`` columns on ``win_rate - 1/players`` with its Wilson interval."""
+    if "players" not in summary.columns:
+        raise ValueError("fair_share_agreement: no column 'players'")
+    _z(level)  # checks the level
+    fair = 1.0 / summary["players"].astype(float)
+    frame = summary.assign(
+        _above=summary["win_rate"] - fair,
+        _low=summary["ci_low"] - fair,
+        _high=summary["ci_high"] - fair,
+        _se=np.sqrt(
+            np.maximum(summary["win_rate"] * (1 - summary["win_rate"]), 0.25 / summary["games"])
+            / summary["games"]
+        ),
+    )
+    keys = [c for c in CELL_COLUMNS if c in summary.columns and c != model] + ["house"]
+    out = model_agreement(
+        frame,
+        keys=keys,
+        model=model,
+        estimate="_above",
+        low="_low",
+        high="_high",
+        se="_se",
+        level=level,
+    )
+    return out.drop(columns=["_above", "_low", "_high", "_se"])

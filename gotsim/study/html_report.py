@@ -13,6 +13,8 @@ from typing import Any
 
 import pandas as pd
 
+from gotsim.study.report import COMPARE_FIELDS
+
 __all__ = ["ReportError", "report_page"]
 
 _STYLE = """
@@ -57,6 +59,9 @@ def _summary_table(summary: pd.DataFrame, axes: list[str]) -> str:
     head = "".join(f"<th class='text'>{html.escape(a)}</th>" for a in ["cell", *axes, "house"])
     head += "<th>games</th><th>wins</th><th>win rate</th><th>95 % CI (Wilson)</th>"
     head += "<th>wins by castles</th>"
+    models = "models_sign" in summary.columns
+    if models:
+        head += _MODELS_HEAD.replace("sign?", "sign against the fair share?")
     rows = []
     for _, r in summary.iterrows():
         cells = "".join(f"<td class='text'>{html.escape(str(r[a]))}</td>" for a in ["cell", *axes])
@@ -68,27 +73,51 @@ def _summary_table(summary: pd.DataFrame, axes: list[str]) -> str:
             f"<td>{int(r['games']):,}</td><td>{int(r['wins']):,}</td>"
             f"<td>{_pct(r['win_rate'])}</td>"
             f"<td>[{_pct(r['ci_low'])}, {_pct(r['ci_high'])}]</td>"
-            f"<td>{100 * by_castles:.0f} %</td></tr>"
+            f"<td>{100 * by_castles:.0f} %</td>" + (_models_cells(r) if models else "") + "</tr>"
         )
     return f"<table id='summary'><tr>{head}</tr>{''.join(rows)}</table>"
 
 
+def _models_cells(r: pd.Series) -> str:
+    """The player-model agreement of one row (``model_agreement``'s columns)."""
+    return (
+        f"<td class='text'>{html.escape(str(r['models_sign']))}</td>"
+        f"<td>{100 * r['models_spread']:.2f} pp</td>"
+        f"<td class='text'>{html.escape(str(r['models_size']))}</td>"
+    )
+
+
+_MODELS_HEAD = (
+    "<th class='text' title='do the player models agree in sign?'>models: sign</th>"
+    "<th title='largest minus smallest estimate across the player models'>models: spread</th>"
+    "<th class='text' title=\"Cochran's Q test across the player models\">models: size</th>"
+)
+
+
 def _comparison_table(comparisons: pd.DataFrame) -> str:
+    within = [c for c in comparisons.columns if c not in COMPARE_FIELDS]
+    models = "models_sign" in comparisons.columns
     head = (
-        "<tr><th class='text'>house</th><th class='text'>by</th><th>baseline</th><th>arm</th>"
-        "<th>difference</th><th>95 % CI</th><th>p</th><th class='text'>method</th></tr>"
+        "<tr><th class='text'>house</th>"
+        + "".join(f"<th class='text'>{html.escape(c)}</th>" for c in within)
+        + "<th class='text'>by</th><th>baseline</th><th>arm</th>"
+        "<th>difference</th><th>95 % CI</th><th>p</th><th class='text'>method</th>"
+        + (_MODELS_HEAD if models else "")
+        + "</tr>"
     )
     rows = []
     for _, r in comparisons.iterrows():
+        where = "".join(f"<td class='text'>{html.escape(str(r[c]))}</td>" for c in within)
         rows.append(
-            f"<tr><td class='text'>{html.escape(str(r['house']).capitalize())}</td>"
+            f"<tr><td class='text'>{html.escape(str(r['house']).capitalize())}</td>{where}"
             f"<td class='text'>{html.escape(str(r['by']))}: {html.escape(str(r['baseline']))}"
             f" → {html.escape(str(r['arm']))}</td>"
             f"<td>{_pct(r['rate_baseline'])}</td><td>{_pct(r['rate_arm'])}</td>"
             f"<td>{100 * r['difference']:+.2f} pp</td>"
             f"<td>[{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}] pp</td>"
             f"<td>{r['p_value']:.3g}</td><td class='text'>{html.escape(str(r['method']))}</td>"
-            "</tr>"
+            + (_models_cells(r) if models else "")
+            + "</tr>"
         )
     return f"<table id='comparisons'>{head}{''.join(rows)}</table>"
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import pandas as pd
 
+from gotsim.analysis.stats import MODEL_COLUMN
 from gotsim.study.scenario import Scenario, value_text
+
+# the columns model_agreement adds
+MODEL_FIELDS = ("models", "models_sign", "models_spread", "models_size_p", "models_size")
 
 __all__ = ["format_report"]
 
@@ -51,9 +55,7 @@ def _table(scenario: Scenario, summary: pd.DataFrame) -> list[str]:
 def _comparison_lines(comparisons: pd.DataFrame) -> list[str]:
     lines = []
     for _, r in comparisons.iterrows():
-        within = [
-            f"{c}={value_text(r[c])}" for c in comparisons.columns if c not in _COMPARE_FIELDS
-        ]
+        within = [f"{c}={value_text(r[c])}" for c in comparisons.columns if c not in COMPARE_FIELDS]
         where = f" ({', '.join(within)})" if within else ""
         by, base, arm = r["by"], value_text(r["baseline"]), value_text(r["arm"])
         if str(r["method"]).startswith("paired blocks"):
@@ -71,7 +73,7 @@ def _comparison_lines(comparisons: pd.DataFrame) -> list[str]:
     return lines
 
 
-_COMPARE_FIELDS = {
+COMPARE_FIELDS = {
     "house",
     "by",
     "baseline",
@@ -89,7 +91,51 @@ _COMPARE_FIELDS = {
     "p_value",
     "method",
     "pairs",
+    *MODEL_FIELDS,
 }
+
+_SIGN_TEXT = {
+    "agree": "every model finds it, in the same direction",
+    "opposite": "the models find it in OPPOSITE directions",
+    "partly": "some models find it, the others cannot tell",
+    "no effect": "no model finds it",
+}
+
+
+def _spread(r: pd.Series) -> str:
+    size = "sizes similar" if r["models_size"] == "similar" else "sizes differ"
+    return f"spread {100 * r['models_spread']:.2f} pp, {size} (p = {r['models_size_p']:.3g})"
+
+
+def _model_lines(
+    scenario: Scenario, summary: pd.DataFrame, comparisons: pd.DataFrame | None
+) -> list[str]:
+    """Per question, whether the player models give one answer (several ``policies``)."""
+    lines: list[str] = []
+    others = [a for a in scenario.axes if a != MODEL_COLUMN]
+    if "models_sign" in summary.columns:
+        lines.append("Player models, each house against its fair share (1 / players):")
+        for _, r in summary.drop_duplicates([*others, "house"]).iterrows():
+            where = ", ".join(f"{a}={value_text(r[a])}" for a in others)
+            where = f" ({where})" if where else ""
+            lines.append(
+                f"  {str(r['house']).capitalize()}{where}: {r['models']} models; "
+                f"{_SIGN_TEXT[r['models_sign']]}; {_spread(r)}"
+            )
+    if comparisons is not None and "models_sign" in comparisons.columns:
+        if lines:
+            lines.append("")
+        lines.append("Player models, each comparison:")
+        keys = [c for c in comparisons.columns if c not in COMPARE_FIELDS and c != MODEL_COLUMN]
+        for _, r in comparisons.drop_duplicates([*keys, "house", "arm"]).iterrows():
+            where = ", ".join(f"{c}={value_text(r[c])}" for c in keys)
+            where = f" ({where})" if where else ""
+            lines.append(
+                f"  {str(r['house']).capitalize()}{where}, {r['by']}={value_text(r['baseline'])}"
+                f" → {value_text(r['arm'])}: {r['models']} models; "
+                f"{_SIGN_TEXT[r['models_sign']]}; {_spread(r)}"
+            )
+    return lines
 
 
 def format_report(
@@ -110,4 +156,7 @@ def format_report(
     lines = [head, "", *_table(scenario, summary)]
     if comparisons is not None and len(comparisons):
         lines += ["", *_comparison_lines(comparisons)]
+    models = _model_lines(scenario, summary, comparisons)
+    if models:
+        lines += ["", *models]
     return "\n".join(lines)

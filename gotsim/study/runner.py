@@ -311,10 +311,15 @@ def _with_cell(frame: pd.DataFrame, columns: Mapping[str, Any]) -> pd.DataFrame:
 
 
 def _summary(scenario: Scenario, games: pd.DataFrame) -> pd.DataFrame:
-    from gotsim.analysis.stats import win_rates
+    """Win rates per cell and house; with several player models (a ``policies`` axis), whether
+    the models agree that each house is above or below its fair share."""
+    from gotsim.analysis.stats import MODEL_COLUMN, fair_share_agreement, win_rates
 
     by = ["cell", *[c for c in _cell_columns(scenario, 0, 0) if c not in ("study", "block")]]
-    return win_rates(games, by=by)
+    summary = win_rates(games, by=by)
+    if MODEL_COLUMN in scenario.axes and "players" in summary.columns:
+        summary = fair_share_agreement(summary)
+    return summary
 
 
 def _comparisons(scenario: Scenario, games: pd.DataFrame) -> pd.DataFrame | None:
