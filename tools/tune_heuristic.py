@@ -10,9 +10,12 @@ is then validated on games none of the search saw, against the league and beside
 own player in the same seats and seeds.
 
 Run: ``python tools/tune_heuristic.py [--houses stark,lannister] [--generations 12]
-[--popsize 8] [--games 600] [--validate 3000] [--jobs 2] [--out FILE]``. Writes a JSON file of the
-tuned parameters per house with how they were found (``gotsim/players/data/heuristic_v2.json``
-is where the defaults of ``"heuristic"`` are read from) and prints one line per generation.
+[--popsize 8] [--games 600] [--validate 3000] [--jobs 2] [--league FILE] [--start FILE]
+[--out FILE]``. ``--start`` begins each house from its parameters in an earlier result (a
+second round against a league that holds the first round's players, ``"heuristic"``). Writes a
+JSON file of the tuned parameters per house with how they were found
+(``gotsim/data/2e/heuristic_v2.json`` is where the defaults of ``"heuristic"`` are read from)
+and prints one line per generation.
 """
 
 from __future__ import annotations
@@ -73,12 +76,15 @@ def wilson(wins: int, n: int, z: float = 1.96) -> list[float]:
     return [round(centre - half, 4), round(centre + half, 4)]
 
 
-def tune_house(house: House, league: list[Any], args: argparse.Namespace) -> dict[str, Any]:
+def tune_house(
+    house: House, league: list[Any], args: argparse.Namespace, start: dict[str, Any]
+) -> dict[str, Any]:
     import cma
 
-    v1 = {p.name: float(V1_DEFAULTS[i]) for i, p in enumerate(PARAMS)}
+    first = {p.name: float(V1_DEFAULTS[i]) for i, p in enumerate(PARAMS)}
+    first.update(start.get(house.id, {}))
     es = cma.CMAEvolutionStrategy(
-        unit_of(v1),
+        unit_of(first),
         args.sigma,
         {
             "bounds": [0.0, 1.0],
@@ -126,12 +132,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=600, help="games per candidate")
     parser.add_argument("--validate", type=int, default=3000, help="validation games per house")
     parser.add_argument("--league", help="JSON list of opponent specs (default heuristic_v1)")
+    parser.add_argument("--start", help="an earlier result: each house starts from its values")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default="heuristic_v2.json")
     args = parser.parse_args()
     league: list[Any] = ["heuristic_v1"]
     if args.league:
         league = json.loads(Path(args.league).read_text())
+    start: dict[str, Any] = {}
+    if args.start:
+        earlier = json.loads(Path(args.start).read_text())["houses"]
+        start = {house_id: found["params"] for house_id, found in earlier.items()}
     houses = houses_in_play(6)
     if args.houses != "all":
         houses = [House[h.strip().upper()] for h in args.houses.split(",")]
@@ -145,6 +156,7 @@ def main() -> None:
         "command": " ".join(sys.argv),
         "date": datetime.date.today().isoformat(),
         "league": league,
+        "start": args.start or "heuristic_v1",
         "settings": {
             "generations": args.generations,
             "popsize": args.popsize,
@@ -155,7 +167,7 @@ def main() -> None:
         "houses": {},
     }
     for house in houses:
-        out["houses"][house.id] = tune_house(house, league, args)
+        out["houses"][house.id] = tune_house(house, league, args, start)
         Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
     out["seconds"] = round(time.perf_counter() - start)
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
