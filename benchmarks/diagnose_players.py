@@ -32,7 +32,14 @@ from typing import Any
 import numpy as np
 
 from gotsim.engine.init import new_games_range
-from gotsim.engine.machine import advance, apply_legal, legal, stars_allowed, stars_used
+from gotsim.engine.machine import (
+    advance,
+    apply_legal,
+    legal,
+    raid_reaches,
+    stars_allowed,
+    stars_used,
+)
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import ACT_NONE, N_ACTIONS, Decision, EndReason, Track
 from gotsim.engine.tables import rules_for
@@ -57,12 +64,15 @@ def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
     home = np.array(t.home[:n_areas])
     count: Counter[str] = Counter()
     first_battles: Counter[str] = Counter()
+    home_falls: Counter[str] = Counter()
     for i in range(n_games):
         g = games[i]
         memo = memos[i]
         searchers = {int(h): Searcher(searches[int(h)]) for h in np.flatnonzero(kinds == SEARCH)}
         ship_moves: list[tuple[int, int, int, int]] = []  # round, house, origin, destination
-        battle: tuple[int, int] | None = None  # area, its home house, when held by a garrison
+        ship_attacks: set[tuple[int, int, int, int]] = set()  # ... into another house's fleet
+        battle: tuple[int, int, int] | None = None  # area, its home house, round: garrison only
+        attack_from = -1
         ravens_seen: set[int] = set()
         while True:
             advance(g, t)
@@ -73,11 +83,16 @@ def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
                 owner = home[area]
                 garrisoned = owner >= 0 and g.garrison[area] > 0
                 if garrisoned and g.units[area].sum() == 0:
-                    battle = (area, int(owner))
+                    battle = (area, int(owner), int(g.game_round))
+                    attack_from = int(g.combat_from)
                     count["garrison_home_attacks"] += 1
             elif battle is not None and area < 0:
                 if int(g.owner[battle[0]]) not in (-1, battle[1]):
                     count["garrison_home_falls"] += 1
+                    home_falls[f"{House(battle[1]).id} r{battle[2]}"] += 1
+                    by = House(int(g.owner[battle[0]])).id
+                    how = "by sea" if not t.adjacent[attack_from, battle[0]] else "by land"
+                    home_falls[f"{House(battle[1]).id} to {by} {how}"] += 1
                 battle = None
             house = int(g.pending_house)
             kind = int(g.pending)
@@ -101,10 +116,20 @@ def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
                 action = int(pick_from_mask(g.rng, 1 + house, mask))
             if kind == Decision.MARCH_UNIT and g.ctx[1] == Unit.SHIP and action != g.ctx[0]:
                 ship_moves.append((rnd, house, int(g.ctx[0]), action))
+                if int(g.owner[action]) not in (-1, house):
+                    ship_attacks.add((rnd, house, int(g.ctx[0]), action))
             elif kind == Decision.RAID_TARGET and g.ctx[1] == 0:
                 count["raids"] += 1
                 targets = int(mask.sum()) - int(mask[ACT_NONE])
                 count["empty_raids"] += targets == 0
+                if targets == 0:
+                    src = int(g.ctx[0])
+                    near = any(
+                        int(g.owner[x]) not in (-1, house) and raid_reaches(t, src, x)
+                        for x in t.neighbours[src]
+                        if x >= 0
+                    )
+                    count["empty_raids_near_enemy"] += near
             elif kind == Decision.BID and int(g.power[house]) > 0:
                 if g.ctx[0] == Track.KINGS_COURT:
                     count["kings_court_bids"] += 1
@@ -121,9 +146,12 @@ def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
             apply_legal(g, t, action)
         moves = set(ship_moves)
         count["ship_moves"] += len(ship_moves)
-        count["ship_moves_reversed"] += sum(
-            (r + 1, h, b, a) in moves for (r, h, a, b) in ship_moves
-        )
+        for r, h, a, b in ship_moves:
+            if (r + 1, h, b, a) in moves:
+                count["ship_moves_reversed"] += 1
+                peaceful = (r, h, a, b) not in ship_attacks and (r + 1, h, b, a) not in ship_attacks
+                count["ship_moves_reversed_peacefully"] += peaceful
+                count["ship_moves_reversed_after_attack"] += (r, h, a, b) in ship_attacks
         fights = np.argwhere(g.history_battles[0] > 0)
         if len(fights):
             count["battle_in_round_1"] += 1
@@ -137,8 +165,12 @@ def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
         "garrison_home_attacks_per_game": round(count["garrison_home_attacks"] / n_games, 3),
         "garrison_home_falls_per_game": round(count["garrison_home_falls"] / n_games, 3),
         "garrison_home_fall_rate": share("garrison_home_falls", "garrison_home_attacks"),
+        "garrison_home_falls_most": dict(home_falls.most_common(12)),
         "ship_moves_reversed": share("ship_moves_reversed", "ship_moves"),
+        "ship_moves_reversed_peacefully": share("ship_moves_reversed_peacefully", "ship_moves"),
+        "ship_moves_reversed_after_attack": share("ship_moves_reversed_after_attack", "ship_moves"),
         "empty_raids": share("empty_raids", "raids"),
+        "empty_raids_next_to_enemies": share("empty_raids_near_enemy", "raids"),
         "stars_used_of_allowed": share("stars_used", "stars_allowed"),
         "stars_used_of_possible": share("stars_used", "stars_possible"),
         "kings_court_all_in": share("kings_court_all_in", "kings_court_bids"),

@@ -146,7 +146,7 @@ def main() -> None:
     houses = houses_in_play(6)
     if args.houses != "all":
         houses = [House[h.strip().upper()] for h in args.houses.split(",")]
-    start = time.perf_counter()
+    began = time.perf_counter()
     out: dict[str, Any] = {
         "how": (
             "CMA-ES per house (tools/tune_heuristic.py): the house's parameters against five "
@@ -169,7 +169,7 @@ def main() -> None:
     for house in houses:
         out["houses"][house.id] = tune_house(house, league, args, start)
         Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
-    out["seconds"] = round(time.perf_counter() - start)
+    out["seconds"] = round(time.perf_counter() - began)
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
     for house_id, found in out["houses"].items():
         v = found["validation"]

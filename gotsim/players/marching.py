@@ -25,6 +25,7 @@ from gotsim.players.values import (
     attack_gain_fixed,
     attack_value,
     defender_of,
+    home_sea_threat,
     lead_of,
     position_value,
     vacate_cost,
@@ -61,6 +62,7 @@ R_MARGIN = 4  # attack margin before the march bonus (planning: 60 % of possible
 R_GAIN = 5  # worth of winning the attack
 R_PEACEFUL = 6  # worth of the march without attacking
 R_LEN = 8
+SHIP_STAY = 0.8  # second heuristic: what a peaceful ship move must gain over staying
 
 
 @njit
@@ -270,12 +272,15 @@ def threat_at(g, t, memo, house: int, a: int, planning: bool) -> float:
     """The danger to ``a``: the view's estimate while planning; in the action phase the
     revealed marches next to it, or half the estimate (later rounds)."""
     if planning:
-        return danger(g, t, memo, house, a)
+        d = danger(g, t, memo, house, a)
+        if memo.params[house, P_VERSION] >= 2.0 and t.home[a] == house:
+            d = max(d, home_sea_threat(g, t, house, a))
+        return d
     if g.phase == Phase.MARCHES:
         d, now = _danger_and_marches(g, t, memo, house, a)
         if memo.params[house, P_VERSION] >= 2.0 and t.home[a] == house:
             # the second heuristic guards its homes against what ships can carry there too
-            d = max(d, view_danger(memo, house, a))
+            d = max(d, view_danger(memo, house, a), home_sea_threat(g, t, house, a))
     else:
         d = danger(g, t, memo, house, a)
         now = enemy_marches_next_to(g, t, house, a)
@@ -430,8 +435,11 @@ def allocate(
         for r in range(n_reach):
             gv[r] = _send_worth(memo, r, s, exposure, defence)
         # worth of keeping the unit home: it changes only when a unit stays
+        # (the second heuristic keeps a fleet where it is unless a move gains SHIP_STAY more:
+        # small gains shift back and forth from round to round)
+        stay = SHIP_STAY if u == SHIP and params[P_VERSION] >= 2.0 else 0.0
         sv = v_o * (lose_chance(t_o, stay_hold) - lose_chance(t_o, stay_hold + s)) * defence
-        sv += s * pos_o
+        sv += s * pos_o + stay
         for _ in range(left[u]):
             best = sv
             best_r = -1
@@ -443,7 +451,7 @@ def allocate(
                 stayed += 1
                 stay_hold += s
                 sv = v_o * (lose_chance(t_o, stay_hold) - lose_chance(t_o, stay_hold + s)) * defence
-                sv += s * pos_o
+                sv += s * pos_o + stay
             else:
                 move[memo.reach[best_r], u] += 1
                 memo.sent[best_r] += s

@@ -137,9 +137,10 @@ PARAMS: tuple[Param, ...] = (
         1.0,
         2.0,
         "Which heuristic plays: 1 the first (``heuristic_v1``), 2 the second, which also spends "
-        "star orders left over once every area has its order, and guards its home areas "
-        "against every threat it can see in the action phase (armies that ships can carry "
-        "included), not only the units next to them.",
+        "star orders left over once every area has its order, guards its home areas against "
+        "armies that ships can carry there (also after taking a sea next to them), raids where "
+        "orders are likely raidable, takes back a raid with nothing to raid with the Raven, and "
+        "keeps its fleets still unless a move gains clearly more.",
     ),
 )
 

@@ -8,13 +8,25 @@ from __future__ import annotations
 
 from gotsim.engine.board_state import LAND, SEA, controller
 from gotsim.jit import njit
-from gotsim.players.params import P_AGGRESSION, P_DEFENCE, P_EXPANSION, P_RISK
-from gotsim.players.view import CASTLE_VALUE, danger, hold_strength, lose_chance, value_for
+from gotsim.players.params import P_AGGRESSION, P_DEFENCE, P_EXPANSION, P_RISK, P_VERSION
+from gotsim.players.view import (
+    CASTLE_VALUE,
+    FOOTMAN,
+    KNIGHT,
+    SHIP,
+    SIEGE,
+    danger,
+    hold_strength,
+    live,
+    lose_chance,
+    value_for,
+)
 
 LEAD_FREE = 3  # castles a house may hold before the others start to mind its lead
 LEAD_WEIGHT = 1.0  # worth per castle beyond LEAD_FREE of taking one from its holder
 NEAR_WIN_BONUS = 3.0
 EXPOSURE = 0.4  # worth of a unit put at risk, per strength point
+HOME_RISK = 0.8  # second heuristic: the least weight of losing its home (``vacate_cost``)
 
 
 @njit
@@ -85,15 +97,68 @@ def attack_gain_fixed(g, t, memo, house: int, x: int) -> float:
 
 
 @njit
+def _coast_army(g, t, e: int, sea: int, a: int) -> int:
+    """Strength of ``e``'s strongest army on a coast of ``sea`` (not ``a``) attacking ``a`` (a
+    castle or stronghold: siege engines count 4)."""
+    best = 0
+    for j in range(t.neighbours.shape[1]):
+        b = t.neighbours[sea, j]
+        if b < 0:
+            break
+        if b != a and t.kind[b] == LAND and g.owner[b] == e:
+            army = live(g, b, FOOTMAN) + 2 * live(g, b, KNIGHT) + 4 * live(g, b, SIEGE)
+            if army > best:
+                best = army
+    return best
+
+
+@njit
+def home_sea_threat(g, t, house: int, a: int) -> float:
+    """The strongest army another house could land in ``a`` this round by first moving ships
+    into a sea next to it (empty, or held by ``house``: half counted, that fleet must lose
+    first) from a sea next to that one, then carrying an army from that sea's coasts."""
+    worst = 0.0
+    width = t.neighbours.shape[1]
+    for j in range(width):
+        s = t.neighbours[a, j]
+        if s < 0:
+            break
+        if t.kind[s] != SEA:
+            continue
+        mine = g.owner[s] == house
+        if g.owner[s] >= 0 and not mine:
+            continue  # held by another house: the view counts it already
+        for k in range(width):
+            s2 = t.neighbours[s, k]
+            if s2 < 0:
+                break
+            e = g.owner[s2]
+            if t.kind[s2] != SEA or e < 0 or e == house or g.units[s2, SHIP] == 0:
+                continue
+            army = max(_coast_army(g, t, e, s, a), _coast_army(g, t, e, s2, a))
+            w = 0.5 * army if mine else float(army)
+            if w > worst:
+                worst = w
+    return worst
+
+
+@njit
 def vacate_cost(g, t, memo, house: int, a: int, params, threat: float) -> float:
     """Expected loss from leaving ``a`` without units facing ``threat`` (a power token keeps a
     non-home land area; a home area keeps its garrison)."""
     if t.kind[a] != LAND:
         return 0.0
     v = value_for(g, t, memo, house, a)
+    home = t.home[a] == house
+    risk = 1.2 - params[P_RISK]
+    if home and params[P_VERSION] >= 2.0:
+        # the second heuristic counts armies that ships could bring after first taking a sea
+        # next to its home, and never weighs its home's loss at less than HOME_RISK
+        threat = max(threat, home_sea_threat(g, t, house, a))
+        risk = max(risk, HOME_RISK)
     p = lose_chance(threat, float(g.garrison[a]))
-    cost = v * p * (1.2 - params[P_RISK])
-    if t.home[a] != house:
+    cost = v * p * risk
+    if not home:
         if g.power[house] > 0:
             cost = 0.25 * cost + 0.1
         else:
@@ -164,6 +229,7 @@ __all__ = [
     "attack_value",
     "defender_of",
     "first_unit_value",
+    "home_sea_threat",
     "lead_of",
     "min_win",
     "more_units_value",
