@@ -3,10 +3,15 @@ measured leaks of the heuristic (issue "players that balance numbers can stand o
 habits behind its win shares.
 
 - ``garrison_home_falls_per_game``: successful attacks on a home area held by its garrison alone
-  (no unit of the home's house there when the battle began);
+  (no unit of the home's house there when the battle began); ``garrison_home_falls_most``: the
+  most common of them by home and round, and by home, attacker and route (by sea: carried by
+  ships);
 - ``ship_moves_reversed``: share of ship moves (a march moving ships) undone by the same house in
-  the next round (ships moved back from where they went to where they came from);
+  the next round (ships moved back from where they went to where they came from); of them,
+  ``…_peacefully`` (neither move into another house's fleet) and ``…_after_attack`` (the first
+  move was an attack);
 - ``empty_raids``: share of raids resolved with nothing to raid (no legal target but "none");
+  ``empty_raids_next_to_enemies``: those with another house's area in reach all the same;
 - ``stars_used``: star orders on the board once the Messenger Raven has acted, as a share of
   the stars allowed (each house's King's Court place), and of those it could have placed (no
   more than the areas it gave orders to);

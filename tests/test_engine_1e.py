@@ -664,3 +664,20 @@ def test_scenario_takes_a_1e_start_position(tmp_path: Path) -> None:
     (tmp_path / "s.toml").write_text(text + 'edition = "2e"\n')
     with pytest.raises(ScenarioError, match="edition: start_position is a 1e position"):
         load_scenario(tmp_path / "s.toml")
+
+
+def test_narration_of_a_card_taken_back_after_the_wildlings_are_beaten() -> None:
+    """1st edition: the highest bidder against beaten wildlings may take a house card back from
+    its discards (a WILDLING_CHOICE with the edition's fixed card, not one of the 2nd edition's
+    deck); the game's narration names the card or says none was taken."""
+    from gotsim.engine.game import Game, Pending
+    from gotsim.engine.state import ACT_NONE, Decision
+    from gotsim.engine.westeros import WILDLINGS_1E
+    from gotsim.rules.ids import House
+
+    game = Game(players=5, seed=5, edition="1e")
+    first = house_deck("1e", House.STARK)[0]
+    taken = Pending(Decision.WILDLING_CHOICE, House.STARK, (WILDLINGS_1E, 2), (0, ACT_NONE))
+    assert first.name in game.describe(taken, 0)
+    assert "back from its discards" in game.describe(taken, 0)
+    assert game.describe(taken, ACT_NONE) == "takes no card back (the wildlings beaten)"

@@ -454,6 +454,13 @@ def _v1_v2_rows() -> tuple[np.ndarray, np.ndarray]:
     return v1, v2
 
 
+def _memo_playing(rows: np.ndarray) -> np.ndarray:
+    """A fresh memo whose houses play parameter ``rows``."""
+    memo = new_memos(1)[0]
+    memo.params[:] = rows
+    return memo
+
+
 def test_second_heuristic_sees_a_landing_after_a_sea_is_taken() -> None:
     """Pyke, held by its garrison alone, has no enemy next to it; but Lannister's ship in the
     Golden Sound can move into an empty Ironman's Bay and carry Lannisport's knights to Pyke in
@@ -473,11 +480,10 @@ def test_second_heuristic_sees_a_landing_after_a_sea_is_taken() -> None:
         greywater_watch   greyjoy F
     """)
     v1, v2 = _v1_v2_rows()
-    memo = new_memos(1)[0]
+    memo = _memo_playing(v1)
     ensure_view(case.g, case.t, memo)
     assert view_danger(memo, greyjoy, pyke) == 0.0
     assert home_sea_threat(case.g, case.t, greyjoy, pyke) == 4.0
-    memo.params[:] = v1
     assert threat_at(case.g, case.t, memo, greyjoy, pyke, True) == 0.0
     memo.params[:] = v2
     assert threat_at(case.g, case.t, memo, greyjoy, pyke, True) == 4.0
@@ -564,10 +570,84 @@ def test_second_heuristic_spends_every_star_it_can() -> None:
     """)
     used = {}
     for name, row in (("v1", v1), ("v2", v2)):
-        memo = new_memos(1)[0]
-        memo.params[:] = row
+        memo = _memo_playing(row)
         plan_orders(case.g, case.t, stark, row[stark], memo)
         planned = [int(k) for k in memo.plan[stark] if k >= 0]
         assert len(planned) == 7
         used[name] = sum(int(ORDER_STAR[k]) for k in planned)
     assert used == {"v1": 1, "v2": 3}
+
+
+def test_second_heuristic_musters_an_army_in_a_threatened_empty_home() -> None:
+    """Mustering one point in Pyke, held by its garrison alone, with Lannister's fleet in the
+    Golden Sound able to take the empty Ironman's Bay and land Lannisport's knights: the first
+    heuristic builds a ship to match the fleet; the second puts a footman in its home."""
+    from enginecase import Case, area
+
+    from gotsim.engine.state import ACT_FOOTMAN
+    from gotsim.players.westeros import muster
+
+    greyjoy = int(House.GREYJOY)
+    v1, v2 = _v1_v2_rows()
+    case = Case(6).phase("westeros")
+    case.place("""
+        lannisport        lannister 2K
+        the_golden_sound  lannister 3S
+        greywater_watch   greyjoy F
+    """)
+    case.g.ctx[0] = area("pyke")
+    case.g.ctx[1] = 1
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    mask[[ACT_FOOTMAN, area("ironmans_bay"), area("port_of_pyke")]] = True
+    chosen = {}
+    for name, rows in (("v1", v1), ("v2", v2)):
+        memo = _memo_playing(rows)
+        chosen[name] = int(muster(case.g, case.t, greyjoy, mask, rows[greyjoy], memo))
+    assert chosen == {"v1": area("ironmans_bay"), "v2": ACT_FOOTMAN}
+
+
+def test_second_heuristic_leaves_the_house_furthest_behind_alone() -> None:
+    """Stark holds four castles, Baratheon one (the fewest of any house in play), Lannister
+    three. The second heuristic counts less for taking Baratheon's castle (its loss goes to no
+    rival that matters) and the same as the first for Lannister's."""
+    from enginecase import Case, area
+
+    from gotsim.players.values import WEAK_SPARE, attack_gain_fixed
+    from gotsim.players.view import ensure_view
+
+    stark = int(House.STARK)
+    v1, v2 = _v1_v2_rows()
+    case = Case(6).phase("planning")
+    case.place("""
+        winterfell      stark F
+        white_harbor    stark F
+        moat_cailin     stark F
+        the_twins       stark F
+        seagard         stark F
+        dragonstone     baratheon F
+        lannisport      lannister F
+        harrenhal       lannister F
+        riverrun        lannister F
+        pyke            greyjoy F
+        greywater_watch greyjoy F
+        highgarden      tyrell F
+        oldtown         tyrell F
+        sunspear        martell F
+        salt_shore      martell F
+        the_boneway     martell F
+    """)
+    gains = {}
+    for name, rows in (("v1", v1), ("v2", v2)):
+        memo = _memo_playing(rows)
+        ensure_view(case.g, case.t, memo)
+        gains[name] = {
+            x: attack_gain_fixed(case.g, case.t, memo, stark, area(x))
+            for x in ("dragonstone", "riverrun")
+        }
+        castles = dict(zip(House, memo.castles, strict=True))
+        assert castles[House.BARATHEON] == 1 and castles[House.STARK] >= 3
+    assert gains["v2"]["riverrun"] == gains["v1"]["riverrun"]
+    base = new_memos(1)[0]
+    ensure_view(case.g, case.t, base)
+    spared = WEAK_SPARE * base.base_value[area("dragonstone")]
+    assert gains["v2"]["dragonstone"] == pytest.approx(gains["v1"]["dragonstone"] - spared)

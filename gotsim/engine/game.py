@@ -37,6 +37,7 @@ from gotsim.engine.state import (
     Phase,
 )
 from gotsim.engine.tables import WesterosCard, WildlingCard, rules_for, variant_flags
+from gotsim.engine.westeros import WILDLINGS_1E
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import EDITIONS, House, Unit
@@ -569,7 +570,13 @@ class Game:
         return f"decides {kind.name.lower().replace('_', ' ')}: option {action}"
 
     def _wildling_choice(self, house: House, ctx: tuple[int, ...], action: int) -> str:
-        """A WILDLING_CHOICE in words: ctx0 the wildling card, ctx1 the role."""
+        """A WILDLING_CHOICE in words: ctx0 the wildling card (``WILDLINGS_1E``: the 1st
+        edition's fixed victory, whose highest bidder may take a card back), ctx1 the role."""
+        if ctx[0] == WILDLINGS_1E:
+            beaten = "(the wildlings beaten)"
+            if action == ACT_NONE:
+                return f"takes no card back {beaten}"
+            return f"takes {self._card(house, action)} back from its discards {beaten}"
         card = WildlingCard(ctx[0])
         name = card_words(card)
         if card == WildlingCard.PREEMPTIVE_RAID:

@@ -139,8 +139,9 @@ PARAMS: tuple[Param, ...] = (
         "Which heuristic plays: 1 the first (``heuristic_v1``), 2 the second, which also spends "
         "star orders left over once every area has its order, guards its home areas against "
         "armies that ships can carry there (also after taking a sea next to them), raids where "
-        "orders are likely raidable, takes back a raid with nothing to raid with the Raven, and "
-        "keeps its fleets still unless a move gains clearly more.",
+        "orders are likely raidable, takes back a raid with nothing to raid with the Raven, "
+        "keeps its fleets still unless a move gains clearly more, and leaves the house furthest "
+        "behind alone while others lead.",
     ),
 )
 

@@ -26,7 +26,8 @@ LEAD_FREE = 3  # castles a house may hold before the others start to mind its le
 LEAD_WEIGHT = 1.0  # worth per castle beyond LEAD_FREE of taking one from its holder
 NEAR_WIN_BONUS = 3.0
 EXPOSURE = 0.4  # worth of a unit put at risk, per strength point
-HOME_RISK = 0.8  # second heuristic: the least weight of losing its home (``vacate_cost``)
+WEAK_SPARE = 1.0  # second heuristic: less worth per area worth of attacking the last house
+HOME_RISK = 1.0  # second heuristic: the least weight of losing its home (``vacate_cost``)
 
 
 @njit
@@ -93,7 +94,24 @@ def attack_gain_fixed(g, t, memo, house: int, x: int) -> float:
         gain += 0.3 * memo.base_value[x]  # denied to a rival
         if memo.fort[x]:
             gain += lead_of(g, t, memo, house, holder)
+        if memo.params[house, P_VERSION] >= 2.0 and _trailing(g, memo, house, holder):
+            # the second heuristic leaves the house furthest behind alone while others lead:
+            # what it loses goes to no rival that matters
+            gain -= WEAK_SPARE * memo.base_value[x]
     return gain
+
+
+@njit
+def _trailing(g, memo, house: int, holder: int) -> bool:
+    """``holder`` holds the fewest castles of the houses in play, at least two fewer than
+    ``house``."""
+    c = memo.castles[holder]
+    if c + 2 > memo.castles[house]:
+        return False
+    for e in range(memo.castles.shape[0]):
+        if e != holder and g.in_play[e] and memo.castles[e] < c:
+            return False
+    return True
 
 
 @njit

@@ -28,8 +28,10 @@ from gotsim.players.params import (
     P_BID_KINGS_COURT,
     P_DEFENCE,
     P_POWER,
+    P_VERSION,
     P_WILDLINGS,
 )
+from gotsim.players.values import home_sea_threat
 from gotsim.players.view import (
     FOOTMAN,
     KNIGHT,
@@ -45,6 +47,7 @@ from gotsim.players.view import (
 )
 
 UNIT_WORTH = (1.0, 2.0, 1.0, 1.5)  # footman, knight, ship, siege engine
+HOME_GUARD = 1.5  # second heuristic: worth of an army mustered in a threatened, unheld home
 
 
 @njit
@@ -123,6 +126,13 @@ def muster(g, t, house: int, mask, params, memo) -> int:
     area = g.ctx[0]
     points = g.ctx[1]
     d = danger(g, t, memo, house, area)
+    guard = 0.0
+    if params[P_VERSION] >= 2.0 and t.home[area] == house:
+        # the second heuristic puts an army in a home held by its garrison alone when an attack
+        # could beat the garrison (armies that ships could land there counted)
+        d = max(d, home_sea_threat(g, t, house, area))
+        if g.units[area, FOOTMAN] + g.units[area, KNIGHT] == 0 and d > g.garrison[area]:
+            guard = HOME_GUARD
     front = min(d, 6.0) / 6.0
     forts = _enemy_forts_near(g, t, house, area)
     best = 0.0
@@ -138,11 +148,11 @@ def muster(g, t, house: int, mask, params, memo) -> int:
         if not mask[action]:
             continue
         if action == ACT_FOOTMAN:
-            v = 1.0 + 0.3 * front
+            v = 1.0 + 0.3 * front + guard
             if points >= 2:
                 v -= 0.15  # a knight uses both points on one supply slot
         elif action == ACT_KNIGHT:
-            v = 2.1 + 0.5 * front
+            v = 2.1 + 0.5 * front + guard
         elif action == ACT_SIEGE:
             v = 0.4 + (1.4 * params[P_AGGRESSION] + 0.4 if forts > 0 else 0.0)
         elif action == ACT_UPGRADE_KNIGHT:
