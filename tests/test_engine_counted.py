@@ -76,7 +76,6 @@ from gotsim.engine.westeros import (
 from gotsim.jit import njit
 from gotsim.players.memo import MEMO_DTYPE, fresh_memo, new_memos, reset_memos
 from gotsim.players.params import policy_table
-from gotsim.players.view import castles_count
 from gotsim.rules.board import load_board
 
 FOOTMAN, KNIGHT, SHIP, SIEGE = 0, 1, 2, 3
@@ -331,8 +330,6 @@ def _check_state(g, t, bad, seen) -> None:
         seen[CASTLES] += 1
         plain = castles_plain(g, t, house)
         if ((packed >> (8 * house)) & 0xFF) != plain or castles_held(g, t, house) != plain:
-            bad[CASTLES] += 1
-        if castles_count(g, t, house) != plain:  # the heuristic's count
             bad[CASTLES] += 1
         if barrels_held(g, t, house) != barrels_plain(g, t, house):
             bad[CASTLES] += 1

@@ -10,10 +10,9 @@ import numpy as np
 
 from gotsim.engine.state import H, U
 from gotsim.jit import njit
-from gotsim.rules.ids import AreaKind
+from gotsim.rules.ids import SHIP, AreaKind
 
 LAND, SEA, PORT = int(AreaKind.LAND), int(AreaKind.SEA), int(AreaKind.PORT)
-SHIP_UNIT = 2
 
 
 @njit
@@ -180,7 +179,7 @@ def raid_reaches(t, source: int, target: int) -> bool:
 
 @njit
 def enemy_ships_in(g, a: int, house: int) -> bool:
-    return g.owner[a] >= 0 and g.owner[a] != house and g.units[a, SHIP_UNIT] > 0
+    return g.owner[a] >= 0 and g.owner[a] != house and g.units[a, SHIP] > 0
 
 
 @njit

@@ -24,16 +24,10 @@ from numpy.typing import NDArray
 from gotsim.data import load_data
 from gotsim.jit import njit
 from gotsim.rules.cards import house_cards
-from gotsim.rules.ids import House, Unit
+from gotsim.rules.ids import FOOTMAN, KNIGHT, SHIP, SIEGE, House, Unit
 
 ATTACKER, DEFENDER = 0, 1
 N_UNIT_TYPES = len(Unit)
-FOOTMAN, KNIGHT, SHIP, SIEGE = (
-    int(Unit.FOOTMAN),
-    int(Unit.KNIGHT),
-    int(Unit.SHIP),
-    int(Unit.SIEGE_ENGINE),
-)
 
 # --- per-side slots (add ``side * SIDE``) ------------------------------------------------------
 UNITS = 0  # 4 slots: units taking part (marching attackers / defenders in the area), by Unit

@@ -65,10 +65,6 @@ MAX_FORTIFICATIONS = 9  # A Clash of Kings tokens, shared by all houses
 KINGS_COURT = 2
 
 
-class IllegalActionError(ValueError):
-    """An action outside the pending decision's legal options."""
-
-
 # --- small helpers ------------------------------------------------------------------------------
 
 
@@ -797,4 +793,4 @@ def apply_legal(g, t, action: int) -> None:
         bt.battle_apply(g, t, kind, house, action)
 
 
-__all__ = ["H", "IllegalActionError", "advance", "apply", "legal"]
+__all__ = ["H", "advance", "apply", "legal"]

@@ -16,7 +16,6 @@ from gotsim.engine.board_state import (
     LAND,
     PORT,
     SEA,
-    SHIP_UNIT,
     controller,
     port_taken,
     remove_order,
@@ -25,10 +24,11 @@ from gotsim.engine.board_state import (
 )
 from gotsim.engine.state import A_MAX, U
 from gotsim.jit import njit
+from gotsim.rules.board import PORT_SHIPS
+from gotsim.rules.ids import SHIP
 
 STAGE, ORIGIN, UNIT, NEXT, TARGET, LEAVE = 0, 1, 2, 3, 4, 5
 PICK, ASSIGN, ASK_LEAVE, RESOLVE, COMBAT, NEUTRAL = 0, 1, 2, 3, 4, 5
-MAX_PORT_SHIPS = 3
 SIEGE_UNIT = 3
 LANNISTER = 1  # House.LANNISTER
 assert A_MAX < 64  # transport_reach keeps sets of seas as bits of an int64
@@ -59,7 +59,7 @@ def transport_reach_bits(g, t, house: int, origin: int) -> np.int64:
             break
         if t.kind[b] == LAND:
             lands |= one << b
-        elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP_UNIT] > 0:
+        elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP] > 0:
             seen |= one << b
             todo |= one << b
     while todo != 0:
@@ -78,7 +78,7 @@ def transport_reach_bits(g, t, house: int, origin: int) -> np.int64:
                     t.kind[b] == SEA
                     and not (seen >> b) & 1
                     and g.owner[b] == house
-                    and g.units[b, SHIP_UNIT] > 0
+                    and g.units[b, SHIP] > 0
                 ):
                     seen |= one << b
                     todo |= one << b
@@ -127,7 +127,7 @@ def neutral_within_reach(g, t, house: int, origin: int, target: int) -> bool:
     b = np.zeros(cb.BATTLE_LEN, np.int64)
     neutral_battle(g, t, b, house, origin, target)
     for u in range(U):
-        if u != SHIP_UNIT:  # ships never attack a neutral force on land
+        if u != SHIP:  # ships never attack a neutral force on land
             b[cb.UNITS + u] = g.units[origin, u] - g.routed[origin, u]
     for a in range(t.n_areas):
         if g.owner[a] >= 0 and is_support_order(g, a) and supports_into(t, a, target):
@@ -198,14 +198,14 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, a
         return True
     if g.blocked[dest]:
         return False
-    if unit == SHIP_UNIT:
+    if unit == SHIP:
         if not t.adjacent[origin, dest]:
             return False
         if t.kind[dest] == PORT:
             if controller(g, t, t.port_land[dest]) != house:
                 return False
-            ships = g.units[dest, SHIP_UNIT] if g.owner[dest] == house else 0
-            if ships + g.moving[dest, SHIP_UNIT] >= MAX_PORT_SHIPS:
+            ships = g.units[dest, SHIP] if g.owner[dest] == house else 0
+            if ships + g.moving[dest, SHIP] >= PORT_SHIPS:
                 return False
         elif t.kind[dest] != SEA:
             return False
@@ -217,7 +217,7 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, a
         if g.lions_cunning == house and g.owner[dest] == LANNISTER:
             return False  # 1e Lion's Cunning: no march against Lannister this round (O7)
         if g.neutral[dest] > 0 and t.edition == 2:
-            if unit == SHIP_UNIT:
+            if unit == SHIP:
                 return False  # 2e neutral forces stand on land; 1e neutral armies hold seas too
             if not neutral_within_reach(g, t, house, origin, dest):
                 return False  # a doomed attack is no legal march (rulebook p.26)
@@ -233,7 +233,7 @@ def march_destinations(g, t, house: int, origin: int, unit: int, mask) -> None:
     ``destination_ok`` can accept."""
     mask[origin] = True
     army = planned_army_summary(g, t, house, origin)
-    if unit == SHIP_UNIT:
+    if unit == SHIP:
         for j in range(t.neighbours.shape[1]):
             b = t.neighbours[origin, j]
             if b < 0:

@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gotsim.data import load_data
-from gotsim.rules.board import Board, load_board
+from gotsim.rules.board import PORT_SHIPS, Board, load_board
 from gotsim.rules.cards import house_cards, house_deck
 from gotsim.rules.ids import EDITIONS, AreaKind, House, OrderType, Unit
 from gotsim.rules.setup import TRACKS, Setup, SetupDataError, load_setup
@@ -84,7 +84,6 @@ RESTRICTIONS: Mapping[str, tuple[OrderType, int | None]] = MappingProxyType(
 )
 SUPPLY_LEVELS = 6
 WILDLING_TOP = 12
-PORT_SHIPS = 3
 
 
 class PositionError(ValueError):

@@ -140,14 +140,14 @@ from gotsim.engine.state import (
 )
 from gotsim.engine.tables import WesterosCard, WildlingCard
 from gotsim.jit import njit
+from gotsim.rules.board import PORT_SHIPS
+from gotsim.rules.ids import FOOTMAN, KNIGHT, SHIP, SIEGE
 
-FOOTMAN, KNIGHT, SHIP, SIEGE = 0, 1, 2, 3
 WILDLINGS = 3  # BID / TIE_ORDER ctx0 for the wildling bidding (after the three Tracks)
 MAX_THREAT = 12
 MAX_BID = 62  # the largest bid an action number can express
 DECK_SIZE = 10
 MAX_SUPPLY = 6
-PORT_SHIPS = 3  # a port holds at most 3 ships
 ALL_CARDS = 0x7F  # the 7 deck slots of a house (hand / discard bit masks)
 ALL_HOUSES = 0x3F
 

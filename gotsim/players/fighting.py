@@ -14,7 +14,7 @@ import numpy as np
 
 from gotsim.engine import combat as cb
 from gotsim.engine.battle import card_arrays, side_house, tides_arrays
-from gotsim.engine.board_state import LAND, unit_count
+from gotsim.engine.board_state import LAND, castles_held, unit_count
 from gotsim.engine.state import ACT_NONE
 from gotsim.jit import njit
 from gotsim.players.params import P_AGGRESSION, P_CARD_THRIFT
@@ -27,7 +27,6 @@ from gotsim.players.view import (
     O_RAID_STAR,
     O_SUPPORT_ONE,
     O_SUPPORT_ZERO,
-    castles_count,
     danger,
     ensure_view,
     hold_strength,
@@ -43,7 +42,7 @@ def _rival_score(g, t, memo, me: int, e: int) -> float:
     """How much ``e`` threatens ``me``: its castles and its units next to mine."""
     if e < 0:
         return -1.0
-    s = 1.0 * castles_count(g, t, e)
+    s = 1.0 * castles_held(g, t, e)
     near = 0.0
     for a in range(t.n_areas):
         if g.owner[a] == me:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from gotsim.engine.board_state import LAND, PORT, SEA, controller, unit_count
+from gotsim.engine.board_state import LAND, PORT, SEA, castles_held, controller, unit_count
 from gotsim.engine.rng import next_u64
 from gotsim.engine.state import H, Phase, U
 from gotsim.jit import njit
+from gotsim.rules.ids import FOOTMAN, KNIGHT, SHIP, SIEGE
 
-FOOTMAN, KNIGHT, SHIP, SIEGE = 0, 1, 2, 3
 CASTLE_VALUE = 3.0
 STRONGHOLD_EXTRA = 1.0
 BARREL_VALUE = 0.7
@@ -141,15 +141,6 @@ def value_for(g, t, memo, house: int, a: int) -> float:
     if memo.fort[a]:
         v += 0.25 * memo.castles[house]
     return v * memo.reach_scale[house, a]
-
-
-@njit
-def castles_count(g, t, house: int) -> int:
-    n = 0
-    for i in range(t.n_forts):
-        if controller(g, t, t.forts[i]) == house:
-            n += 1
-    return n
 
 
 @njit
@@ -606,7 +597,7 @@ def leader_castles(g, t, house: int) -> int:
     best = 0
     for e in range(H):
         if e != house and g.in_play[e]:
-            c = castles_count(g, t, e)
+            c = castles_held(g, t, e)
             if c > best:
                 best = c
     return best

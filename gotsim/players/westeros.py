@@ -9,7 +9,15 @@ never their bids.
 from __future__ import annotations
 
 from gotsim.engine import westeros as ws
-from gotsim.engine.board_state import LAND, PORT, SEA, barrels_held, controller, unit_count
+from gotsim.engine.board_state import (
+    LAND,
+    PORT,
+    SEA,
+    barrels_held,
+    castles_held,
+    controller,
+    unit_count,
+)
 from gotsim.engine.state import (
     ACT_FOOTMAN,
     ACT_KNIGHT,
@@ -37,7 +45,6 @@ from gotsim.players.view import (
     KNIGHT,
     SHIP,
     SIEGE,
-    castles_count,
     danger,
     ensure_view,
     houses_in_play,
@@ -282,7 +289,7 @@ def tie_order(g, t, house: int, mask, params, memo) -> int:
     for e in range(H):
         if not mask[e]:
             continue
-        c = castles_count(g, t, e) + 0.05 * g.power[e]
+        c = castles_held(g, t, e) + 0.05 * g.power[e]
         v = c if lowest_role else -c
         if lowest_role and e == house:
             v = -1.0e6

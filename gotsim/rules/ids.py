@@ -42,6 +42,15 @@ class Unit(_Named):
     SIEGE_ENGINE = 3
 
 
+# the unit numbers as plain ints, for the compiled kernels (one definition: ``Unit``)
+FOOTMAN, KNIGHT, SHIP, SIEGE = (
+    int(Unit.FOOTMAN),
+    int(Unit.KNIGHT),
+    int(Unit.SHIP),
+    int(Unit.SIEGE_ENGINE),
+)
+
+
 class AreaKind(_Named):
     LAND = 0
     SEA = 1
