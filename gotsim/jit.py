@@ -142,7 +142,7 @@ def _widened(ty: Any) -> Any:
 def _one_version_per_kind(dispatcher: Any) -> Any:
     """Make ``dispatcher``, when called from compiled code, compile one version for all integer
     widths and constants of an argument instead of one per combination met (numba's default:
-    ``_ask(g, kind, house, 2, -1)`` and ``_ask(g, kind, house, area, 0)`` were two compiles,
+    ``ask(g, kind, house, 2, -1)`` and ``ask(g, kind, house, area, 0)`` were two compiles,
     and one function was compiled for 23 such combinations). The caller converts its arguments;
     the results are the same (numba computes with small integers as int64 anyway), the compile
     is about half as long."""

@@ -19,6 +19,7 @@ from gotsim.engine.board_state import (
     LAND,
     PORT,
     SEA,
+    ask,
     controller,
     gain_power,
     lose_power,
@@ -267,15 +268,6 @@ def tides_arrays(t):
 
 
 @njit
-def _ask(g, kind: int, house: int, c0: int, c1: int) -> None:
-    g.pending = kind
-    g.pending_house = house
-    g.ctx[:] = 0
-    g.ctx[0] = c0
-    g.ctx[1] = c1
-
-
-@njit
 def side_house(g, side: int) -> int:
     return g.battle[side * cb.SIDE + cb.HOUSE]
 
@@ -322,7 +314,7 @@ def three_card_step(g, t) -> bool:
         for slot in range(7):
             picked += (g.card_picks[side] >> slot) & 1
         if picked < min(3, in_hand):
-            _ask(g, Decision.HOUSE_CARD, house, side, -1)
+            ask(g, Decision.HOUSE_CARD, house, side, -1)
             g.ctx[2] = picked
             return True
         g.pc[CURSOR] += 1
@@ -353,7 +345,7 @@ def battle_step(g, t) -> bool:
         if step == SUPPORT:
             area = next_undecided_supporter(g, t)
             if area >= 0:
-                _ask(g, Decision.SUPPORT_SIDE, g.owner[area], g.combat_area, area)
+                ask(g, Decision.SUPPORT_SIDE, g.owner[area], g.combat_area, area)
                 return True
             g.combat_step = CARDS
             g.pc[CURSOR] = 0
@@ -364,7 +356,7 @@ def battle_step(g, t) -> bool:
             else:
                 for side in (cb.ATTACKER, cb.DEFENDER):
                     if b[side * cb.SIDE + cb.CARD] < 0 and g.pc[CURSOR] == side:
-                        _ask(g, Decision.HOUSE_CARD, side_house(g, side), side, -1)
+                        ask(g, Decision.HOUSE_CARD, side_house(g, side), side, -1)
                         return True
             g.combat_step = CANCEL
             g.pc[CURSOR] = 0
@@ -377,7 +369,7 @@ def battle_step(g, t) -> bool:
                     cb.cancel_opponent_text(b, side, ability)  # 1e: before any other text (E1)
                 elif cb.active_ability(b, side, ability) == cb.Ability.TYRION:
                     if b[(1 - side) * cb.SIDE + cb.CARD] >= 0:
-                        _ask(g, Decision.TYRION, side_house(g, side), side, 0)
+                        ask(g, Decision.TYRION, side_house(g, side), side, 0)
                         return True
             g.combat_step = IMMEDIATELY
             g.pc[CURSOR] = 0
@@ -391,7 +383,7 @@ def battle_step(g, t) -> bool:
                 if mine == cb.Ability.AERON:
                     o = side * cb.SIDE
                     if b[o + cb.POWER] >= 2 and b[o + cb.HAND] != 0:
-                        _ask(g, Decision.AERON, side_house(g, side), side, 0)
+                        ask(g, Decision.AERON, side_house(g, side), side, 0)
                         return True
                 elif mine == cb.Ability.MACE or mine == cb.Ability.LORAS_1E:
                     if cb.active_ability(b, other, ability) != cb.Ability.BLACKFISH:
@@ -402,10 +394,10 @@ def battle_step(g, t) -> bool:
                     if cb.remove_defense_order(b, other) and other == cb.DEFENDER:
                         remove_order(g, g.combat_area)
                 elif mine == cb.Ability.QUEEN_OF_THORNS:
-                    _ask(g, Decision.QUEEN_OF_THORNS, side_house(g, side), side, 0)
+                    ask(g, Decision.QUEEN_OF_THORNS, side_house(g, side), side, 0)
                     return True
                 elif mine == cb.Ability.DORAN:
-                    _ask(g, Decision.DORAN, side_house(g, side), side, 0)
+                    ask(g, Decision.DORAN, side_house(g, side), side, 0)
                     return True
             g.combat_step = TIDES
         elif step == TIDES:
@@ -416,14 +408,14 @@ def battle_step(g, t) -> bool:
                 # FAQ v2.0 step 4a: the holder, seeing its own card only, may redraw it
                 for side in (cb.ATTACKER, cb.DEFENDER):
                     if b[side * cb.SIDE + cb.BLADE_HOLDER] and not g.blade_used:
-                        _ask(g, Decision.BLADE, side_house(g, side), side, BLADE_REDRAW_STAGE)
+                        ask(g, Decision.BLADE, side_house(g, side), side, BLADE_REDRAW_STAGE)
                         return True
         elif step == BLADE:
             # step 4c: both cards shown; a holder that did not redraw may take +1
             g.combat_step = RESOLVE
             for side in (cb.ATTACKER, cb.DEFENDER):
                 if b[side * cb.SIDE + cb.BLADE_HOLDER] and not g.blade_used:
-                    _ask(g, Decision.BLADE, side_house(g, side), side, BLADE_PLUS_ONE_STAGE)
+                    ask(g, Decision.BLADE, side_house(g, side), side, BLADE_PLUS_ONE_STAGE)
                     return True
         elif step == RESOLVE:
             parts = np.zeros((2, cb.N_PARTS), np.int64)
@@ -449,7 +441,7 @@ def battle_step(g, t) -> bool:
             for side in (loser, 1 - loser):
                 left = g.losses[side]
                 if left > 0 and casualty_candidates(g, side) > 0:
-                    _ask(g, Decision.CASUALTY, side_house(g, side), side, left)
+                    ask(g, Decision.CASUALTY, side_house(g, side), side, left)
                     return True
                 g.losses[side] = 0
             g.combat_step = RETREAT
@@ -459,10 +451,10 @@ def battle_step(g, t) -> bool:
             if g.pc[CURSOR] == 0:
                 g.pc[CURSOR] = 1
                 if mine == cb.Ability.RENLY:
-                    _ask(g, Decision.RENLY, side_house(g, winner), winner, 0)
+                    ask(g, Decision.RENLY, side_house(g, winner), winner, 0)
                     return True
                 if mine == cb.Ability.CERSEI:
-                    _ask(g, Decision.CERSEI, side_house(g, winner), winner, 0)
+                    ask(g, Decision.CERSEI, side_house(g, winner), winner, 0)
                     return True
                 if first_edition_after_winner(g, t, winner, mine):
                     return True
@@ -476,20 +468,20 @@ def battle_step(g, t) -> bool:
             if winner == cb.ATTACKER and fighting_units(g, cb.DEFENDER) > 0:
                 if retreat_survivors(g, cb.DEFENDER) > 0 and any_retreat(g, t, cb.DEFENDER):
                     g.pc[RETREATING] = cb.DEFENDER
-                    _ask(g, Decision.RETREAT, side_house(g, chooser), chooser, cb.DEFENDER)
+                    ask(g, Decision.RETREAT, side_house(g, chooser), chooser, cb.DEFENDER)
                     return True
                 destroy_all_defenders(g)
             elif winner == cb.DEFENDER and retreat_survivors(g, cb.ATTACKER) > 0:
                 # a beaten attacker goes back where it came from, unless Robb sends it elsewhere
                 g.pc[RETREATING] = cb.ATTACKER
                 if robb and b[cb.SIDE + cb.HOUSE] >= 0:
-                    _ask(g, Decision.RETREAT, side_house(g, chooser), chooser, cb.ATTACKER)
+                    ask(g, Decision.RETREAT, side_house(g, chooser), chooser, cb.ATTACKER)
                     return True
                 set_retreat(g, t, g.combat_from)
         elif step == RETREAT_LOSS:
             side = g.pc[RETREATING]
             if g.losses[side] > 0 and retreat_survivors(g, side) > 0:
-                _ask(g, Decision.CASUALTY, side_house(g, side), side, g.losses[side])
+                ask(g, Decision.CASUALTY, side_house(g, side), side, g.losses[side])
                 g.ctx[2] = RETREAT_LOSS_FLAG
                 return True
             g.losses[side] = 0
@@ -504,7 +496,7 @@ def battle_step(g, t) -> bool:
                 if cb.active_ability(b, side, ability) == cb.Ability.PATCHFACE:
                     opponent = side_house(g, 1 - side)
                     if g.hand[opponent] != 0:
-                        _ask(g, Decision.PATCHFACE, side_house(g, side), opponent, 0)
+                        ask(g, Decision.PATCHFACE, side_house(g, side), opponent, 0)
                         return True
         else:
             return False
@@ -519,15 +511,15 @@ def first_edition_after_winner(g, t, winner: int, mine: int) -> bool:
     house = side_house(g, winner)
     mask = np.zeros(64, np.bool_)
     if mine == cb.Ability.RENLY_1E:
-        _ask(g, Decision.RENLY, house, winner, 0)
+        ask(g, Decision.RENLY, house, winner, 0)
     elif mine == cb.Ability.MELISANDRE_1E:
-        _ask(g, Decision.PATCHFACE, house, side_house(g, 1 - winner), 1)
+        ask(g, Decision.PATCHFACE, house, side_house(g, 1 - winner), 1)
         g.ctx[2] = winner
     elif mine == cb.Ability.LUWIN_1E:
-        _ask(g, Decision.PATCHFACE, house, house, 2)
+        ask(g, Decision.PATCHFACE, house, house, 2)
         g.ctx[2] = winner
     elif mine == cb.Ability.ASHA_1E:
-        _ask(g, Decision.CERSEI, house, winner, 0)
+        ask(g, Decision.CERSEI, house, winner, 0)
     else:
         return False
     battle_legal(g, t, mask)
@@ -955,7 +947,7 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
             cb.return_card_to_hand(b, 1 - side)
             other = side_house(g, 1 - side)
             g.pc[CURSOR] = 2
-            _ask(g, Decision.HOUSE_CARD, other, 1 - side, slot_of(t, other, cancelled))
+            ask(g, Decision.HOUSE_CARD, other, 1 - side, slot_of(t, other, cancelled))
             g.combat_step = CANCEL
     elif kind == Decision.AERON:
         if action >= 1:

@@ -16,6 +16,19 @@ LAND, SEA, PORT = int(AreaKind.LAND), int(AreaKind.SEA), int(AreaKind.PORT)
 
 
 @njit
+def ask(g, kind: int, house: int, c0: int = 0, c1: int = 0, c2: int = 0, c3: int = 0) -> None:
+    """Make decision ``kind`` of ``house`` the pending one, with context ``c0``–``c3`` (the
+    rest of ``g.ctx`` cleared)."""
+    g.pending = kind
+    g.pending_house = house
+    g.ctx[:] = 0
+    g.ctx[0] = c0
+    g.ctx[1] = c1
+    g.ctx[2] = c2
+    g.ctx[3] = c3
+
+
+@njit
 def unit_count(g, a: int) -> int:
     n = 0
     for u in range(U):

@@ -23,6 +23,7 @@ from gotsim.engine.board_state import (
     LAND,
     PORT,
     SEA,
+    ask,
     castles_by_house,
     castles_held,
     controller,
@@ -66,15 +67,6 @@ KINGS_COURT = 2
 
 
 # --- small helpers ------------------------------------------------------------------------------
-
-
-@njit
-def _ask(g, kind: int, house: int, c0: int = 0, c1: int = 0) -> None:
-    g.pending = kind
-    g.pending_house = house
-    g.ctx[:] = 0
-    g.ctx[0] = c0
-    g.ctx[1] = c1
 
 
 @njit
@@ -167,7 +159,7 @@ def _planning(g, t) -> None:
             if g.owner[a] == house and g.order[a] < 0 and unit_count(g, a) > 0:
                 for kind in range(N_ORDER_KINDS):
                     if order_allowed(g, t, house, a, kind, -1):
-                        _ask(g, Decision.PLACE_ORDER, house, a)
+                        ask(g, Decision.PLACE_ORDER, house, a)
                         return
             g.pc[1] += 1
         g.pc[0] += 1
@@ -184,7 +176,7 @@ def _planning(g, t) -> None:
 def _raven(g, t) -> None:
     if g.pc[0] == 0:
         g.pc[0] = 1
-        _ask(g, Decision.RAVEN, g.track[KINGS_COURT, 0])
+        ask(g, Decision.RAVEN, g.track[KINGS_COURT, 0])
         return
     for house in range(H):  # the orders are final now: count each house's star orders
         g.history_stars[g.game_round - 1, house] = stars_used(g, house) if g.in_play[house] else 0
@@ -287,7 +279,7 @@ def _raids(g, t) -> None:
         return
     if t.one_time_orders and _one_time_turn(g, t, RAID):
         return
-    _ask(g, Decision.RAID_FROM, house)
+    ask(g, Decision.RAID_FROM, house)
 
 
 @njit
@@ -331,16 +323,16 @@ def _marches(g, t) -> None:
             return
         if t.one_time_orders and _one_time_turn(g, t, MARCH):
             return
-        _ask(g, Decision.MARCH_FROM, house)
+        ask(g, Decision.MARCH_FROM, house)
         return
     house = g.owner[g.pc[mv.ORIGIN]]
     if stage == mv.ASSIGN:
         if mv.next_unit_to_assign(g):
-            _ask(g, Decision.MARCH_UNIT, house, g.pc[mv.ORIGIN], g.pc[mv.UNIT])
+            ask(g, Decision.MARCH_UNIT, house, g.pc[mv.ORIGIN], g.pc[mv.UNIT])
             return
         g.pc[mv.STAGE] = mv.ASK_LEAVE
         if mv.leave_power_possible(g, t, house):
-            _ask(g, Decision.LEAVE_POWER, house, g.pc[mv.ORIGIN])
+            ask(g, Decision.LEAVE_POWER, house, g.pc[mv.ORIGIN])
         return
     if stage == mv.ASK_LEAVE:
         g.pc[mv.STAGE] = mv.RESOLVE
@@ -356,7 +348,7 @@ def _marches(g, t) -> None:
     if stage == mv.NEUTRAL:
         area = bt.next_undecided_supporter(g, t)
         if area >= 0:  # other houses may back an attack on a neutral force (rulebook p.26)
-            _ask(g, Decision.SUPPORT_SIDE, g.owner[area], g.combat_area, area)
+            ask(g, Decision.SUPPORT_SIDE, g.owner[area], g.combat_area, area)
             return
         _attack_neutral(g, t, house, g.pc[mv.ORIGIN], g.combat_area)
         _end_march(g, t)
@@ -494,10 +486,10 @@ def _consolidate(g, t) -> None:
             if g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == CONSOLIDATE:
                 star = g.order[a] == Order.CONSOLIDATE_STAR
                 if star and t.edition == 2 and t.kind[a] == LAND and t.muster_points[a] > 0:
-                    _ask(g, Decision.CONSOLIDATE_CHOICE, house, a)
+                    ask(g, Decision.CONSOLIDATE_CHOICE, house, a)
                     return
                 if can_fortify(g, t, a):
-                    _ask(g, Decision.CONSOLIDATE_CHOICE, house, a, 1)
+                    ask(g, Decision.CONSOLIDATE_CHOICE, house, a, 1)
                     return
                 gain_power(g, t, house, consolidate_income(g, t, a))
                 remove_order(g, a)
@@ -728,13 +720,13 @@ def apply_legal(g, t, action: int) -> None:
             g.history[row, H_RAVEN_USE] = RavenUse.NOTHING
         elif action == 1:
             g.history[row, H_RAVEN_USE] = RavenUse.REPLACED_ORDER
-            _ask(g, Decision.RAVEN_AREA, house)
+            ask(g, Decision.RAVEN_AREA, house)
         elif action == 2:
             g.history[row, H_RAVEN_USE] = RavenUse.KEPT_WILDLING_CARD
             g.history[row, H_RAVEN_CARD] = g.wildlings[0]
-            _ask(g, Decision.RAVEN_BURY, house, g.wildlings[0])
+            ask(g, Decision.RAVEN_BURY, house, g.wildlings[0])
     elif kind == Decision.RAVEN_AREA:
-        _ask(g, Decision.RAVEN_ORDER, house, action)
+        ask(g, Decision.RAVEN_ORDER, house, action)
     elif kind == Decision.RAVEN_ORDER:
         a = g.ctx[0]
         remove_order(g, a)
@@ -746,7 +738,7 @@ def apply_legal(g, t, action: int) -> None:
             g.wildlings[:8] = g.wildlings[1:].copy()
             g.wildlings[8] = top
     elif kind == Decision.RAID_FROM:
-        _ask(g, Decision.RAID_TARGET, house, action)
+        ask(g, Decision.RAID_TARGET, house, action)
     elif kind == Decision.RAID_TARGET:
         source = g.ctx[0]
         target = -1 if action == ACT_NONE else action
@@ -756,7 +748,7 @@ def apply_legal(g, t, action: int) -> None:
         if first_of_two:
             # 1e: the star raid removes a second order (D4); the raid token stays until then
             pillage_order(g, t, house, target)
-            _ask(g, Decision.RAID_TARGET, house, source, 1)
+            ask(g, Decision.RAID_TARGET, house, source, 1)
         else:
             resolve_raid(g, t, source, target)
             g.turn = (g.turn + 1) % t.players

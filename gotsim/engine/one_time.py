@@ -25,6 +25,7 @@ from gotsim.engine import westeros as ws
 from gotsim.engine.board_state import (
     LAND,
     PORT,
+    ask,
     gain_power,
     lose_power,
     raid_reaches,
@@ -49,17 +50,6 @@ STAGE, AREA, SOURCE, UNIT, NEXT, STEP = 0, 1, 2, 3, 4, 5
 MARCH, DEFENSE, SUPPORT, RAID, CONSOLIDATE = 1, 2, 3, 4, 5
 LANNISTER = 1
 PLAN_DONE, PLAN_TURN = 2, 3  # planning counters (g.pc) of the one-time placement
-
-
-@njit
-def _ask(g, kind: int, house: int, c0: int, c1: int, c2: int, c3: int) -> None:
-    g.pending = kind
-    g.pending_house = house
-    g.ctx[:] = 0
-    g.ctx[0] = c0
-    g.ctx[1] = c1
-    g.ctx[2] = c2
-    g.ctx[3] = c3
 
 
 # --- placing ---------------------------------------------------------------------------------
@@ -114,7 +104,7 @@ def planning_step(g, t) -> bool:
     while g.pc[PLAN_TURN] < t.players:
         house = g.track[0, g.pc[PLAN_TURN]]
         if house >= 0 and _can_place(g, t, house):
-            _ask(g, Decision.ONE_TIME_ORDER, house, 0, 0, 0, 0)
+            ask(g, Decision.ONE_TIME_ORDER, house, 0, 0, 0, 0)
             return True
         g.pc[PLAN_TURN] += 1
     g.pc[PLAN_DONE] = 1
@@ -233,7 +223,7 @@ def _young_wolf(g, t, house: int, area: int) -> bool:
     while _next_unit(g, area):
         unit = g.one_time_pc[UNIT]
         if move_reach(g, t, house, area, unit, mask) > 0:
-            _ask(g, Decision.ONE_TIME_MOVE, house, area, unit, OneTimeOrder.YOUNG_WOLF, area)
+            ask(g, Decision.ONE_TIME_MOVE, house, area, unit, OneTimeOrder.YOUNG_WOLF, area)
             return True
         g.one_time_pc[NEXT] += 1  # nowhere to go: it stays
     _move_out(g, t, house, area)
@@ -249,7 +239,7 @@ def _forced_march(g, t, house: int, target: int) -> bool:
             while _next_unit(g, source):
                 unit = p[UNIT]
                 if forced_march_ok(g, t, house, source, unit, target):
-                    _ask(
+                    ask(
                         g,
                         Decision.ONE_TIME_MOVE,
                         house,
@@ -334,25 +324,25 @@ def resume(g, t) -> bool:
         asked = _young_wolf(g, t, house, area)
     elif kind == OneTimeOrder.IRON_FLEET:
         if p[STEP] < 2 and _any_target(g, t, kind, house, area):
-            _ask(g, Decision.ONE_TIME_TARGET, house, kind, area, p[STEP], 0)
+            ask(g, Decision.ONE_TIME_TARGET, house, kind, area, p[STEP], 0)
             asked = True
     elif kind == OneTimeOrder.SOUL_OF_RHLLOR:
         slot = _slot_of_ability(t, house, cb.Ability.MELISANDRE_1E)
         has_card = slot >= 0 and (g.hand[house] >> slot) & 1
         if p[STEP] == 0 and has_card and _any_target(g, t, kind, house, area):
-            _ask(g, Decision.ONE_TIME_TARGET, house, kind, area, 0, 0)
+            ask(g, Decision.ONE_TIME_TARGET, house, kind, area, 0, 0)
             asked = True
     elif kind == OneTimeOrder.LIONS_CUNNING:
         if p[STEP] == 0 and _adjacent_houses(g, t, area, house) != 0:
-            _ask(g, Decision.ONE_TIME_TARGET, house, kind, area, 0, 0)
+            ask(g, Decision.ONE_TIME_TARGET, house, kind, area, 0, 0)
             asked = True
     elif kind == OneTimeOrder.POWER_OF_HIGHGARDEN:
         if p[STEP] == 0:
             if g.hand[house] != 0 and _adjacent_houses(g, t, area, house) != 0:
-                _ask(g, Decision.ONE_TIME_TARGET, house, kind, area, 0, 0)
+                ask(g, Decision.ONE_TIME_TARGET, house, kind, area, 0, 0)
                 asked = True
         elif p[STEP] > 1 and _demand_targets(g, t, house, area) != 0:
-            _ask(g, Decision.ONE_TIME_TARGET, house, kind, area, p[STEP], 0)
+            ask(g, Decision.ONE_TIME_TARGET, house, kind, area, p[STEP], 0)
             asked = True
     if not asked:
         _finish(g)
@@ -420,7 +410,7 @@ def one_time_apply(g, t, kind: int, house: int, action: int) -> None:
         if action == ACT_NONE:
             g.pc[PLAN_TURN] += 1
         else:
-            _ask(g, Decision.ONE_TIME_AREA, house, action, 0, 0, 0)
+            ask(g, Decision.ONE_TIME_AREA, house, action, 0, 0, 0)
     elif kind == Decision.ONE_TIME_AREA:
         g.one_time[action] = g.ctx[0]
         g.one_time_used[house] |= np.uint16(1 << g.ctx[0])

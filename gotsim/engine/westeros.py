@@ -109,6 +109,7 @@ from gotsim.engine.board_state import (
     PORT,
     SEA,
     army_sizes_fit,
+    ask,
     barrels_held,
     controller,
     enemy_ships_in,
@@ -222,15 +223,6 @@ WESTEROS_DECISIONS = (
 
 
 # --- small helpers ------------------------------------------------------------------------------
-
-
-@njit
-def _ask(g, kind: int, house: int, c0: int = 0, c1: int = 0) -> None:
-    g.pending = kind
-    g.pending_house = house
-    g.ctx[:] = 0
-    g.ctx[0] = c0
-    g.ctx[1] = c1
 
 
 @njit
@@ -402,7 +394,7 @@ def _reconcile_step(g, t) -> bool:
         house = g.track[0, g.wscratch[S_RECON]]
         g.wscratch[S_RECON] += 1
         if house >= 0 and not armies_within_supply(g, t, house):
-            _ask(g, Decision.SUPPLY_CUT, house)
+            ask(g, Decision.SUPPLY_CUT, house)
             return False
     return True
 
@@ -418,7 +410,7 @@ def armies_within_supply(g, t, house: int) -> bool:
 @njit
 def _after_cut(g, t, house: int) -> None:
     if not armies_within_supply(g, t, house):
-        _ask(g, Decision.SUPPLY_CUT, house)
+        ask(g, Decision.SUPPLY_CUT, house)
 
 
 @njit
@@ -549,7 +541,7 @@ def start_muster(g, t, house: int, area: int) -> bool:
     points = t.muster_points[area]
     if not can_muster(g, t, house, area, points):
         return False
-    _ask(g, Decision.MUSTER, house, area, points)
+    ask(g, Decision.MUSTER, house, area, points)
     return True
 
 
@@ -576,7 +568,7 @@ def _apply_muster(g, t, house: int, action: int) -> None:
         _add_unit(g, action, house, SHIP)
     points -= cost
     if can_muster(g, t, house, area, points):
-        _ask(g, Decision.MUSTER, house, area, points)
+        ask(g, Decision.MUSTER, house, area, points)
 
 
 @njit
@@ -654,7 +646,7 @@ def _bidding_step(g, t) -> bool:
             g.bid[house] = 0
             continue
         what = g.wscratch[S_BID_TRACK]
-        _ask(g, Decision.BID, house, what, g.wscratch[S_STRENGTH] if what == WILDLINGS else 0)
+        ask(g, Decision.BID, house, what, g.wscratch[S_STRENGTH] if what == WILDLINGS else 0)
         return False
     return True
 
@@ -708,7 +700,7 @@ def _order_step(g, t, track: int) -> bool:
         if count == 1:
             _place(g, first)
         else:
-            _ask(g, Decision.TIE_ORDER, g.track[0, 0], track, best)
+            ask(g, Decision.TIE_ORDER, g.track[0, 0], track, best)
             return False
     return True
 
@@ -770,7 +762,7 @@ def _start_destroy(g, t, house: int, n: int, where: int) -> None:
         cap += units_of(g, t, house, KNIGHT) + units_of(g, t, house, SIEGE)
     n = min(n, cap)
     if n > 0 and _any_destroy_area(g, t, house, where):
-        _ask(g, Decision.DESTROY_UNIT, house, n, where)
+        ask(g, Decision.DESTROY_UNIT, house, n, where)
 
 
 @njit
@@ -780,7 +772,7 @@ def _destroy_and_continue(g, t, house: int, a: int, u: int, left: int, where: in
     if where == R_CASTLE2:
         where = a  # both units come from the same castle/stronghold area
     if left > 0 and _any_destroy_area(g, t, house, where):
-        _ask(g, Decision.DESTROY_UNIT, house, left, where)
+        ask(g, Decision.DESTROY_UNIT, house, left, where)
 
 
 @njit
@@ -788,7 +780,7 @@ def _apply_destroy_unit(g, t, house: int, a: int) -> None:
     left = g.ctx[0]
     where = g.ctx[1]
     if _unit_types_in(g, a) > 1:
-        _ask(g, Decision.DESTROY_UNIT_TYPE, house, a, left)
+        ask(g, Decision.DESTROY_UNIT_TYPE, house, a, left)
         g.ctx[2] = where
     else:
         _destroy_and_continue(g, t, house, a, _only_unit_type(g, a), left, where)
@@ -830,7 +822,7 @@ def _crow_killers_lowest(g, t, house: int) -> None:
     elif spare <= 0:
         _destroy_all_knights(g, t, house)
     else:
-        _ask(g, Decision.CROW_KILLERS, house, ROLE_LOWEST, spare)
+        ask(g, Decision.CROW_KILLERS, house, ROLE_LOWEST, spare)
 
 
 @njit
@@ -843,7 +835,7 @@ def _crow_killers_other(g, t, house: int) -> None:
     if knights <= 2 and knights <= available(g, t, house, FOOTMAN):
         _knights_to_footmen(g, t, house)  # nothing to choose
     else:
-        _ask(g, Decision.CROW_KILLERS, house, ROLE_OTHER, n)
+        ask(g, Decision.CROW_KILLERS, house, ROLE_OTHER, n)
 
 
 @njit
@@ -851,7 +843,7 @@ def _crow_killers_highest(g, t, house: int) -> None:
     """May upgrade up to 2 footmen (anywhere) to knights."""
     n = min(2, units_of(g, t, house, FOOTMAN), available(g, t, house, KNIGHT))
     if n > 0:
-        _ask(g, Decision.CROW_KILLERS, house, ROLE_HIGHEST, n)
+        ask(g, Decision.CROW_KILLERS, house, ROLE_HIGHEST, n)
 
 
 @njit
@@ -863,11 +855,11 @@ def _apply_crow_killers(g, t, house: int, action: int) -> None:
             return
         _replace_unit(g, action, FOOTMAN, KNIGHT)
         if left > 0 and units_of(g, t, house, FOOTMAN) > 0 and available(g, t, house, KNIGHT) > 0:
-            _ask(g, Decision.CROW_KILLERS, house, role, left)
+            ask(g, Decision.CROW_KILLERS, house, role, left)
     elif role == ROLE_LOWEST:
         _replace_unit(g, action, KNIGHT, FOOTMAN)
         if left > 0:
-            _ask(g, Decision.CROW_KILLERS, house, role, left)
+            ask(g, Decision.CROW_KILLERS, house, role, left)
         else:
             _destroy_all_knights(g, t, house)  # no footman left for them
     else:
@@ -876,7 +868,7 @@ def _apply_crow_killers(g, t, house: int, action: int) -> None:
         else:
             remove_unit(g, t, action, KNIGHT)
         if left > 0 and units_of(g, t, house, KNIGHT) > 0:
-            _ask(g, Decision.CROW_KILLERS, house, role, left)
+            ask(g, Decision.CROW_KILLERS, house, role, left)
 
 
 @njit
@@ -948,7 +940,7 @@ def _drop_two(g, t, track: int, house: int) -> None:
 def _lowest_effect(g, t, card: int, house: int) -> None:
     """The lowest bidder's penalty after a wildling victory."""
     if card == WildlingCard.PREEMPTIVE_RAID:
-        _ask(g, Decision.WILDLING_CHOICE, house, card, ROLE_LOWEST)
+        ask(g, Decision.WILDLING_CHOICE, house, card, ROLE_LOWEST)
     elif card == WILDLINGS_1E:  # units worth 4 mustering points
         _start_destroy(g, t, house, 4, R_POINTS)
     elif card == WildlingCard.CROW_KILLERS:
@@ -979,11 +971,11 @@ def _other_effect(g, t, card: int, house: int) -> None:
         g.supply[house] = max(0, g.supply[house] - 1)
     elif card == WildlingCard.MASSING_ON_THE_MILKWATER:
         if _hand_size(g, house) >= 2:
-            _ask(g, Decision.WILDLING_CHOICE, house, card, ROLE_OTHER)
+            ask(g, Decision.WILDLING_CHOICE, house, card, ROLE_OTHER)
     elif card == WildlingCard.A_KING_BEYOND_THE_WALL:
         last = t.players - 1
         if track_position(g, 1, house) != last or track_position(g, 2, house) != last:
-            _ask(g, Decision.TRACK_CHOICE, house, TC_KING_BOTTOM, house)
+            ask(g, Decision.TRACK_CHOICE, house, TC_KING_BOTTOM, house)
     elif card == WildlingCard.MAMMOTH_RIDERS:
         _start_destroy(g, t, house, 2, R_ANY)
     elif card == WildlingCard.THE_HORDE_DESCENDS:
@@ -998,7 +990,7 @@ def _highest_effect(g, t, card: int, house: int) -> None:
     is started when the attack ends)."""
     if card == WILDLINGS_1E:  # may take one house card back from the discards
         if g.discard[house] != 0:
-            _ask(g, Decision.WILDLING_CHOICE, house, card, ROLE_HIGHEST)
+            ask(g, Decision.WILDLING_CHOICE, house, card, ROLE_HIGHEST)
     elif card == WildlingCard.CROW_KILLERS:
         _crow_killers_highest(g, t, house)
     elif card == WildlingCard.RATTLESHIRTS_RAIDERS:
@@ -1008,13 +1000,13 @@ def _highest_effect(g, t, card: int, house: int) -> None:
         g.discard[house] = 0
     elif card == WildlingCard.A_KING_BEYOND_THE_WALL:
         if not _top_of_all(g, house):
-            _ask(g, Decision.TRACK_CHOICE, house, TC_KING_TOP, house)
+            ask(g, Decision.TRACK_CHOICE, house, TC_KING_TOP, house)
     elif card == WildlingCard.MAMMOTH_RIDERS:
         if g.discard[house] != 0:
-            _ask(g, Decision.WILDLING_CHOICE, house, card, ROLE_HIGHEST)
+            ask(g, Decision.WILDLING_CHOICE, house, card, ROLE_HIGHEST)
     elif card == WildlingCard.THE_HORDE_DESCENDS:
         if _any_horde_area(g, t, house):
-            _ask(g, Decision.WILDLING_CHOICE, house, card, ROLE_HIGHEST)
+            ask(g, Decision.WILDLING_CHOICE, house, card, ROLE_HIGHEST)
     elif card == WildlingCard.SKINCHANGER_SCOUT:
         gain_power(g, t, house, g.bid[house])
 
@@ -1028,7 +1020,7 @@ def _apply_wildling_choice(g, t, house: int, action: int) -> None:
         else:
             tracks = _highest_tracks(g, house)
             if tracks & (tracks - 1):  # tied: the Iron Throne holder picks the track
-                _ask(g, Decision.TRACK_CHOICE, g.track[0, 0], TC_PREEMPTIVE, house)
+                ask(g, Decision.TRACK_CHOICE, g.track[0, 0], TC_PREEMPTIVE, house)
             else:
                 _drop_two(g, t, _first_bit(tracks), house)
     elif card == WildlingCard.MASSING_ON_THE_MILKWATER:
@@ -1127,7 +1119,7 @@ def _choose_bidder(g, t) -> bool:
     if count == 1 or g.wscratch[S_WCARD] == WildlingCard.SILENCE_AT_THE_WALL:
         g.wscratch[S_CHOSEN] = first
         return True
-    _ask(g, Decision.TIE_ORDER, g.track[0, 0], WILDLINGS, ROLE_HIGHEST if highest else ROLE_LOWEST)
+    ask(g, Decision.TIE_ORDER, g.track[0, 0], WILDLINGS, ROLE_HIGHEST if highest else ROLE_LOWEST)
     return False
 
 
@@ -1285,7 +1277,7 @@ def _draw_cards(g, t) -> int:
 
 @njit
 def _ask_choice(g, card: int, house: int) -> int:
-    _ask(g, Decision.WESTEROS_CHOICE, house, card)
+    ask(g, Decision.WESTEROS_CHOICE, house, card)
     return E_WAIT
 
 
@@ -1558,7 +1550,7 @@ def westeros_apply(g, t, kind: int, house: int, action: int) -> None:
         _apply_muster(g, t, house, action)
     elif kind == Decision.SUPPLY_CUT:
         if _unit_types_in(g, action) > 1:
-            _ask(g, Decision.SUPPLY_CUT_UNIT, house, action)
+            ask(g, Decision.SUPPLY_CUT_UNIT, house, action)
         else:
             remove_unit(g, t, action, _only_unit_type(g, action))
             _after_cut(g, t, house)
