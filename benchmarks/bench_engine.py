@@ -10,8 +10,8 @@ import argparse
 import json
 import time
 
-from gotsim.engine.simulate import play_games
 from gotsim.engine.state import STATE_DTYPE
+from gotsim.play.simulate import play_games
 
 
 def rate(games: int, players: int, jobs: int) -> float:

@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from gotsim.engine.simulate import play_games
 from gotsim.engine.state import EndReason
-from gotsim.players.tournament import play_seated, seat_table, variant_tournament
+from gotsim.play.simulate import play_games
+from gotsim.play.tournament import play_seated, seat_table, variant_tournament
 from gotsim.rules.ids import House
 
 VARIANTS: dict[str, Any] = {

@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from gotsim.engine.simulate import games_frame, play_games, rounds_frame
+from gotsim.play.simulate import games_frame, play_games, rounds_frame
 
 MIXED = {"default": "heuristic", "stark": "random", "tyrell": {"aggression": 0.9, "risk": 0.8}}
 

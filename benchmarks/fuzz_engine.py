@@ -28,8 +28,8 @@ import numpy as np
 
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
-from gotsim.engine.runner import play_random
 from gotsim.engine.tables import CLASH_OF_KINGS_VARIANTS, rules_for, variant_flags
+from gotsim.play.runner import play_random
 
 
 def main() -> None:

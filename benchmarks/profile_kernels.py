@@ -114,7 +114,7 @@ def write_perf_map() -> int:
 
 def child(args: argparse.Namespace) -> None:
     """Play the games under perf, sampling only the timed ones; then name the kernels."""
-    from gotsim.engine.simulate import play_games
+    from gotsim.play.simulate import play_games
 
     kw = {"players": args.players, "n_jobs": 1, "policies": args.policy}
     play_games(8, seed=1, **kw)  # compile / load the kernels

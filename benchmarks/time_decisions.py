@@ -21,9 +21,9 @@ import numpy as np
 
 from gotsim.engine.init import new_games
 from gotsim.engine.machine import advance, apply_legal, legal
-from gotsim.engine.simulate import variant_flags
 from gotsim.engine.state import Decision
 from gotsim.engine.tables import rules_for
+from gotsim.play.simulate import variant_flags
 from gotsim.players.heuristic import (
     heuristic_action,
     heuristic_march_from,

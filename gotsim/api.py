@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gotsim.engine import simulate as _engine
 from gotsim.inputs import InputError, seed_value, whole_number
 from gotsim.odds import calculator as _odds
+from gotsim.play import simulate as _play
 from gotsim.rules.ids import HOUSE_IDS
 
 __all__ = ["MAX_GAMES", "MAX_SAMPLES", "combat_odds", "simulate"]
@@ -44,7 +44,7 @@ def _check_policies(policies: Any, edition: str, players: int) -> None:
             )
 
 
-@functools.wraps(_engine.simulate)
+@functools.wraps(_play.simulate)
 def simulate(
     n_games: int,
     *,
@@ -62,7 +62,7 @@ def simulate(
     if not isinstance(edition, str):
         raise InputError(f"edition: expected '1e' or '2e', got {edition!r}")
     _check_policies(policies, edition, players)
-    return _engine.simulate(
+    return _play.simulate(
         n_games,
         players=players,
         edition=edition,

@@ -362,7 +362,7 @@ def _write_text(path: Path, text: str) -> None:
 def standings(game: Any) -> list[dict[str, Any]]:
     """The houses of a finished (or running) ``Game`` at its current state: the winner first,
     then by castles and strongholds held, supply and power in hand."""
-    from gotsim.engine.runner import castle_table
+    from gotsim.play.runner import castle_table
     from gotsim.rules.ids import House
 
     g = game.record
@@ -449,7 +449,7 @@ def _variant_argument(parser: argparse.ArgumentParser) -> None:
 def _cmd_bench(args: argparse.Namespace) -> int:
     import time
 
-    from gotsim.engine.simulate import play_games
+    from gotsim.play.simulate import play_games
 
     _check_edition(args)
     if args.games <= 0:
@@ -641,13 +641,13 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
 
 
 def _warm_random() -> None:
-    from gotsim.engine.simulate import simulate
+    from gotsim.play.simulate import simulate
 
     simulate(1, players=3, policies="random")
 
 
 def _warm_heuristic() -> None:
-    from gotsim.engine.simulate import simulate
+    from gotsim.play.simulate import simulate
 
     simulate(1, players=3, policies="heuristic")
 

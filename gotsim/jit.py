@@ -172,10 +172,10 @@ class KernelGroup:
 
 KERNEL_GROUPS: dict[str, KernelGroup] = {
     "random": KernelGroup(
-        "the random players' kernels", "gotsim.engine.runner", ("play_random",), 2
+        "the random players' kernels", "gotsim.play.runner", ("play_random",), 2
     ),
     "heuristic": KernelGroup(  # play_games and play_batch both play through the reused loop
-        "the heuristic players' kernels", "gotsim.engine.runner", ("play_policies_reused",), 4
+        "the heuristic players' kernels", "gotsim.play.runner", ("play_policies_reused",), 4
     ),
     "game": KernelGroup(
         "the one-game engine", "gotsim.engine.machine", ("advance", "legal", "apply"), 2

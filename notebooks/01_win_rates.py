@@ -52,7 +52,7 @@ from gotsim.analysis.plots import (
     players_title,
 )
 from gotsim.analysis.stats import win_rates
-from gotsim.engine.simulate import play_games
+from gotsim.play.simulate import play_games
 from gotsim.rules.ids import House
 
 FIG_DIR = figure_folder(QUICK)  # results/figures/ of the checkout; None in quick mode

@@ -19,11 +19,9 @@ from gotsim.engine import machine
 from gotsim.engine.convert import (
     NotAtBoundaryError,
     boundary,
-    play_from_position,
     position_from_record,
     record_from_position,
     rules_for,
-    simulate_from_position,
 )
 from gotsim.engine.game import Game, RandomPolicy
 from gotsim.engine.init import new_games
@@ -40,9 +38,10 @@ from gotsim.engine.position import (
 )
 from gotsim.engine.position import Phase as PositionPhase
 from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.runner import play_random_one
 from gotsim.engine.state import N_ACTIONS, ORDER_NAMES, Decision, Phase
 from gotsim.engine.tables import rules_table
+from gotsim.play.runner import play_random_one
+from gotsim.play.simulate import play_from_position, simulate_from_position
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House

@@ -24,9 +24,9 @@ from gotsim.engine import machine as mc
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
 from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.runner import play_random
 from gotsim.engine.state import N_ACTIONS, EndReason, Restriction
 from gotsim.engine.tables import rules_table
+from gotsim.play.runner import play_random
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House
 from gotsim.rules.setup import load_setup

@@ -22,12 +22,12 @@ from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
 from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.simulate import play_games
 from gotsim.engine.state import N_ACTIONS, Decision, Restriction
 from gotsim.engine.tables import rules_for
 from gotsim.engine.westeros import power_income
 from gotsim.odds.calculator import solve_matrix_game
 from gotsim.odds.spec import BattleSpecError
+from gotsim.play.simulate import play_games
 from gotsim.rules.ids import House
 
 PORTS = {"ports": True}

@@ -16,10 +16,10 @@ from enginecase import Case
 from gotsim import combat_odds
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
-from gotsim.engine.runner import play_random
-from gotsim.engine.simulate import play_games
 from gotsim.engine.tables import WesterosCard, rules_table
 from gotsim.odds.spec import BattleSpecError
+from gotsim.play.runner import play_random
+from gotsim.play.simulate import play_games
 
 FORTS = {"fortifications": True}
 

@@ -49,7 +49,6 @@ from gotsim.engine.marches import (
     transport_reach_bits,
 )
 from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.runner import play_policies, play_policies_reused
 from gotsim.engine.state import (
     ACT_FOOTMAN,
     ACT_KNIGHT,
@@ -74,6 +73,7 @@ from gotsim.engine.westeros import (
     supply_excess,
 )
 from gotsim.jit import njit
+from gotsim.play.runner import play_policies, play_policies_reused
 from gotsim.players.memo import MEMO_DTYPE, fresh_memo, new_memos, reset_memos
 from gotsim.players.params import policy_table
 from gotsim.rules.board import load_board

@@ -15,7 +15,6 @@ from enginecase import Case, area
 
 from gotsim.engine import machine as mc
 from gotsim.engine.board_state import castles_held, controller
-from gotsim.engine.simulate import play_games, rounds_frame
 from gotsim.engine.state import (
     H_RAVEN_CARD,
     H_RAVEN_HOLDER,
@@ -25,6 +24,7 @@ from gotsim.engine.state import (
     RavenUse,
 )
 from gotsim.engine.tables import WesterosCard, WildlingCard
+from gotsim.play.simulate import play_games, rounds_frame
 from gotsim.rules.ids import House
 
 BAR, LAN, STARK, MAR, GREY, TYR = (

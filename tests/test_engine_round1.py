@@ -11,9 +11,9 @@ from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
 from gotsim.engine.machine import advance, apply, legal
 from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.runner import play_random
 from gotsim.engine.state import ACT_NONE, N_ACTIONS, Decision, Order, Phase, Restriction
 from gotsim.engine.tables import rules_table
+from gotsim.play.runner import play_random
 from gotsim.rules.board import load_board
 from gotsim.rules.ids import House
 

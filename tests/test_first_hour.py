@@ -105,7 +105,7 @@ def test_a_study_shows_compiling_rather_than_0_of_n(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """While the first block compiles, the bar says so (here the compile is pretended)."""
-    from gotsim.engine import simulate
+    from gotsim.play import simulate
     from gotsim.study import run_study
 
     said: list[object] = []
@@ -335,9 +335,9 @@ def test_a_compile_is_certain_from_the_files_when_the_stamp_is_stale(
     """surely_compiles: a stale or missing stamp, or a missing index, means a compile; a fresh
     index (newer than its source) leaves the decision to will_compile."""
     package = tmp_path / "gotsim"
-    cache = package / "engine" / "__pycache__"
+    cache = package / "play" / "__pycache__"
     cache.mkdir(parents=True)
-    source = package / "engine" / "runner.py"
+    source = package / "play" / "runner.py"
     source.write_text("x = 1\n")
     monkeypatch.setattr(jit, "ROOT", package)
     monkeypatch.setattr(jit, "sources_digest", lambda root=None: "digest-now")
@@ -486,8 +486,8 @@ def test_the_heuristic_group_names_the_loop_games_are_played_in(
 ) -> None:
     """The kernel whose cache decides 'will compile' is the batch loop simulate, studies and
     play_batch really call (stubbed here, so nothing compiles)."""
-    from gotsim.engine import runner, simulate
     from gotsim.engine.tables import rules_for
+    from gotsim.play import runner, simulate
 
     called: list[str] = []
     for name in ("play_policies", "play_policies_reused"):

@@ -21,9 +21,16 @@ from gotsim.engine.game import Game, RandomPolicy
 from gotsim.engine.init import new_games
 from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.runner import play_policies
 from gotsim.engine.state import N_ACTIONS, Decision, Phase
 from gotsim.engine.tables import rules_for, rules_table
+from gotsim.play.runner import play_policies
+from gotsim.play.tournament import (
+    elo_ratings,
+    houses_in_play,
+    rotation,
+    seat_table,
+    variant_tournament,
+)
 from gotsim.players import HeuristicPolicy, Policy, make_policy, policy_params, policy_table
 from gotsim.players.fighting import card_win_table
 from gotsim.players.heuristic import heuristic_action
@@ -38,13 +45,6 @@ from gotsim.players.params import (
     V1_DEFAULTS,
 )
 from gotsim.players.policy import game_memo
-from gotsim.players.tournament import (
-    elo_ratings,
-    houses_in_play,
-    rotation,
-    seat_table,
-    variant_tournament,
-)
 from gotsim.rules.ids import House
 
 ROOT = Path(__file__).resolve().parents[1]

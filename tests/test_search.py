@@ -13,6 +13,7 @@ from gotsim.engine.game import Game
 from gotsim.engine.invariants import violations
 from gotsim.engine.machine import advance, legal
 from gotsim.engine.state import N_ACTIONS, Decision, Phase
+from gotsim.play.tournament import play_seated
 from gotsim.players import HeuristicPolicy, make_policy
 from gotsim.players.memo import new_memos
 from gotsim.players.params import DEFAULTS, HEURISTIC
@@ -24,7 +25,6 @@ from gotsim.players.search import (
     resample_hidden,
     search_settings,
 )
-from gotsim.players.tournament import play_seated
 
 CHEAP = {"kind": "search", "rollouts": 2, "candidates": 3, "horizon": 1}
 

@@ -63,7 +63,7 @@ def test_simulate_bad_input(kwargs: dict, message: str) -> None:
 
 def test_python_game_matches_the_batch_path() -> None:
     """The Python driver with the random policy plays the very game the compiled batch plays."""
-    from gotsim.engine.simulate import play_games
+    from gotsim.play.simulate import play_games
 
     game = Game(players=6, seed=5)
     game.play(RandomPolicy())
@@ -172,8 +172,8 @@ def test_every_way_in_plays_one_compiled_heuristic(monkeypatch: pytest.MonkeyPat
     for all of them, not once per type: a second compilation of the whole heuristic costs
     minutes. A batch of one game (whose broadcast parameter table is read-only) is no
     exception."""
-    from gotsim.engine import runner, simulate
     from gotsim.engine.tables import rules_for
+    from gotsim.play import runner, simulate
     from gotsim.players import HeuristicPolicy
     from gotsim.players.heuristic import heuristic_action
 

@@ -28,7 +28,7 @@ from gotsim.analysis.stats import (
     win_rates,
 )
 from gotsim.cli import main
-from gotsim.engine.simulate import games_frame, play_games
+from gotsim.play.simulate import games_frame, play_games
 from gotsim.study import (
     ScenarioError,
     StudyOutputError,
@@ -545,7 +545,7 @@ def test_clash_of_kings_modules_in_scenarios(tmp_path: Path) -> None:
 
 
 def test_start_position_plays_from_the_position(tmp_path: Path) -> None:
-    from gotsim.engine.convert import simulate_from_position
+    from gotsim.play.simulate import simulate_from_position
 
     spec = {"name": "pos", "seed": 5, "games": 12, "block_size": 5, "start_position": str(RIVERRUN)}
     result = run_study(spec, out=tmp_path / "pos")

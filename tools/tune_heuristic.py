@@ -31,10 +31,10 @@ from typing import Any
 
 import numpy as np
 
-from gotsim.engine.runner import castle_table
 from gotsim.engine.tables import rules_table
+from gotsim.play.runner import castle_table
+from gotsim.play.tournament import houses_in_play, play_seated
 from gotsim.players.params import PARAMS, V1_DEFAULTS
-from gotsim.players.tournament import houses_in_play, play_seated
 from gotsim.rules.ids import House
 
 FIXED = ("noise", "version")  # not tuned: noise keeps openings apart, version picks the rules

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import gotsim
-
 __all__ = ["RepositoryFileError", "figure_folder", "repository", "repository_file"]
 
 
@@ -33,7 +31,7 @@ def repository(start: Path | None = None) -> Path | None:
     """The gotsim checkout holding ``start`` (default: the current folder), else the one holding
     the imported package (an editable install), else None."""
     here = (start or Path.cwd()).resolve()
-    package = Path(gotsim.__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]
     for folder in [here, *here.parents, package.parent]:
         if _is_checkout(folder):
             return folder

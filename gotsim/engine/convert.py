@@ -1,13 +1,13 @@
-"""Between board positions and engine records: resume play from a position, read a position back
-from a record at a phase boundary, and simulate "from this board, who wins?".
+"""Between board positions and engine records: a record to resume play from a position, and a
+position read back from a record at a phase boundary.
 
 ``record_from_position(p, seed)`` builds a one-game record (``STATE_DTYPE``) that ``advance``
 picks up at the start of the position's phase (or action step); the Westeros and wildling decks,
 which a position does not fix, are shuffled from the seed's nature stream as in ``new_games``.
 ``position_from_record(g, rules)`` reads a record back as a ``Position``; the record must stand at
 a phase boundary: no decision pending at the start of a phase, or the first decision of a phase
-whose answer nothing before it depends on. ``simulate_from_position(p, n)`` plays ``n`` random
-games from a position with the compiled runner and returns ``gotsim.simulate``'s columns.
+whose answer nothing before it depends on. Playing on from a position (``play_from_position``,
+``simulate_from_position``) is batch play: ``gotsim.play.simulate``.
 
 What the record cannot hold is refused with a ``PositionError``: the action phase without its
 step, a raven used before the action phase, a restriction at the start
@@ -23,9 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
-import pandas as pd
 from numpy.typing import NDArray
 
 from gotsim.engine import marches as mv
@@ -40,8 +38,6 @@ from gotsim.engine.position import (
     order_tokens,
 )
 from gotsim.engine.position import Phase as PositionPhase
-from gotsim.engine.runner import play_random
-from gotsim.engine.simulate import BATCH, MAX_DECISIONS, EngineIncompleteError, games_frame
 from gotsim.engine.state import (
     ORDER_COUNT,
     ORDER_NAMES,
@@ -142,7 +138,7 @@ def _seed_sequence(seed: int | np.random.SeedSequence) -> np.random.SeedSequence
 # --- position → record -------------------------------------------------------------------------
 
 
-def _resumable(source: PositionSource) -> Position:
+def resumable_position(source: PositionSource) -> Position:
     """The position, validated again by the loader, and checked for what a record can hold."""
     p = load_position(dump_position(source) if isinstance(source, Position) else source)
     if p.edition not in PLAYABLE:
@@ -220,7 +216,7 @@ def _position_fields(p: Position) -> NDArray[np.void]:
     return g
 
 
-def _records(p: Position, seeds: Sequence[np.random.SeedSequence]) -> np.recarray:
+def position_records(p: Position, seeds: Sequence[np.random.SeedSequence]) -> np.recarray:
     """One record per seed: ``new_games``' decks and random streams, the position's board."""
     games = new_games(seeds, edition=p.edition, players=p.players)
     fields = _position_fields(p)
@@ -247,8 +243,8 @@ def record_from_position(
     >>> int(g[0].game_round), Phase(int(g[0].phase)).name, int(g[0].power[House.STARK])
     (1, 'PLANNING', 5)
     """
-    p = _resumable(position)
-    return _records(p, [_seed_sequence(seed)])
+    p = resumable_position(position)
+    return position_records(p, [_seed_sequence(seed)])
 
 
 def rules_for(position: Position) -> np.recarray:
@@ -447,66 +443,13 @@ def position_from_record(g: Record, rules: Any, *, kings_court_swap: bool = Fals
     return load_position(position_spec(g, rules, kings_court_swap=kings_court_swap))
 
 
-# --- simulation from a position ----------------------------------------------------------------
-
-
-def play_from_position(
-    position: PositionSource, n_games: int, seed: int = 0, *, n_jobs: int = 1
-) -> np.recarray:
-    """Finished records of ``n_games`` random games from the position; game ``i`` is seeded by
-    ``SeedSequence(seed, spawn_key=(i,))`` (decks and every house's choices), so it depends only
-    on ``seed`` and ``i``."""
-    if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 0:
-        raise ValueError(f"n_games must be a whole number ≥ 0, got {n_games!r}")
-    p = _resumable(position)
-    rules = rules_for(p)
-    out = []
-    previous = numba.get_num_threads()
-    cores = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
-    numba.set_num_threads(max(1, min(n_jobs, cores)))
-    try:
-        for start in range(0, n_games, BATCH):
-            stop = min(start + BATCH, n_games)
-            seeds = [np.random.SeedSequence(seed, spawn_key=(i,)) for i in range(start, stop)]
-            games = _records(p, seeds)
-            play_random(games, rules, MAX_DECISIONS)
-            stuck = np.flatnonzero(games.done == 0)
-            if stuck.size:
-                phase = Phase(int(games.phase[stuck[0]])).name.lower()
-                raise EngineIncompleteError(
-                    f"game {start + stuck[0]} stopped in the {phase} phase without finishing"
-                )
-            out.append(games)
-    finally:
-        numba.set_num_threads(previous)
-    if not out:
-        return np.empty(0, STATE_DTYPE).view(np.recarray)
-    return np.concatenate(out).view(np.recarray)
-
-
-def simulate_from_position(
-    position: PositionSource, n_games: int, seed: int = 0, *, n_jobs: int = 1
-) -> pd.DataFrame:
-    """From this board, who wins? Play ``n_games`` random games from the position (compiled
-    runner) and return one row per game with the columns of ``gotsim.simulate``: ``game,
-    seed_key, players, edition, winner, end_round, end_reason``, per house in play
-    ``castles_<house>, power_<house>, supply_<house>, battles_<house>`` (battles counted from
-    the position on), and ``battles``.
-
-    From the starting position this is ``gotsim.simulate`` itself: same seeds, same games.
-    """
-    p = _resumable(position)
-    games = play_from_position(p, n_games, seed, n_jobs=n_jobs)
-    return games_frame(games, players=p.players, edition=p.edition, seed=seed)
-
-
 __all__ = [
     "NotAtBoundaryError",
     "boundary",
-    "play_from_position",
     "position_from_record",
+    "position_records",
     "position_spec",
     "record_from_position",
+    "resumable_position",
     "rules_for",
-    "simulate_from_position",
 ]

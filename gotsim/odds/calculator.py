@@ -28,6 +28,8 @@ from scipy.optimize import linprog
 
 from gotsim.engine import combat as cb
 from gotsim.odds import exact
+from gotsim.odds.html import odds_html
+from gotsim.odds.sampled import sample_battle
 from gotsim.odds.spec import Battle, BattleSpecError, card_id, parse_battle
 from gotsim.rules.ids import Unit
 
@@ -74,8 +76,6 @@ class OddsResult:
 
     def _repr_html_(self) -> str:
         """The result in a notebook: odds, strategies, the card-pair heat map, the breakdown."""
-        from gotsim.odds.html import odds_html
-
         return odds_html(self)
 
     def matrix_frame(self) -> pd.DataFrame:
@@ -457,8 +457,6 @@ def combat_odds(
     p = float(x @ matrix @ y)
     exact_result, n_samples, std_error = True, 0, 0.0
     if samples:
-        from gotsim.odds.sampled import sample_battle
-
         p, std_error = sample_battle(resolver, cells, x, y, samples, seed=seed, batch=batch)
         exact_result, n_samples = False, int(samples)
 

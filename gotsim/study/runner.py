@@ -121,8 +121,8 @@ def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
 
     from gotsim.engine.convert import POSITION_FIELDS
     from gotsim.engine.init import new_games
-    from gotsim.engine.simulate import EngineIncompleteError, play_batch
     from gotsim.engine.tables import rules_for
+    from gotsim.play.simulate import EngineIncompleteError, play_batch
 
     assert task.position is not None
     position, start = _position_start(task.position)
@@ -171,7 +171,7 @@ def _die_with_parent(parent: int | None) -> None:
 def play_block(task: BlockTask) -> BlockResult:
     """Play one block of one cell (one thread) and return its games and rounds frames."""
     _die_with_parent(task.parent_pid)
-    from gotsim.engine.simulate import games_frame, play_games, rounds_frame
+    from gotsim.play.simulate import games_frame, play_games, rounds_frame
 
     if task.position is None:
         records = play_games(
@@ -369,7 +369,7 @@ COMPILE_NOTE = "first run only, kept in numba's cache"
 def _announce_compile(scenario: Scenario, blocks: list[Block]) -> bool:
     """Say once on stderr which batch kernels the blocks will compile before their first game;
     returns whether any will."""
-    from gotsim.engine.simulate import announce_compile
+    from gotsim.play.simulate import announce_compile
 
     specs = {json.dumps(scenario.cells[b.cell].policies, sort_keys=True) for b in blocks}
     return any([announce_compile(json.loads(spec)) for spec in sorted(specs)])

@@ -20,9 +20,9 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from gotsim.engine.init import new_games
-from gotsim.engine.runner import castle_table, play_policies
 from gotsim.engine.state import EndReason
 from gotsim.engine.tables import rules_table
+from gotsim.play.runner import castle_table, play_policies
 from gotsim.players.memo import new_memos
 from gotsim.players.params import N_PARAMS, SEARCH, policy_kind, policy_params
 from gotsim.rules.ids import House

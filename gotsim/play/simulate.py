@@ -13,8 +13,9 @@ import numba
 import numpy as np
 import pandas as pd
 
+from gotsim.engine.convert import PositionSource, position_records, resumable_position
+from gotsim.engine.convert import rules_for as position_rules
 from gotsim.engine.init import new_games_range
-from gotsim.engine.runner import castle_table, play_random
 from gotsim.engine.state import (
     H_ATTACK_CARD,
     H_ATTACK_RESULT,
@@ -26,11 +27,13 @@ from gotsim.engine.state import (
     H_THREAT,
     H_WESTEROS,
     H_WINTER,
+    STATE_DTYPE,
     EndReason,
     Phase,
     RavenUse,
 )
 from gotsim.engine.tables import WesterosCard, WildlingCard, rules_for, rules_table, variant_flags
+from gotsim.play.runner import castle_table, play_random
 from gotsim.rules.ids import House
 
 MAX_DECISIONS = 1_000_000
@@ -168,7 +171,7 @@ def _play_table(
     if table is None:
         play_random(games, rules, MAX_DECISIONS)
         return
-    from gotsim.engine.runner import play_policies, play_policies_reused
+    from gotsim.play.runner import play_policies, play_policies_reused
     from gotsim.players.memo import fresh_memo, new_memos
     from gotsim.players.params import SEARCH
 
@@ -327,3 +330,56 @@ def simulate(
         policies=policies,
     )
     return games_frame(games, players=players, edition=edition, seed=seed)
+
+
+# --- simulation from a position ----------------------------------------------------------------
+
+
+def play_from_position(
+    position: PositionSource, n_games: int, seed: int = 0, *, n_jobs: int = 1
+) -> np.recarray:
+    """Finished records of ``n_games`` random games from the position; game ``i`` is seeded by
+    ``SeedSequence(seed, spawn_key=(i,))`` (decks and every house's choices), so it depends only
+    on ``seed`` and ``i``."""
+    if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 0:
+        raise ValueError(f"n_games must be a whole number ≥ 0, got {n_games!r}")
+    p = resumable_position(position)
+    rules = position_rules(p)
+    out = []
+    previous = numba.get_num_threads()
+    cores = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
+    numba.set_num_threads(max(1, min(n_jobs, cores)))
+    try:
+        for start in range(0, n_games, BATCH):
+            stop = min(start + BATCH, n_games)
+            seeds = [np.random.SeedSequence(seed, spawn_key=(i,)) for i in range(start, stop)]
+            games = position_records(p, seeds)
+            play_random(games, rules, MAX_DECISIONS)
+            stuck = np.flatnonzero(games.done == 0)
+            if stuck.size:
+                phase = Phase(int(games.phase[stuck[0]])).name.lower()
+                raise EngineIncompleteError(
+                    f"game {start + stuck[0]} stopped in the {phase} phase without finishing"
+                )
+            out.append(games)
+    finally:
+        numba.set_num_threads(previous)
+    if not out:
+        return np.empty(0, STATE_DTYPE).view(np.recarray)
+    return np.concatenate(out).view(np.recarray)
+
+
+def simulate_from_position(
+    position: PositionSource, n_games: int, seed: int = 0, *, n_jobs: int = 1
+) -> pd.DataFrame:
+    """From this board, who wins? Play ``n_games`` random games from the position (compiled
+    runner) and return one row per game with the columns of ``gotsim.simulate``: ``game,
+    seed_key, players, edition, winner, end_round, end_reason``, per house in play
+    ``castles_<house>, power_<house>, supply_<house>, battles_<house>`` (battles counted from
+    the position on), and ``battles``.
+
+    From the starting position this is ``gotsim.simulate`` itself: same seeds, same games.
+    """
+    p = resumable_position(position)
+    games = play_from_position(p, n_games, seed, n_jobs=n_jobs)
+    return games_frame(games, players=p.players, edition=p.edition, seed=seed)
