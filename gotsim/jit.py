@@ -171,9 +171,7 @@ class KernelGroup:
 
 
 KERNEL_GROUPS: dict[str, KernelGroup] = {
-    "random": KernelGroup(
-        "the random players' kernels", "gotsim.play.runner", ("play_random",), 2
-    ),
+    "random": KernelGroup("the random players' kernels", "gotsim.play.runner", ("play_random",), 2),
     "heuristic": KernelGroup(  # play_games and play_batch both play through the reused loop
         "the heuristic players' kernels", "gotsim.play.runner", ("play_policies_reused",), 4
     ),

@@ -1,5 +1,5 @@
 """``gotsim.analysis.westeros.westeros_chances``: exact per-round chances of the Westeros cards,
-Winter Is Coming's reshuffle included, against the engine's own draws (``_draw_cards`` for rounds
+Winter Is Coming's reshuffle included, against the engine's own draws (``draw_cards`` for rounds
 2–10 on fresh records, no play in between) and against hand-worked values."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def test_chances_match_the_engine_draws() -> None:
     for g in games:
         for r in range(9):
             g.game_round = r + 2
-            ws._draw_cards(g, t)
+            ws.draw_cards(g, t)
             for d in range(3):
                 resolved[r, d, int(g.westeros_drawn[d])] += 1
                 winter[r, d] += g.history[r + 1, H_WINTER + d] > 0

@@ -1,0 +1,54 @@
+"""A battle inside the engine: support, house cards and their abilities, Tides of Battle, the
+Valyrian Steel Blade, casualties, retreat and the aftermath — on ``g.battle`` with the one combat
+implementation of ``gotsim.engine.combat``.
+
+Steps (``g.combat_step``): SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES (and the blade's redraw),
+BLADE (its +1), RESOLVE, AFTER ("if you win" abilities), CASUALTIES, RETREAT, RETREAT_LOSS,
+FINISH. Cursors: ``g.pc[6]``
+(the step's loop position), ``g.pc[7]`` (winner side once known), ``g.pc[8]`` (the side that
+retreats, -1 none), ``g.pc[9]`` (where it retreats to). The attacking units are the march's
+``g.moving[target]``; they stay in the march's origin until they win or retreat.
+
+The package, each module importing only those before it: ``common`` (steps, cursors, hands,
+support, the Tides of Battle draw), ``aftermath`` (casualties, retreats, finishing),
+``decisions`` (legal options and applying answers) and ``steps`` (the step machine).
+"""
+
+from __future__ import annotations
+
+from gotsim.engine.battle.aftermath import casualty_ok
+from gotsim.engine.battle.common import (
+    AFTER,
+    BLADE_REDRAW_STAGE,
+    CURSOR,
+    RETREAT_LOSS_FLAG,
+    WINNER,
+    card_arrays,
+    next_undecided_supporter,
+    recycle_by_rules,
+    retreat_ok,
+    side_house,
+    start_battle,
+    tides_arrays,
+)
+from gotsim.engine.battle.decisions import battle_apply, battle_legal
+from gotsim.engine.battle.steps import battle_step
+
+__all__ = [
+    "AFTER",
+    "BLADE_REDRAW_STAGE",
+    "CURSOR",
+    "RETREAT_LOSS_FLAG",
+    "WINNER",
+    "battle_apply",
+    "battle_legal",
+    "battle_step",
+    "card_arrays",
+    "casualty_ok",
+    "next_undecided_supporter",
+    "recycle_by_rules",
+    "retreat_ok",
+    "side_house",
+    "start_battle",
+    "tides_arrays",
+]

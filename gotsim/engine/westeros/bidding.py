@@ -1,0 +1,179 @@
+"""Power from Game of Thrones, bidding (the three influence tracks of Clash of Kings and the
+wildlings), and Clash of Kings' placing of bids and ties on each track."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gotsim.engine.board_state import (
+    LAND,
+    PORT,
+    ask,
+    controller,
+    enemy_ships_in,
+    gain_power,
+    lose_power,
+)
+from gotsim.engine.state import (
+    Decision,
+)
+from gotsim.engine.westeros.common import (
+    S_BID_POS,
+    S_BID_TRACK,
+    S_ORDER,
+    S_PARTICIPANTS,
+    S_PLACED,
+    S_PLACED_MASK,
+    S_STRENGTH,
+    W_AREA,
+    W_LOOP,
+    WILDLINGS,
+    in_play_mask,
+    is_participant,
+)
+from gotsim.jit import njit
+from gotsim.rules.ids import SHIP
+
+# --- Game of Thrones ------------------------------------------------------------------------------
+
+
+@njit
+def power_income(g, t, house: int) -> int:
+    """Game of Thrones: crowns in the areas ``house`` controls, plus 1 per port holding its ships
+    whose sea holds no enemy ships."""
+    n = 0
+    for a in range(t.n_areas):
+        if t.kind[a] == LAND:
+            if t.crowns[a] > 0 and controller(g, t, a) == house:
+                n += t.crowns[a]
+        elif t.kind[a] == PORT:
+            if (
+                g.owner[a] == house
+                and g.units[a, SHIP] > 0
+                and not enemy_ships_in(g, t.port_sea[a], house)
+            ):
+                n += 1
+    return n
+
+
+@njit
+def game_of_thrones(g, t) -> None:
+    # incomes first, then gains, so every house is counted on the same board
+    income = np.zeros(g.power.shape[0], np.int64)
+    for p in range(t.players):
+        house = g.track[0, p]
+        if house >= 0:
+            income[house] = power_income(g, t, house)
+    for p in range(t.players):
+        house = g.track[0, p]
+        if house >= 0:
+            gain_power(g, t, house, income[house])
+
+
+# --- bidding (Clash of Kings and the wildlings) ---------------------------------------------------
+
+
+@njit
+def start_bidding(g, what: int, participants: int) -> None:
+    g.wscratch[S_BID_POS] = 0
+    g.wscratch[S_BID_TRACK] = what
+    g.wscratch[S_PARTICIPANTS] = participants
+    g.bid[:] = 0
+
+
+@njit
+def bidding_step(g, t) -> bool:
+    """Secret bids, asked in turn order (a house without power bids 0 unasked). True when done."""
+    while g.wscratch[S_BID_POS] < t.players:
+        house = g.track[0, g.wscratch[S_BID_POS]]
+        g.wscratch[S_BID_POS] += 1
+        if house < 0 or not is_participant(g, house):
+            continue
+        if g.power[house] <= 0:
+            g.bid[house] = 0
+            continue
+        what = g.wscratch[S_BID_TRACK]
+        ask(g, Decision.BID, house, what, g.wscratch[S_STRENGTH] if what == WILDLINGS else 0)
+        return False
+    return True
+
+
+@njit
+def pay_bids(g, t) -> int:
+    """All bids go to the pool; returns their total."""
+    total = 0
+    for house in range(g.bid.shape[0]):
+        if is_participant(g, house):
+            total += lose_power(g, house, g.bid[house])
+    return total
+
+
+# --- Clash of Kings -------------------------------------------------------------------------------
+
+
+@njit
+def top_unplaced_bid(g) -> int:
+    best = -1
+    for house in range(g.bid.shape[0]):
+        if is_participant(g, house) and not (g.wscratch[S_PLACED_MASK] >> house) & 1:
+            best = max(best, g.bid[house])
+    return best
+
+
+@njit
+def place(g, house: int) -> None:
+    g.wscratch[S_ORDER + g.wscratch[S_PLACED]] = house
+    g.wscratch[S_PLACED] += 1
+    g.wscratch[S_PLACED_MASK] |= 1 << house
+
+
+@njit
+def _order_step(g, t, track: int) -> bool:
+    """Rebuild a track by bids, highest first; each tie is ordered by the Iron Throne holder (for
+    the Iron Throne track the previous holder: the track is written only when complete)."""
+    while g.wscratch[S_PLACED] < t.players:
+        best = top_unplaced_bid(g)
+        count = 0
+        first = -1
+        for house in range(g.bid.shape[0]):
+            if (
+                is_participant(g, house)
+                and not (g.wscratch[S_PLACED_MASK] >> house) & 1
+                and g.bid[house] == best
+            ):
+                count += 1
+                if first < 0:
+                    first = house
+        if count == 1:
+            place(g, first)
+        else:
+            ask(g, Decision.TIE_ORDER, g.track[0, 0], track, best)
+            return False
+    return True
+
+
+@njit
+def clash_step(g, t) -> bool:
+    """Clash of Kings: bid for the Iron Throne, then Fiefdoms, then King's Court. The top house
+    of each track holds its dominance token (the Blade keeps its used flag)."""
+    while g.wpc[W_LOOP] < 3:
+        track = g.wpc[W_LOOP]
+        sub = g.wpc[W_AREA]
+        if sub == 0:
+            start_bidding(g, track, in_play_mask(g, t))
+            g.wscratch[S_PLACED] = 0
+            g.wscratch[S_PLACED_MASK] = 0
+            g.wpc[W_AREA] = 1
+        elif sub == 1:
+            if not bidding_step(g, t):
+                return False
+            pay_bids(g, t)
+            g.wpc[W_AREA] = 2
+        else:
+            if not _order_step(g, t, track):
+                return False
+            for i in range(t.players):
+                g.track[track, i] = g.wscratch[S_ORDER + i]
+            g.wpc[W_LOOP] += 1
+            g.wpc[W_AREA] = 0
+    return True

@@ -1,0 +1,192 @@
+"""Mustering: the legal recruits and upgrades of one area (castle points, supply, the units
+left), and the step that asks each house area by area."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gotsim.engine.board_state import (
+    PORT,
+    SEA,
+    ask,
+    controller,
+    summary_fits_with,
+    unit_count,
+)
+from gotsim.engine.state import (
+    ACT_FOOTMAN,
+    ACT_KNIGHT,
+    ACT_NONE,
+    ACT_SIEGE,
+    ACT_UPGRADE_KNIGHT,
+    ACT_UPGRADE_SIEGE,
+    Decision,
+)
+from gotsim.engine.westeros.common import W_AREA, W_LOOP, add_unit, replace_unit
+from gotsim.jit import njit
+from gotsim.rules.board import PORT_SHIPS
+from gotsim.rules.ids import FOOTMAN, KNIGHT, SHIP, SIEGE
+
+# --- mustering ------------------------------------------------------------------------------------
+
+
+@njit
+def _ship_target_ok(g, t, house: int, area: int, s: int) -> bool:
+    """A ship mustered at ``area`` may go to an adjacent sea or to the area's own port, neither
+    holding another house's units; a port holds at most 3 ships."""
+    if s == area or g.blocked[s]:
+        return False
+    if t.kind[s] == SEA:
+        if not t.adjacent[area, s]:
+            return False
+    elif t.kind[s] == PORT:
+        if t.port_land[s] != area:
+            return False
+    else:
+        return False
+    if (g.owner[s] >= 0 and g.owner[s] != house) or g.neutral[s] > 0:
+        return False  # another house's units, or a 1e absent house's neutral ships
+    return not (t.kind[s] == PORT and g.units[s, SHIP] >= PORT_SHIPS)
+
+
+@njit
+def muster_allowed(g, t, house: int, area: int, points: int, action: int) -> bool:
+    """Whether ``house`` may spend ``points`` at ``area`` on ``action`` (a MUSTER action): cost,
+    unit limits (the reserve), and supply (a new unit must not break it; upgrades keep sizes)."""
+    if action < 0 or action >= ACT_NONE:
+        return False
+    return ((muster_actions(g, t, house, area, points) >> action) & 1) != 0
+
+
+@njit
+def muster_actions(g, t, house: int, area: int, points: int, first: bool = False) -> np.int64:
+    """Every MUSTER action ``muster_allowed`` accepts, as a bit set (bit ``action``; the actions
+    are below ``ACT_NONE`` = 63): the reserve and the house's armies are counted once, and only
+    the area's ship targets (``t.ship_targets``) are looked at for ships. With ``first``, only
+    until one is found (for asking whether there is any)."""
+    if points < 1:
+        return np.int64(0)
+    one = np.int64(1)
+    out = np.int64(0)
+    reserve, army = _reserve_and_armies(g, t, house)
+    allowed = t.supply_table[g.supply[house]]
+    here = unit_count(g, area) if g.owner[area] == house else 0
+    # a new unit in the area must keep the armies within supply (army_sizes_fit)
+    new_unit_fits = summary_fits_with(army, here, 1, allowed)
+    if reserve[FOOTMAN] > 0 and new_unit_fits:
+        out |= one << ACT_FOOTMAN
+    if points >= 2 and reserve[KNIGHT] > 0 and new_unit_fits:
+        out |= one << ACT_KNIGHT
+    if points >= 2 and reserve[SIEGE] > 0 and new_unit_fits:
+        out |= one << ACT_SIEGE
+    footman_here = g.owner[area] == house and g.units[area, FOOTMAN] > 0
+    if footman_here and reserve[KNIGHT] > 0:
+        out |= one << ACT_UPGRADE_KNIGHT
+    if footman_here and reserve[SIEGE] > 0:
+        out |= one << ACT_UPGRADE_SIEGE
+    if first and out != 0:
+        return out
+    if reserve[SHIP] > 0:
+        for j in range(t.ship_targets.shape[1]):
+            s = t.ship_targets[area, j]
+            if s < 0:
+                break
+            if _ship_target_ok(g, t, house, area, s):
+                there = unit_count(g, s) if g.owner[s] == house else 0
+                if summary_fits_with(army, there, 1, allowed):
+                    out |= one << s
+                    if first:
+                        return out
+    return out
+
+
+@njit
+def _reserve_and_armies(g, t, house: int):
+    """Units of each type left in the house's reserve (its unit limits minus those on the
+    board, ``available``) and the ``army_summary`` of its units per area (what
+    ``army_sizes_fit`` counts), in one pass over the board."""
+    n0 = 0
+    n1 = 0
+    n2 = 0
+    n3 = 0
+    a2 = 0
+    a3 = 0
+    a4 = 0
+    biggest = 0
+    for a in range(t.n_areas):
+        if g.owner[a] == house:
+            f, k, s, e = g.units[a, 0], g.units[a, 1], g.units[a, 2], g.units[a, 3]
+            n0 += f
+            n1 += k
+            n2 += s
+            n3 += e
+            n = f + k + s + e
+            a2 += n >= 2
+            a3 += n >= 3
+            a4 += n >= 4
+            biggest = max(biggest, n)
+    limits = t.unit_limits[house]
+    reserve = (limits[0] - n0, limits[1] - n1, limits[2] - n2, limits[3] - n3)
+    return reserve, (a2, a3, a4, biggest)
+
+
+@njit
+def can_muster(g, t, house: int, area: int, points: int) -> bool:
+    """Whether ``house`` controls ``area`` and has anything to spend ``points`` on there."""
+    if points <= 0 or controller(g, t, area) != house:
+        return False
+    return muster_actions(g, t, house, area, points, True) != 0
+
+
+@njit
+def start_muster(g, t, house: int, area: int) -> bool:
+    """Muster in one castle/stronghold area (Mustering card, star consolidate power order, The
+    Horde Descends): asks MUSTER with the area's points (castle 1, stronghold 2). False, and
+    nothing asked, when there is nothing to muster there."""
+    points = t.muster_points[area]
+    if not can_muster(g, t, house, area, points):
+        return False
+    ask(g, Decision.MUSTER, house, area, points)
+    return True
+
+
+@njit
+def apply_muster(g, t, house: int, action: int) -> None:
+    area = g.ctx[0]
+    points = g.ctx[1]
+    if action == ACT_NONE:
+        return
+    cost = 1
+    if action == ACT_FOOTMAN:
+        add_unit(g, area, house, FOOTMAN)
+    elif action == ACT_KNIGHT:
+        add_unit(g, area, house, KNIGHT)
+        cost = 2
+    elif action == ACT_SIEGE:
+        add_unit(g, area, house, SIEGE)
+        cost = 2
+    elif action == ACT_UPGRADE_KNIGHT:
+        replace_unit(g, area, FOOTMAN, KNIGHT)
+    elif action == ACT_UPGRADE_SIEGE:
+        replace_unit(g, area, FOOTMAN, SIEGE)
+    else:
+        add_unit(g, action, house, SHIP)
+    points -= cost
+    if can_muster(g, t, house, area, points):
+        ask(g, Decision.MUSTER, house, area, points)
+
+
+@njit
+def mustering_step(g, t) -> bool:
+    """Mustering card: in turn order, each house musters in every castle/stronghold area it
+    controls, area by area. True when every house is done."""
+    while g.wpc[W_LOOP] < t.players:
+        house = g.track[0, g.wpc[W_LOOP]]
+        while house >= 0 and g.wpc[W_AREA] < t.n_areas:
+            a = g.wpc[W_AREA]
+            g.wpc[W_AREA] += 1
+            if t.muster_points[a] > 0 and start_muster(g, t, house, a):
+                return False
+        g.wpc[W_LOOP] += 1
+        g.wpc[W_AREA] = 0
+    return True

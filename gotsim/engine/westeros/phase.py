@@ -1,0 +1,256 @@
+"""The Westeros decks and the phase's flow: drawing (winter reshuffles, the look-ahead of
+Web of Lies), each card's effect in turn, and the end of the phase."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gotsim.engine.board_state import (
+    ask,
+)
+from gotsim.engine.rng import shuffle
+from gotsim.engine.state import (
+    H_WINTER,
+    NATURE,
+    Decision,
+    Phase,
+)
+from gotsim.engine.tables import WesterosCard
+from gotsim.engine.westeros.bidding import clash_step, game_of_thrones
+from gotsim.engine.westeros.common import (
+    DECK_SIZE,
+    E_ATTACK,
+    E_ATTACK_OVER,
+    E_CLASH,
+    E_CLASH_START,
+    E_DONE,
+    E_GAME_OF_THRONES,
+    E_MUSTER,
+    E_MUSTER_START,
+    E_RECONCILE,
+    E_START,
+    E_SUPPLY,
+    E_WAIT,
+    FOOTMEN_NO_SUPPORT,
+    MAX_THREAT,
+    NO_CONSOLIDATE,
+    NO_DEFENSE,
+    NO_MARCH_PLUS,
+    NO_RAID,
+    NO_SUPPORT,
+    S_RECON,
+    STEP_ATTACK,
+    STEP_CARDS,
+    STEP_DRAW,
+    STEP_FINISH,
+    W_AREA,
+    W_CARD,
+    W_EFFECT,
+    W_LOOP,
+    W_STEP,
+)
+from gotsim.engine.westeros.muster import mustering_step
+from gotsim.engine.westeros.supply import reconcile_step, set_supply_levels
+from gotsim.engine.westeros.wildlings import start_wildling_attack, wildling_attack_step
+from gotsim.jit import njit
+
+# --- the Westeros phase ---------------------------------------------------------------------------
+
+
+@njit
+def _reshuffle(g, d: int) -> None:
+    shuffle(g.rng, NATURE, g.westeros[d], DECK_SIZE)
+    g.westeros_next[d] = 0
+
+
+@njit
+def _lookahead_winter(g, d: int) -> None:
+    """1e look-ahead variant, Winter Is Coming just drawn: the deck is shuffled without the two
+    cards still face up, and the next draw (position 0) is the replacement; the two face-up
+    cards follow it (K9). Afterwards the deck cycles as usual."""
+    first = g.westeros_next[d] % DECK_SIZE
+    up1 = g.westeros[d, first]
+    up2 = g.westeros[d, (first + 1) % DECK_SIZE]
+    pool = np.empty(DECK_SIZE - 2, np.int8)
+    for i in range(DECK_SIZE - 2):
+        pool[i] = g.westeros[d, (first + 2 + i) % DECK_SIZE]
+    shuffle(g.rng, NATURE, pool, DECK_SIZE - 2)
+    g.westeros[d, 0] = pool[0]
+    g.westeros[d, 1] = up1
+    g.westeros[d, 2] = up2
+    for i in range(1, DECK_SIZE - 2):
+        g.westeros[d, 2 + i] = pool[i]
+    g.westeros_next[d] = 0
+
+
+@njit
+def _draw(g, d: int, lookahead: bool = False) -> int:
+    """The top card of deck ``d``. Drawn cards stay below ``westeros_next``; a spent deck (not
+    reached in 10 rounds) is reshuffled whole. With the 1e look-ahead variant a resolved card
+    goes under its deck, so the deck is a cycle starting at ``westeros_next`` (K9)."""
+    if g.westeros_next[d] >= DECK_SIZE:
+        if lookahead:
+            g.westeros_next[d] = 0
+        else:
+            _reshuffle(g, d)
+    card = g.westeros[d, g.westeros_next[d]]
+    g.westeros_next[d] += 1
+    return card
+
+
+@njit
+def draw_cards(g, t) -> int:
+    """Draw the top card of decks I, II, III. Winter Is Coming is resolved at once: its deck is
+    shuffled whole (this card included) and a replacement drawn. Returns the wildling icons."""
+    icons = 0
+    lookahead = t.westeros_lookahead != 0
+    for d in range(3):
+        card = _draw(g, d, lookahead)
+        while card == WesterosCard.WINTER_IS_COMING:
+            g.history[g.game_round - 1, H_WINTER + d] += 1
+            if lookahead:
+                _lookahead_winter(g, d)
+            else:
+                _reshuffle(g, d)
+            card = _draw(g, d, lookahead)
+        g.westeros_drawn[d] = card
+        if t.westeros_icon[card]:
+            icons += 1
+    return icons
+
+
+@njit
+def _ask_choice(g, card: int, house: int) -> int:
+    ask(g, Decision.WESTEROS_CHOICE, house, card)
+    return E_WAIT
+
+
+@njit
+def _start_card(g, t, card: int) -> int:
+    """Begin resolving a Westeros card; returns the effect to run next (``E_*``)."""
+    if card == WesterosCard.SUPPLY:
+        return E_SUPPLY
+    if card == WesterosCard.MUSTERING:
+        return E_MUSTER_START
+    if card == WesterosCard.A_THRONE_OF_BLADES:
+        return _ask_choice(g, card, g.track[0, 0])  # Iron Throne holder
+    if card == WesterosCard.GAME_OF_THRONES:
+        return E_GAME_OF_THRONES
+    if card == WesterosCard.DARK_WINGS_DARK_WORDS:
+        return _ask_choice(g, card, g.track[2, 0])  # Messenger Raven holder
+    if card == WesterosCard.CLASH_OF_KINGS:
+        return E_CLASH_START
+    if card == WesterosCard.PUT_TO_THE_SWORD:
+        return _ask_choice(g, card, g.track[1, 0])  # Valyrian Steel Blade holder
+    if card == WesterosCard.STORM_OF_SWORDS:
+        g.restrict |= NO_DEFENSE
+    elif card == WesterosCard.RAINS_OF_AUTUMN:
+        # 2e: no March +1 orders; 1e: supporting footmen add no strength (E12)
+        g.restrict |= NO_MARCH_PLUS if t.edition == 2 else FOOTMEN_NO_SUPPORT
+    elif card == WesterosCard.SEA_OF_STORMS:
+        g.restrict |= NO_RAID
+    elif card == WesterosCard.WEB_OF_LIES:
+        g.restrict |= NO_SUPPORT
+    elif card == WesterosCard.FEAST_FOR_CROWS:
+        g.restrict |= NO_CONSOLIDATE
+    elif card == WesterosCard.WILDLINGS_ATTACK:
+        start_wildling_attack(g, t, g.threat)
+        return E_ATTACK
+    return E_DONE  # Last Days of Summer (Winter Is Coming was resolved when drawn)
+
+
+@njit
+def _resolve_card(g, t) -> bool:
+    """Resolve the card of deck ``wpc[W_CARD]``; True when it is done."""
+    while g.pending == Decision.NONE:
+        effect = g.wpc[W_EFFECT]
+        if effect == E_START:
+            g.wpc[W_EFFECT] = _start_card(g, t, g.westeros_drawn[g.wpc[W_CARD]])
+        elif effect == E_SUPPLY:
+            set_supply_levels(g, t)
+            g.wscratch[S_RECON] = 0
+            g.wpc[W_EFFECT] = E_RECONCILE
+        elif effect == E_RECONCILE:
+            if not reconcile_step(g, t):
+                return False
+            g.wpc[W_EFFECT] = E_DONE
+        elif effect == E_MUSTER_START:
+            g.wpc[W_LOOP] = 0
+            g.wpc[W_AREA] = 0
+            g.wpc[W_EFFECT] = E_MUSTER
+        elif effect == E_MUSTER:
+            if not mustering_step(g, t):
+                return False
+            g.wpc[W_EFFECT] = E_DONE
+        elif effect == E_GAME_OF_THRONES:
+            game_of_thrones(g, t)
+            g.wpc[W_EFFECT] = E_DONE
+        elif effect == E_CLASH_START:
+            g.wpc[W_LOOP] = 0
+            g.wpc[W_AREA] = 0
+            g.wpc[W_EFFECT] = E_CLASH
+        elif effect == E_CLASH:
+            if not clash_step(g, t):
+                return False
+            g.wpc[W_EFFECT] = E_DONE
+        elif effect == E_ATTACK:
+            if not wildling_attack_step(g, t):
+                return False
+            g.wpc[W_EFFECT] = E_ATTACK_OVER
+        elif effect == E_WAIT:
+            return False
+        else:
+            return True
+    return False
+
+
+@njit
+def _finish(g) -> None:
+    g.phase = Phase.PLANNING
+    g.pc[:] = 0
+    g.wpc[:] = 0
+    g.wscratch[:] = 0
+    g.bid[:] = 0
+    g.turn = 0
+
+
+@njit
+def westeros_phase(g, t) -> bool:
+    """The Westeros phase: draw I, II, III; the threat rises 2 per wildling icon (max 12) and the
+    wildlings attack at once if it reaches 12; the cards are resolved I, II, III; then planning.
+
+    Returns True when it stops after a wildling attack or at the phase's end, so that the
+    machine checks ports and the castle victory again (supply and wildling losses can hand an
+    area back, S&R issue #1626); called again, it goes on where it stopped."""
+    while g.pending == Decision.NONE and g.phase == Phase.WESTEROS:
+        step = g.wpc[W_STEP]
+        if step == STEP_DRAW:
+            icons = draw_cards(g, t)
+            g.wpc[W_STEP] = STEP_CARDS
+            g.wpc[W_CARD] = 0
+            g.wpc[W_EFFECT] = E_START
+            if icons > 0:
+                g.threat = min(MAX_THREAT, g.threat + 2 * icons)
+                if g.threat >= MAX_THREAT and t.edition == 2:  # 1e: no attack at the top (D9)
+                    start_wildling_attack(g, t, g.threat)
+                    g.wpc[W_STEP] = STEP_ATTACK
+        elif step == STEP_ATTACK:
+            if not wildling_attack_step(g, t):
+                return False
+            g.wpc[W_STEP] = STEP_CARDS
+            return True
+        elif step == STEP_CARDS:
+            if g.wpc[W_CARD] >= 3:
+                g.wpc[W_STEP] = STEP_FINISH
+            elif _resolve_card(g, t):
+                attacked = g.wpc[W_EFFECT] == E_ATTACK_OVER
+                g.wpc[W_CARD] += 1
+                g.wpc[W_EFFECT] = E_START
+                if attacked:
+                    return True
+            else:
+                return False
+        else:
+            _finish(g)
+            return True
+    return False
