@@ -462,7 +462,7 @@ def test_warmup_warms_every_group_and_says_so(
 ) -> None:
     """Every kernel group is played once (stubbed here: the real compile takes minutes), with a
     line per group on stderr unless --quiet, and no second compile line from inside."""
-    import gotsim.cli as cli
+    from gotsim.cli import commands as cli
 
     warmed: list[str] = []
     for name in ("random", "heuristic", "game", "heuristic_policy", "odds"):

@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-import gotsim.engine.position as position_module
 from gotsim.cli import main
 from gotsim.engine.position import (
     Phase,
@@ -27,6 +26,8 @@ from gotsim.engine.position import (
     order_tokens,
     starting_position,
 )
+from gotsim.engine.position import model as position_model
+from gotsim.engine.position import reader as position_reader
 from gotsim.odds import combat_odds
 from gotsim.rules.board import load_board
 from gotsim.rules.ids import House, Unit
@@ -818,7 +819,8 @@ def test_neutral_armies_of_the_1st_edition(monkeypatch: pytest.MonkeyPatch) -> N
     real = load_setup("1e", 3)
     armies = {"pyke": {Unit.FOOTMAN: 1, Unit.KNIGHT: 1}, "ironmans_bay": {Unit.SHIP: 2}}
     patched = dataclasses.replace(real, neutral_armies=armies)
-    monkeypatch.setattr(position_module, "load_setup", lambda *args, **kwargs: patched)
+    for module in (position_model, position_reader):  # the setup the position package reads
+        monkeypatch.setattr(module, "load_setup", lambda *args, **kwargs: patched)
     p = starting_position("1e", 3)
     assert load_position(dump_position(p)) == p
     assert dump_position(p)["areas"]["pyke"] == {"neutral_army": {"footman": 1, "knight": 1}}

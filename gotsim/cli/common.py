@@ -1,0 +1,164 @@
+"""The command's shared pieces: exit codes, the parser that fails with one line, checked
+arguments (players, edition, variants, output files) and the compile notices."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+from gotsim.inputs import (
+    InputError,
+)
+
+EXIT_BAD_INPUT = 2
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a Unix tool killed by a closed pipe
+
+
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """``--help`` shows every option's default, except for flags and options without one."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default in (None, False, argparse.SUPPRESS) or action.nargs == 0:
+            return action.help
+        return super()._get_help_string(action)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage dump), exit status 2, and defaults in help."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("gotsim").strip()  # "gotsim: error:" says gotsim
+        fail(f"{command}: {message}" if command else message)
+
+
+def fail(message: str) -> NoReturn:
+    print(f"gotsim: error: {message}", file=sys.stderr)
+    raise SystemExit(EXIT_BAD_INPUT)
+
+
+def output(check: Any, path: str, flag: str) -> Path:
+    """An output path checked before anything is computed (one line, exit 2 when it cannot
+    be; a folder we may not write in is the environment's failure: exit 1, from ``main``)."""
+    try:
+        return Path(check(path, flag))
+    except InputError as exc:
+        fail(str(exc))
+
+
+def player_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--players must be a whole number, got {text!r}"
+        ) from None
+    return value
+
+
+def announce(group: str) -> None:
+    """One line on stderr when the kernels of ``group`` (``gotsim.jit.KERNEL_GROUPS``) are about
+    to compile in this process."""
+    from gotsim.jit import announce_compile
+
+    announce_compile(group)
+
+
+def early_compile_notice(args: argparse.Namespace) -> None:
+    """Say at once, before numba and the engine are imported, which kernels ``bench`` will
+    compile when that is certain from the files (``gotsim.jit.surely_compiles``). Commands that
+    read an input first (``run``, ``play``, ``combat``) announce their compile once the input is
+    known to be good, so that bad input is still one line."""
+    from gotsim.jit import announce_if_surely_compiles
+
+    if args.command == "bench":
+        announce_if_surely_compiles(getattr(args, "policy", "random"))
+
+
+def say_status(args: argparse.Namespace, text: str) -> None:
+    """A progress line on stderr, unless ``--quiet``."""
+    if not getattr(args, "quiet", False):
+        print(text, file=sys.stderr, flush=True)
+
+
+def python_policy(name: str) -> Any:
+    """The Python policy every house plays in ``gotsim play``."""
+    from gotsim.players import make_policy
+
+    return make_policy(name)
+
+
+def check_edition(args: argparse.Namespace) -> None:
+    """One line for a player count, policy or variant the edition does not have."""
+    counts = (3, 4, 5) if args.edition == "1e" else (3, 4, 5, 6)
+    name = "1st" if args.edition == "1e" else "2nd"
+    if args.players not in counts:
+        fail(f"--players {args.players}: the {name} edition is played by 3 to {counts[-1]} players")
+    if args.edition == "1e" and getattr(args, "tides", False):
+        fail("--tides: Tides of Battle is a 2nd-edition variant")
+    for module in args.variant or ():
+        if args.edition == "2e":
+            fail(
+                f"--variant {module}: an A Clash of Kings module of the 1st edition (--edition 1e)"
+            )
+
+
+def chosen_variants(args: argparse.Namespace) -> dict[str, bool]:
+    """The engine variants of ``gotsim play`` and ``gotsim bench``."""
+    return {
+        "tides_of_battle": getattr(args, "tides", False),
+        **dict.fromkeys(args.variant or (), True),
+    }
+
+
+def output_file(value: str | None, flag: str, suffix: str) -> Path | None:
+    """The file an option writes, checked before the game is played."""
+    if value is None:
+        return None
+    path = Path(value)
+    if path.is_dir():
+        fail(f"{flag} {value!r} is a folder; give a file name such as game{suffix}")
+    if not path.parent.exists():
+        fail(f"{flag} {value!r}: folder {str(path.parent)!r} does not exist")
+    return path
+
+
+def write_text_file(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file, then a rename)."""
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
+def write_bytes_file(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+
+
+# the 1st edition's A Clash of Kings modules: gotsim.engine.tables.CLASH_OF_KINGS_VARIANTS,
+# written out so that the command starts without importing the engine (a test keeps them equal)
+CLASH_OF_KINGS_VARIANTS = (
+    "fortifications",
+    "siege_engines",
+    "westeros_lookahead",
+    "ports",
+    "one_time_orders",
+    "three_card_combat",
+)
+
+
+def variant_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--variant",
+        action="append",
+        choices=CLASH_OF_KINGS_VARIANTS,
+        metavar="MODULE",
+        help="an A Clash of Kings module of the 1st edition (repeat for several): "
+        + ", ".join(CLASH_OF_KINGS_VARIANTS),
+    )

@@ -1,0 +1,347 @@
+"""A board position as a value: ``Position`` (frozen, validated at load) and its JSON form
+(``dump_position``), its phases and action steps, the order tokens of an edition, and the one
+error a bad position raises."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gotsim.data import load_data
+from gotsim.rules.board import Board, load_board
+from gotsim.rules.ids import EDITIONS, House, OrderType, Unit
+from gotsim.rules.setup import TRACKS, Setup, load_setup
+
+FORMAT = "gotsim.position/v1"
+VARIANTS: tuple[str, ...] = ("tides_of_battle", "kings_court_swap")
+TOP_KEYS: tuple[str, ...] = (
+    "format",
+    "edition",
+    "players",
+    "variants",
+    "round",
+    "phase",
+    "step",
+    "areas",
+    "tracks",
+    "blade_used",
+    "raven_used",
+    "power",
+    "supply",
+    "hands",
+    "discards",
+    "wildling_threat",
+    "restriction",
+    "impassable",
+    "name",
+    "description",
+)
+REQUIRED_KEYS: tuple[str, ...] = (
+    "players",
+    "round",
+    "phase",
+    "areas",
+    "tracks",
+    "power",
+    "supply",
+    "hands",
+    "wildling_threat",
+)
+AREA_KEYS: tuple[str, ...] = (
+    "house",
+    "units",
+    "routed",
+    "order",
+    "power_token",
+    "garrison",
+    "neutral_force",
+    "neutral_army",
+)
+# Westeros deck III restriction → (order type forbidden, only this modifier or None for all).
+RESTRICTIONS: Mapping[str, tuple[OrderType, int | None]] = MappingProxyType(
+    {
+        "no_defense": (OrderType.DEFENSE, None),
+        "no_march_plus_one": (OrderType.MARCH, 1),
+        "no_raid": (OrderType.RAID, None),
+        "no_support": (OrderType.SUPPORT, None),
+        "no_consolidate_power": (OrderType.CONSOLIDATE_POWER, None),
+    }
+)
+SUPPLY_LEVELS = 6
+WILDLING_TOP = 12
+
+
+class PositionError(ValueError):
+    """A position that cannot stand on the board; the one-line message names the field."""
+
+
+class Phase(IntEnum):
+    """The phase of a game round."""
+
+    WESTEROS = 0
+    PLANNING = 1
+    ACTION = 2
+
+    @property
+    def id(self) -> str:
+        return self.name.lower()
+
+
+class ActionStep(IntEnum):
+    """The step of the action phase: orders resolve raids first, then marches, then power."""
+
+    RAID = 0
+    MARCH = 1
+    CONSOLIDATE_POWER = 2
+
+    @property
+    def id(self) -> str:
+        return self.name.lower()
+
+
+# Orders of these types are gone from the board once the action phase reaches the step.
+RESOLVED_BEFORE: Mapping[ActionStep, tuple[OrderType, ...]] = MappingProxyType(
+    {
+        ActionStep.RAID: (),
+        ActionStep.MARCH: (OrderType.RAID,),
+        ActionStep.CONSOLIDATE_POWER: (OrderType.RAID, OrderType.MARCH),
+    }
+)
+
+
+@dataclass(frozen=True)
+class OrderToken:
+    """One kind of order token, named as in battle specs (``march+1``, ``raid*``)."""
+
+    name: str
+    kind: OrderType
+    modifier: int
+    special: bool  # a star order, limited by the King's Court position
+    count: int  # tokens of this kind each house owns
+
+
+@lru_cache(maxsize=2)
+def order_tokens(edition: str = "2e") -> Mapping[str, OrderToken]:
+    """The order tokens of one house by name.
+
+    The 1st edition has the same fifteen tokens (rules digest §1.9), so both editions read
+    ``gotsim/data/2e/orders.json``.
+
+    >>> tokens = order_tokens("2e")
+    >>> tokens["defense+1"].count, tokens["raid*"].special, sum(t.count for t in tokens.values())
+    (2, True, 15)
+    """
+    if edition not in EDITIONS:
+        raise PositionError(f"edition: unknown edition {edition!r}")
+    out: dict[str, OrderToken] = {}
+    for record in load_data("2e", "orders.json")["tokens"]:
+        kind = OrderType.from_id(record["type"])
+        modifier = int(record["modifier"])
+        special = bool(record["special"])
+        if kind in (OrderType.MARCH, OrderType.DEFENSE, OrderType.SUPPORT):
+            name = f"{kind.id}{modifier:+d}"
+        else:
+            name = kind.id + ("*" if special else "")
+        out[name] = OrderToken(name, kind, modifier, special, int(record["count"]))
+    return MappingProxyType(out)
+
+
+def forbidden_by(restriction: str | None, token: OrderToken) -> bool:
+    if restriction is None:
+        return False
+    kind, modifier = RESTRICTIONS[restriction]
+    return token.kind == kind and (modifier is None or token.modifier == modifier)
+
+
+UnitCounts = Mapping[Unit, int]
+
+
+@dataclass(frozen=True, repr=False)
+class Position:
+    """A validated board position. Area-keyed mappings list only areas where something stands.
+
+    ``occupants`` names the house whose units (standing or routed) are in an area; ``units`` and
+    ``routed`` hold their counts. Build one with ``load_position`` or ``starting_position``.
+
+    >>> from gotsim.engine.position import starting_position
+    >>> p = starting_position("2e", 6)
+    >>> p.occupants["winterfell"].id, dict(p.units["winterfell"]), p.garrisons["winterfell"]
+    ('stark', {<Unit.FOOTMAN: 0>: 1, <Unit.KNIGHT: 1>: 1}, 2)
+    """
+
+    edition: str
+    players: int
+    houses: tuple[House, ...]  # houses in play, in setup order
+    variants: Mapping[str, bool]  # every key of VARIANTS
+    round: int
+    phase: Phase
+    step: ActionStep | None
+    occupants: Mapping[str, House]
+    units: Mapping[str, UnitCounts]  # standing units
+    routed: Mapping[str, UnitCounts]
+    orders: Mapping[str, str]  # area → order token name
+    power_tokens: Mapping[str, House]
+    garrisons: Mapping[str, int]
+    neutral_forces: Mapping[str, int]
+    neutral_armies: Mapping[str, UnitCounts]  # 1e: units of absent houses that stay neutral
+    impassable: tuple[str, ...]
+    tracks: Mapping[str, tuple[House, ...]]  # track id → houses top to bottom
+    blade_used: bool
+    raven_used: bool
+    power: Mapping[House, int]  # power tokens in hand
+    supply: Mapping[House, int]
+    hands: Mapping[House, tuple[str, ...]]  # card ids in deck order
+    discards: Mapping[House, tuple[str, ...]]
+    wildling_threat: int
+    restriction: str | None
+    name: str = ""  # free text
+    description: str = ""
+
+    def __repr__(self) -> str:
+        step = f"/{self.step.id}" if self.step is not None else ""
+        return (
+            f"Position({self.edition!r}, {self.players} players, round {self.round}, "
+            f"{self.phase.id}{step})"
+        )
+
+    @property
+    def board(self) -> Board:
+        return load_board(self.edition)
+
+    @property
+    def setup(self) -> Setup:
+        return load_setup(self.edition, self.players)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The position as a JSON-ready dict (same as ``dump_position``)."""
+        return dump_position(self)
+
+    def to_json(self) -> str:
+        """The position as JSON text: one line per area, track, house hand."""
+        return _json_text(dump_position(self)) + "\n"
+
+    def unit_table(self, *, routed: bool = False) -> NDArray[np.int16]:
+        """Units (or routed units) as an array of shape (A, H, U), areas in board order."""
+        board = self.board
+        table = np.zeros((board.n_areas, len(House), len(Unit)), np.int16)
+        for area, counts in (self.routed if routed else self.units).items():
+            for unit, n in counts.items():
+                table[board.index(area), self.occupants[area], unit] = n
+        return table
+
+
+# --- loading ---------------------------------------------------------------------------------
+
+
+def fail(where: str, message: str) -> PositionError:
+    return PositionError(f"{where}: {message}" if where else message)
+
+
+def hint(value: object, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(str(value), list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def check_keys(obj: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    for key in obj:
+        if key not in allowed:
+            raise fail(f"{where}{key}", f"unknown field{hint(key, allowed)}")
+
+
+def read_object(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise fail(where, f"must be an object, got {type(value).__name__}")
+    return value
+
+
+def read_int(value: Any, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise fail(where, f"must be a whole number from {low} to {high}, got {value!r}")
+    return value
+
+
+def read_bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise fail(where, f"must be true or false, got {value!r}")
+    return value
+
+
+def counts_out(counts: Mapping[Unit, int]) -> dict[str, int]:
+    return {u.id: counts[u] for u in sorted(counts)}
+
+
+def dump_position(position: Position) -> dict[str, Any]:
+    """The position as a JSON-ready dict; ``load_position`` reads it back to an equal position."""
+    p = position
+    areas: dict[str, dict[str, Any]] = {}
+    for area in p.board.area_ids:
+        record: dict[str, Any] = {}
+        if area in p.occupants:
+            record["house"] = p.occupants[area].id
+        if area in p.units:
+            record["units"] = counts_out(p.units[area])
+        if area in p.routed:
+            record["routed"] = counts_out(p.routed[area])
+        if area in p.orders:
+            record["order"] = p.orders[area]
+        if area in p.power_tokens:
+            record["power_token"] = p.power_tokens[area].id
+        if area in p.garrisons:
+            record["garrison"] = p.garrisons[area]
+        if area in p.neutral_forces:
+            record["neutral_force"] = p.neutral_forces[area]
+        if area in p.neutral_armies:
+            record["neutral_army"] = counts_out(p.neutral_armies[area])
+        if record:
+            areas[area] = record
+    out: dict[str, Any] = {"format": FORMAT}
+    out.update({key: getattr(p, key) for key in ("name", "description") if getattr(p, key)})
+    out.update(
+        {
+            "edition": p.edition,
+            "players": p.players,
+            "variants": dict(p.variants),
+            "round": p.round,
+            "phase": p.phase.id,
+        }
+    )
+    if p.step is not None:
+        out["step"] = p.step.id
+    out.update(
+        {
+            "areas": areas,
+            "tracks": {t: [h.id for h in p.tracks[t]] for t in TRACKS},
+            "blade_used": p.blade_used,
+            "raven_used": p.raven_used,
+            "power": {h.id: n for h, n in p.power.items()},
+            "supply": {h.id: n for h, n in p.supply.items()},
+            "hands": {h.id: list(cards) for h, cards in p.hands.items()},
+            "discards": {h.id: list(cards) for h, cards in p.discards.items()},
+            "wildling_threat": p.wildling_threat,
+            "restriction": p.restriction,
+            "impassable": list(p.impassable),
+        }
+    )
+    return out
+
+
+def _json_text(value: Any, depth: int = 0) -> str:
+    """JSON with the top level and long second-level objects one entry per line."""
+    inline = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, dict) or not value or depth > 1 or (depth == 1 and len(inline) < 96):
+        return inline
+    pad = " " * (depth + 1)
+    lines = [f"{pad}{json.dumps(k)}: {_json_text(v, depth + 1)}" for k, v in value.items()]
+    return "{\n" + ",\n".join(lines) + "\n" + " " * depth + "}"
+
+
+# --- the starting position -------------------------------------------------------------------

@@ -1,0 +1,643 @@
+"""Reading a position (``gotsim.position/v1`` JSON, a file or a mapping): every field
+checked, every problem one ``PositionError`` line naming the field; and the starting position
+of an edition and player count."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from gotsim.engine.position.model import (
+    AREA_KEYS,
+    FORMAT,
+    REQUIRED_KEYS,
+    RESOLVED_BEFORE,
+    RESTRICTIONS,
+    SUPPLY_LEVELS,
+    TOP_KEYS,
+    VARIANTS,
+    WILDLING_TOP,
+    ActionStep,
+    Phase,
+    Position,
+    PositionError,
+    UnitCounts,
+    check_keys,
+    fail,
+    forbidden_by,
+    hint,
+    order_tokens,
+    read_bool,
+    read_int,
+    read_object,
+)
+from gotsim.engine.position.queries import control
+from gotsim.rules.board import PORT_SHIPS, load_board
+from gotsim.rules.cards import house_cards, house_deck
+from gotsim.rules.ids import EDITIONS, AreaKind, House, Unit
+from gotsim.rules.setup import TRACKS, Setup, SetupDataError, load_setup
+
+
+def _read_spec(source: Mapping[str, Any] | str | Path) -> Mapping[str, Any]:
+    if isinstance(source, Path) or (
+        isinstance(source, str) and not source.lstrip().startswith("{")
+    ):
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise PositionError(f"{source}: no such position file") from None
+        except OSError as exc:
+            raise PositionError(f"{source}: cannot read ({exc.strerror})") from None
+        where = str(source)
+    elif isinstance(source, str):
+        text, where = source, "position"
+    else:
+        return read_object(source, "position")
+    try:
+        return read_object(json.loads(text), "position")
+    except json.JSONDecodeError as exc:
+        raise PositionError(f"{where}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+
+
+class _Reader:
+    """Validates one position dict field by field; ``position()`` returns the result."""
+
+    def __init__(self, spec: Mapping[str, Any]) -> None:
+        check_keys(spec, TOP_KEYS, "")
+        for key in REQUIRED_KEYS:
+            if key not in spec:
+                raise fail(key, "required")
+        self.spec = spec
+        fmt = spec.get("format", FORMAT)
+        if fmt != FORMAT:
+            raise fail("format", f"must be {FORMAT!r}, got {fmt!r}")
+        edition = spec.get("edition", "2e")
+        if edition not in EDITIONS:
+            raise fail(
+                "edition",
+                f"unknown edition {edition!r} (known: {', '.join(EDITIONS)})"
+                f"{hint(edition, EDITIONS)}",
+            )
+        self.edition: str = edition
+        self.board = load_board(edition)
+        players = spec["players"]
+        counts = self.board.player_counts()
+        if isinstance(players, bool) or not isinstance(players, int) or players not in counts:
+            known = ", ".join(str(n) for n in counts)
+            raise fail("players", f"{edition} has setups for {known} players, got {players!r}")
+        self.players: int = players
+        try:
+            self.setup = load_setup(edition, players)
+        except SetupDataError as exc:  # pragma: no cover - packaged data is validated
+            raise fail("players", str(exc)) from None
+        self.houses = self.setup.houses
+        self.deck_order = {c.id: i for i, c in enumerate(house_cards(edition))}
+
+    # -- small field readers
+
+    def house(self, value: Any, where: str) -> House:
+        if not isinstance(value, str):
+            raise fail(where, f"must be a house id, got {value!r}")
+        try:
+            house = House.from_id(value)
+        except ValueError:
+            ids = [h.id for h in House]
+            raise fail(where, f"unknown house {value!r}{hint(value, ids)}") from None
+        if house not in self.houses:
+            raise fail(where, f"{house.id} is not in play with {self.players} players")
+        return house
+
+    def per_house(self, key: str, *, required: bool = True) -> dict[House, Any]:
+        raw = read_object(self.spec.get(key, {}), key)
+        out: dict[House, Any] = {}
+        for name, value in raw.items():
+            out[self.house(name, f"{key}.{name}")] = value
+        if required:
+            for house in self.houses:
+                if house not in out:
+                    raise fail(f"{key}.{house.id}", "required (a house in play)")
+        return out
+
+    def unit_counts(self, value: Any, where: str, area: int) -> dict[Unit, int]:
+        out: dict[Unit, int] = {}
+        kind = self.board.kind[area]
+        for key, n in read_object(value, where).items():
+            try:
+                unit = Unit.from_id(key)
+            except ValueError:
+                ids = [u.id for u in Unit]
+                raise fail(f"{where}.{key}", f"unknown unit type{hint(key, ids)}") from None
+            n = read_int(n, f"{where}.{key}", 0, 99)
+            if n == 0:
+                continue
+            if unit == Unit.SHIP and kind == AreaKind.LAND:
+                raise fail(f"{where}.{key}", "ships cannot stand on land")
+            if unit != Unit.SHIP and kind == AreaKind.SEA:
+                raise fail(f"{where}.{key}", "land units cannot stand at sea")
+            if unit != Unit.SHIP and kind == AreaKind.PORT:
+                raise fail(f"{where}.{key}", "land units cannot stand in a port")
+            out[unit] = n
+        return {u: out[u] for u in sorted(out)}
+
+    # -- the whole position
+
+    def position(self) -> Position:
+        spec = self.spec
+        variants = self.variants()
+        round_ = read_int(spec["round"], "round", 1, self.setup.max_rounds)
+        phase, step = self.phase()
+        if round_ == 1 and phase == Phase.WESTEROS:
+            raise fail("phase", "round 1 has no westeros phase")
+        restriction = spec.get("restriction")
+        if restriction is not None and restriction not in RESTRICTIONS:
+            raise fail(
+                "restriction",
+                f"unknown restriction {restriction!r} (known: null, {', '.join(RESTRICTIONS)})"
+                f"{hint(restriction, RESTRICTIONS)}",
+            )
+        blade_used = read_bool(spec.get("blade_used", False), "blade_used")
+        if blade_used and phase != Phase.ACTION:
+            raise fail("blade_used", "the blade is used in combat, in the action phase only")
+        raven_used = read_bool(spec.get("raven_used", False), "raven_used")
+        if raven_used and phase == Phase.WESTEROS:
+            raise fail("raven_used", "the raven is used after orders are revealed")
+        threat = read_int(spec["wildling_threat"], "wildling_threat", 0, WILDLING_TOP)
+        if threat % 2:
+            raise fail("wildling_threat", f"must be an even number from 0 to 12, got {threat}")
+        tracks = self.tracks()
+        power = {
+            h: read_int(v, f"power.{h.id}", 0, self.setup.power_total[h])
+            for h, v in self.per_house("power").items()
+        }
+        supply = {
+            h: read_int(v, f"supply.{h.id}", 0, SUPPLY_LEVELS)
+            for h, v in self.per_house("supply").items()
+        }
+        hands, discards = self.cards()
+        impassable = self.impassable()
+        areas = self.areas(phase, set(impassable))
+        position = Position(
+            edition=self.edition,
+            players=self.players,
+            houses=self.houses,
+            variants=MappingProxyType(variants),
+            round=round_,
+            phase=phase,
+            step=step,
+            occupants=MappingProxyType(areas["occupants"]),
+            units=_frozen_counts(areas["units"]),
+            routed=_frozen_counts(areas["routed"]),
+            orders=MappingProxyType(areas["orders"]),
+            power_tokens=MappingProxyType(areas["power_tokens"]),
+            garrisons=MappingProxyType(areas["garrisons"]),
+            neutral_forces=MappingProxyType(areas["neutral_forces"]),
+            neutral_armies=_frozen_counts(areas["neutral_armies"]),
+            impassable=impassable,
+            tracks=MappingProxyType(tracks),
+            blade_used=blade_used,
+            raven_used=raven_used,
+            power=MappingProxyType(_in_order(power, self.houses)),
+            supply=MappingProxyType(_in_order(supply, self.houses)),
+            hands=MappingProxyType(hands),
+            discards=MappingProxyType(discards),
+            wildling_threat=threat,
+            restriction=restriction,
+            name=self.text("name"),
+            description=self.text("description"),
+        )
+        _check_board(position, self.setup)
+        return position
+
+    def text(self, key: str) -> str:
+        value = self.spec.get(key, "")
+        if not isinstance(value, str):
+            raise fail(key, f"must be a string, got {type(value).__name__}")
+        return value
+
+    def variants(self) -> dict[str, bool]:
+        raw = read_object(self.spec.get("variants", {}), "variants")
+        check_keys(raw, VARIANTS, "variants.")
+        out = {key: read_bool(raw.get(key, False), f"variants.{key}") for key in VARIANTS}
+        if out["kings_court_swap"] and not {House.TYRELL, House.GREYJOY} <= set(self.houses):
+            raise fail("variants.kings_court_swap", "needs both Tyrell and Greyjoy in play to swap")
+        return out
+
+    def phase(self) -> tuple[Phase, ActionStep | None]:
+        raw = self.spec["phase"]
+        ids = [p.id for p in Phase]
+        if raw not in ids:
+            raise fail("phase", f"must be one of {', '.join(ids)}, got {raw!r}{hint(raw, ids)}")
+        phase = Phase[raw.upper()]
+        raw_step = self.spec.get("step")
+        if raw_step is None:
+            return phase, None
+        if phase != Phase.ACTION:
+            raise fail("step", f"a step is given only in the action phase, not {phase.id}")
+        steps = [s.id for s in ActionStep]
+        if raw_step not in steps:
+            raise fail(
+                "step",
+                f"must be one of {', '.join(steps)}, got {raw_step!r}{hint(raw_step, steps)}",
+            )
+        return phase, ActionStep[raw_step.upper()]
+
+    def tracks(self) -> dict[str, tuple[House, ...]]:
+        raw = read_object(self.spec["tracks"], "tracks")
+        check_keys(raw, TRACKS, "tracks.")
+        out: dict[str, tuple[House, ...]] = {}
+        for track in TRACKS:
+            where = f"tracks.{track}"
+            if track not in raw:
+                raise fail(where, "required")
+            order = raw[track]
+            if not isinstance(order, list):
+                raise fail(where, "must be a list of house ids, top to bottom")
+            houses = [self.house(h, f"{where}[{i}]") for i, h in enumerate(order)]
+            for i, house in enumerate(houses):
+                if house in houses[:i]:
+                    raise fail(f"{where}[{i}]", f"lists {house.id} twice")
+            missing = [h.id for h in self.houses if h not in houses]
+            if missing:
+                raise fail(where, f"must list every house in play; missing {', '.join(missing)}")
+            out[track] = tuple(houses)
+        return out
+
+    def cards(self) -> tuple[dict[House, tuple[str, ...]], dict[House, tuple[str, ...]]]:
+        hands_raw = self.per_house("hands")
+        discards_raw = self.per_house("discards", required=False)
+        hands: dict[House, tuple[str, ...]] = {}
+        discards: dict[House, tuple[str, ...]] = {}
+        for house in self.houses:
+            deck = [c.id for c in house_deck(self.edition, house)]
+            seen: dict[str, str] = {}
+            for key, raw in (("hands", hands_raw[house]), ("discards", discards_raw.get(house))):
+                where = f"{key}.{house.id}"
+                if raw is None:
+                    continue
+                if not isinstance(raw, list):
+                    raise fail(where, "must be a list of house card ids")
+                for i, card in enumerate(raw):
+                    if not isinstance(card, str) or card not in self.deck_order:
+                        raise fail(f"{where}[{i}]", f"unknown card {card!r}{hint(card, deck)}")
+                    if card not in deck:
+                        raise fail(f"{where}[{i}]", f"{card!r} is not a {house.id} house card")
+                    if card in seen:
+                        other = "the hand" if seen[card] == "hands" else "the discards"
+                        raise fail(f"{where}[{i}]", f"{card!r} is already in {other}")
+                    seen[card] = key
+            missing = [c for c in deck if c not in seen]
+            if missing:
+                raise fail(
+                    f"hands.{house.id}",
+                    f"cards neither in hand nor discarded: {', '.join(missing)}",
+                )
+            hand = tuple(c for c in deck if seen[c] == "hands")
+            if not hand:
+                raise fail(f"hands.{house.id}", "a hand is never empty (discards come back)")
+            hands[house] = hand
+            discards[house] = tuple(c for c in deck if seen[c] == "discards")
+        return hands, discards
+
+    def impassable(self) -> tuple[str, ...]:
+        expected = tuple(a for a in self.board.area_ids if a in set(self.setup.impassable))
+        raw = self.spec.get("impassable")
+        if raw is None:
+            return expected
+        if not isinstance(raw, list):
+            raise fail("impassable", "must be a list of area ids")
+        for i, area in enumerate(raw):
+            if area not in self.board.area_index:
+                raise fail(
+                    f"impassable[{i}]", f"unknown area {area!r}{hint(area, self.board.area_ids)}"
+                )
+            if area not in expected:
+                raise fail(
+                    f"impassable[{i}]",
+                    f"{area!r} is not impassable with {self.players} players",
+                )
+        missing = [a for a in expected if a not in raw]
+        if missing:
+            raise fail(
+                "impassable",
+                f"with {self.players} players these areas are impassable too: {', '.join(missing)}",
+            )
+        return expected
+
+    def areas(self, phase: Phase, impassable: set[str]) -> dict[str, dict[str, Any]]:
+        raw = read_object(self.spec["areas"], "areas")
+        board = self.board
+        out: dict[str, dict[str, Any]] = {
+            key: {}
+            for key in (
+                "occupants",
+                "units",
+                "routed",
+                "orders",
+                "power_tokens",
+                "garrisons",
+                "neutral_forces",
+                "neutral_armies",
+            )
+        }
+        tokens = order_tokens(self.edition)
+        for area_id in sorted(raw, key=lambda a: board.area_index.get(a, -1)):
+            where = f"areas.{area_id}"
+            if area_id not in board.area_index:
+                raise fail(where, f"unknown area{hint(area_id, board.area_ids)}")
+            record = read_object(raw[area_id], where)
+            check_keys(record, AREA_KEYS, f"{where}.")
+            if not record:
+                raise fail(where, "empty area record (leave empty areas out)")
+            if area_id in impassable:
+                raise fail(where, f"{area_id} cannot be entered with {self.players} players")
+            i = board.index(area_id)
+            units = self.unit_counts(record.get("units", {}), f"{where}.units", i)
+            routed = self.unit_counts(record.get("routed", {}), f"{where}.routed", i)
+            occupant: House | None = None
+            if "house" in record:
+                value = record["house"]
+                if isinstance(value, list):
+                    raise fail(f"{where}.house", "units of two houses cannot share an area")
+                occupant = self.house(value, f"{where}.house")
+                if not units and not routed:
+                    raise fail(f"{where}.house", f"no {occupant.id} units stand here")
+            elif units:
+                raise fail(f"{where}.house", "required where units stand (whose units?)")
+            elif routed:
+                raise fail(f"{where}.routed", "routed units need their house's area ('house')")
+            if routed and phase != Phase.ACTION:
+                raise fail(f"{where}.routed", "units are routed only during the action phase")
+            if occupant is not None:
+                out["occupants"][area_id] = occupant
+                if units:
+                    out["units"][area_id] = units
+                if routed:
+                    out["routed"][area_id] = routed
+            if "order" in record:
+                order = record["order"]
+                if not isinstance(order, str) or order not in tokens:
+                    raise fail(
+                        f"{where}.order",
+                        f"unknown order {order!r} (known: {', '.join(tokens)})"
+                        f"{hint(order, tokens)}",
+                    )
+                if occupant is None or not units:
+                    raise fail(f"{where}.order", "an order needs units of its house here")
+                if phase == Phase.WESTEROS:
+                    raise fail(f"{where}.order", "no orders stand in the westeros phase")
+                out["orders"][area_id] = order
+            if "power_token" in record:
+                token = self.house(record["power_token"], f"{where}.power_token")
+                if board.kind[i] != AreaKind.LAND:
+                    raise fail(f"{where}.power_token", "power tokens stand on land areas only")
+                if occupant is not None and occupant != token:
+                    raise fail(
+                        f"{where}.power_token",
+                        f"a {token.id} power token cannot stand with {occupant.id} units",
+                    )
+                out["power_tokens"][area_id] = token
+            if "garrison" in record:
+                token_house = out["power_tokens"].get(area_id)
+                out["garrisons"][area_id] = self.garrison(record, area_id, occupant, token_house)
+            if "neutral_force" in record:
+                out["neutral_forces"][area_id] = self.neutral_force(record, area_id)
+            if "neutral_army" in record:
+                out["neutral_armies"][area_id] = self.neutral_army(record, area_id)
+        return out
+
+    def garrison(
+        self,
+        record: Mapping[str, Any],
+        area_id: str,
+        occupant: House | None,
+        token: House | None,
+    ) -> int:
+        where = f"areas.{area_id}.garrison"
+        strength = read_int(record["garrison"], where, 1, 9)
+        if area_id not in self.setup.garrisons:
+            if self.board.home[self.board.index(area_id)] < 0:
+                raise fail(where, f"{area_id} is not a home area")
+            raise fail(where, f"{area_id} has no garrison with {self.players} players")
+        house, printed = self.setup.garrisons[area_id]
+        if strength != printed:
+            raise fail(where, f"the {house.id} garrison has strength {printed}, got {strength}")
+        for other, what in ((occupant, "units"), (token, "power token")):
+            if other is not None and other != house:
+                raise fail(
+                    where, f"the {house.id} garrison is removed once {other.id} {what} stand here"
+                )
+        return strength
+
+    def neutral_force(self, record: Mapping[str, Any], area_id: str) -> int:
+        where = f"areas.{area_id}.neutral_force"
+        strength = read_int(record["neutral_force"], where, 1, 20)
+        printed = self.setup.neutral_forces.get(area_id)
+        if printed is None:
+            raise fail(where, f"no neutral force starts in {area_id} with {self.players} players")
+        if strength != printed:
+            raise fail(where, f"the token in {area_id} has strength {printed}, got {strength}")
+        for key in ("house", "power_token", "neutral_army"):
+            if key in record:
+                raise fail(where, f"a neutral force cannot share its area ({key} given)")
+        return strength
+
+    def neutral_army(self, record: Mapping[str, Any], area_id: str) -> dict[Unit, int]:
+        where = f"areas.{area_id}.neutral_army"
+        start = self.setup.neutral_armies.get(area_id)
+        if start is None:
+            raise fail(
+                where,
+                f"no neutral army starts in {area_id} ({self.edition}, {self.players} players)",
+            )
+        units = self.unit_counts(record["neutral_army"], where, self.board.index(area_id))
+        if not units:
+            raise fail(where, "a neutral army needs at least one unit")
+        for unit, n in units.items():
+            if n > start.get(unit, 0):
+                raise fail(f"{where}.{unit.id}", f"only {start.get(unit, 0)} start here")
+        for key in ("house", "power_token"):
+            if key in record:
+                raise fail(where, f"a neutral army cannot share its area ({key} given)")
+        return units
+
+
+def _in_order(values: Mapping[House, Any], houses: tuple[House, ...]) -> dict[House, Any]:
+    return {h: values[h] for h in houses}
+
+
+def _frozen_counts(table: Mapping[str, Mapping[Unit, int]]) -> Mapping[str, UnitCounts]:
+    return MappingProxyType({a: MappingProxyType(dict(c)) for a, c in table.items()})
+
+
+def _armies_fit(armies: list[int], allowed: tuple[int, ...]) -> bool:
+    """Whether armies (sizes of 2+) fit a supply level's allowed sizes.
+
+    >>> _armies_fit([3, 2], (3, 2)), _armies_fit([3, 3], (3, 2)), _armies_fit([2, 2, 2], (3, 2))
+    (True, False, False)
+    """
+    got = sorted(armies, reverse=True)
+    cap = sorted(allowed, reverse=True)
+    return len(got) <= len(cap) and all(a <= b for a, b in zip(got, cap, strict=False))
+
+
+def _check_board(p: Position, setup: Setup) -> None:
+    """Cross-area rules: ports, unit limits, order tokens and stars, power, supply."""
+    board = p.board
+    held = control(p)
+    tokens = order_tokens(p.edition)
+    for area, house in p.occupants.items():
+        i = board.index(area)
+        if board.kind[i] != AreaKind.PORT:
+            continue
+        ships = p.units.get(area, {}).get(Unit.SHIP, 0) + p.routed.get(area, {}).get(Unit.SHIP, 0)
+        if ships > PORT_SHIPS:
+            raise fail(f"areas.{area}.units.ship", f"a port holds at most {PORT_SHIPS} ships")
+        land = board.area_ids[board.port_land[i]]
+        owner = held.get(land)
+        if owner is not None and owner != house:
+            raise fail(
+                f"areas.{area}.house",
+                f"{house.id} ships cannot stay in {area} while {owner.id} controls {land}",
+            )
+    for area, name in p.orders.items():
+        token = tokens[name]
+        if forbidden_by(p.restriction, token):
+            raise fail(
+                f"areas.{area}.order",
+                f"{name!r} is forbidden this round (restriction {p.restriction})",
+            )
+        if p.step is not None and token.kind in RESOLVED_BEFORE[p.step]:
+            raise fail(
+                f"areas.{area}.order",
+                f"{token.kind.id} orders are all resolved before the {p.step.id} step",
+            )
+    for house in p.houses:
+        areas = [a for a in board.area_ids if p.occupants.get(a) == house]
+        for unit in Unit:
+            where = [
+                a for a in areas if p.units.get(a, {}).get(unit) or p.routed.get(a, {}).get(unit)
+            ]
+            total = sum(
+                p.units.get(a, {}).get(unit, 0) + p.routed.get(a, {}).get(unit, 0) for a in where
+            )
+            limit = setup.unit_limits[house][unit]
+            if total > limit:
+                raise fail(
+                    f"areas.{where[-1]}.units.{unit.id}",
+                    f"{house.id} has {total} {unit.id} units on the board, its limit is {limit}",
+                )
+        placed = [a for a in areas if a in p.orders]
+        for name, token in tokens.items():
+            using = [a for a in placed if p.orders[a] == name]
+            if len(using) > token.count:
+                raise fail(
+                    f"areas.{using[-1]}.order",
+                    f"{house.id} has {len(using)} {name!r} orders on the board but only "
+                    f"{token.count} such tokens",
+                )
+        stars = [a for a in placed if tokens[p.orders[a]].special]
+        rank = p.tracks["kings_court"].index(house)
+        # checked while orders are placed; in the action phase Doran Martell may since have
+        # moved the house down King's Court
+        if p.phase.id == "planning" and len(stars) > setup.stars[rank]:
+            raise fail(
+                f"areas.{stars[-1]}.order",
+                f"{house.id} has {len(stars)} special orders but King's Court position "
+                f"{rank + 1} allows {setup.stars[rank]}",
+            )
+        on_board = sum(1 for h in p.power_tokens.values() if h == house)
+        if p.power[house] + on_board > setup.power_total[house]:
+            raise fail(
+                f"power.{house.id}",
+                f"{p.power[house]} in hand and {on_board} power tokens on the board exceed "
+                f"{house.id}'s {setup.power_total[house]} tokens",
+            )
+        armies = []
+        for area in areas:
+            size = sum(p.units.get(area, {}).values()) + sum(p.routed.get(area, {}).values())
+            if size >= 2:
+                armies.append(size)
+        allowed = setup.supply_table[p.supply[house]]
+        if not _armies_fit(armies, allowed):
+            sizes = ", ".join(str(n) for n in sorted(armies, reverse=True))
+            raise fail(
+                f"supply.{house.id}",
+                f"{house.id}'s armies ({sizes}) exceed supply level {p.supply[house]}, which "
+                f"allows {', '.join(map(str, allowed))}",
+            )
+
+
+def load_position(source: Mapping[str, Any] | str | Path) -> Position:
+    """Validate a position (a dict, JSON text, or a path to a JSON file) into a ``Position``.
+
+    >>> from gotsim.engine.position import dump_position
+    >>> p = load_position(dump_position(starting_position("2e", 3)))
+    >>> p.players, [h.id for h in p.houses]
+    (3, ['baratheon', 'lannister', 'stark'])
+    >>> load_position('{"players": 7}')
+    Traceback (most recent call last):
+    ...
+    gotsim.engine.position.PositionError: round: required
+    """
+    return _Reader(_read_spec(source)).position()
+
+
+# --- dumping ---------------------------------------------------------------------------------
+
+
+def starting_position(
+    edition: str = "2e", players: int = 6, *, kings_court_swap: bool = False
+) -> Position:
+    """The position at the start of round 1 (planning phase), built from ``load_setup``.
+
+    >>> p = starting_position("2e", 4)
+    >>> p.neutral_forces["storms_end"], p.power[House.STARK], p.wildling_threat
+    (4, 5, 2)
+    """
+    setup = load_setup(edition, players, kings_court_swap=kings_court_swap)
+    board = load_board(edition)
+    occupants: dict[str, House] = {}
+    units: dict[str, dict[Unit, int]] = {}
+    for house in setup.houses:
+        for area, counts in setup.units[house].items():
+            occupants[area] = house
+            units[area] = {u: counts[u] for u in sorted(counts) if counts[u]}
+
+    def by_board(table: Mapping[str, Any]) -> dict[str, Any]:
+        return {a: table[a] for a in board.area_ids if a in table}
+
+    return Position(
+        edition=edition,
+        players=players,
+        houses=setup.houses,
+        variants=MappingProxyType({"tides_of_battle": False, "kings_court_swap": kings_court_swap}),
+        round=1,
+        phase=Phase.PLANNING,
+        step=None,
+        occupants=MappingProxyType(by_board(occupants)),
+        units=_frozen_counts(by_board(units)),
+        routed=MappingProxyType({}),
+        orders=MappingProxyType({}),
+        power_tokens=MappingProxyType({}),
+        garrisons=MappingProxyType(by_board({a: s for a, (_, s) in setup.garrisons.items()})),
+        neutral_forces=MappingProxyType(by_board(setup.neutral_forces)),
+        neutral_armies=_frozen_counts(by_board(setup.neutral_armies)),
+        impassable=tuple(a for a in board.area_ids if a in set(setup.impassable)),
+        tracks=MappingProxyType({t: setup.tracks[t] for t in TRACKS}),
+        blade_used=False,
+        raven_used=False,
+        power=MappingProxyType({h: setup.power[h] for h in setup.houses}),
+        supply=MappingProxyType({h: setup.supply[h] for h in setup.houses}),
+        hands=MappingProxyType(
+            {h: tuple(c.id for c in house_deck(edition, h)) for h in setup.houses}
+        ),
+        discards=MappingProxyType({h: () for h in setup.houses}),
+        wildling_threat=setup.wildling_threat,
+        restriction=None,
+    )
+
+
+# --- control ---------------------------------------------------------------------------------
