@@ -9,7 +9,9 @@ Run: ``python benchmarks/check_identical.py --save before.json`` on the referenc
 names the first game that differs in each setting and exits with status 1 if any does.
 ``--scale`` multiplies the number of games per setting. ``--v1`` plays ``heuristic_v1`` wherever
 the settings say ``heuristic``: the first heuristic, kept playable after the second changed the
-defaults, compared with fingerprints saved before the change.
+defaults, compared with fingerprints saved before the change. ``--battle-slots N`` hashes each
+record as it was laid out when its battle vector had ``N`` slots (80 before the unit facts were
+copied into it): slots added at its end since then are left out, every other byte counts.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import sys
 import time
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from gotsim.play.simulate import games_frame, play_games, rounds_frame
@@ -75,7 +78,27 @@ def as_v1(policies: Any) -> Any:
     return policies
 
 
-def fingerprints(scale: float, jobs: int, v1: bool = False) -> dict[str, Any]:
+def laid_out(records: np.ndarray, battle_slots: int | None) -> np.ndarray:
+    """The records in the layout whose battle vector had ``battle_slots`` slots (the same
+    records when None)."""
+    if battle_slots is None:
+        return records
+    fields = records.dtype.fields
+    assert fields is not None
+    layout = []
+    for name in records.dtype.names or ():
+        sub = fields[name][0]
+        shape = (battle_slots,) if name == "battle" else sub.shape
+        layout.append((name, sub.base, shape) if shape else (name, sub.base))
+    out = np.zeros(records.shape, np.dtype(layout))
+    for name in out.dtype.names or ():
+        out[name] = records[name][:, :battle_slots] if name == "battle" else records[name]
+    return out
+
+
+def fingerprints(
+    scale: float, jobs: int, v1: bool = False, battle_slots: int | None = None
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, edition, players, variants, policies, games in SETTINGS:
         if v1:
@@ -93,7 +116,10 @@ def fingerprints(scale: float, jobs: int, v1: bool = False) -> dict[str, Any]:
         )
         out[name] = {
             "games": n,
-            "records": [hashlib.sha256(r.tobytes()).hexdigest()[:16] for r in records],
+            "records": [
+                hashlib.sha256(r.tobytes()).hexdigest()[:16]
+                for r in laid_out(records, battle_slots)
+            ],
             "games_frame": frame_digest(
                 games_frame(records, players=players, edition=edition, seed=20240)
             ),
@@ -130,8 +156,11 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--v1", action="store_true", help="heuristic_v1 where heuristic is named")
+    parser.add_argument(
+        "--battle-slots", type=int, help="hash records as laid out with this many battle slots"
+    )
     args = parser.parse_args()
-    now = fingerprints(args.scale, args.jobs, args.v1)
+    now = fingerprints(args.scale, args.jobs, args.v1, args.battle_slots)
     if args.save:
         with open(args.save, "w") as f:
             json.dump(now, f)

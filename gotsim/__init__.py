@@ -7,8 +7,9 @@ can say what it is about to do before numba and the engine are imported.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from gotsim.lazy import lazy_names
 
 __version__ = "0.1.0"
 
@@ -40,17 +41,7 @@ if TYPE_CHECKING:
     from gotsim.study import run_study
 
 
-def __getattr__(name: str) -> Any:
-    module = _PUBLIC.get(name)
-    if module is None:
-        raise AttributeError(f"module 'gotsim' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_PUBLIC})
+__getattr__, __dir__ = lazy_names(__name__, globals(), _PUBLIC)
 
 
 __all__ = [

@@ -31,12 +31,12 @@ from gotsim.engine.position import (
     ActionStep,
     Position,
     PositionError,
+    RoundPhase,
     castles_held,
     dump_position,
     load_position,
     starting_position,
 )
-from gotsim.engine.position import Phase as PositionPhase
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, ORDER_NAMES, Decision, Phase
 from gotsim.engine.tables import rules_table
@@ -242,7 +242,7 @@ def test_round_trips_at_every_phase_boundary(players: int, seed: int, tides: boo
     """At each phase start of a random game: position → record → position is the identity, and
     the game resumed from the position (decks and streams copied over) plays out exactly like
     the original."""
-    seen: set[tuple[PositionPhase, ActionStep | None]] = set()
+    seen: set[tuple[RoundPhase, ActionStep | None]] = set()
     for games, rules in boundaries(players, seed, tides):
         t = rules[0]
         where = f"round {int(games[0].game_round)}, {Phase(int(games[0].phase)).name}"
@@ -263,8 +263,8 @@ def test_round_trips_at_every_phase_boundary(players: int, seed: int, tides: boo
             if name not in SCRATCH and not np.array_equal(original[name], again[name])
         ]
         assert differ == [], f"{where}: resumed game differs in {differ}"
-    assert {s for ph, s in seen if ph == PositionPhase.ACTION} == set(ActionStep)
-    assert {ph for ph, _ in seen} == set(PositionPhase)
+    assert {s for ph, s in seen if ph == RoundPhase.ACTION} == set(ActionStep)
+    assert {ph for ph, _ in seen} == set(RoundPhase)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(6, 5), (4, 5)])
@@ -315,7 +315,7 @@ def test_finished_game_position() -> None:
     game = Game(players=3, seed=3)
     game.play(RandomPolicy())
     p = position_from_record(game.record, game.rules)
-    assert (p.round, p.phase, p.step) == (10, PositionPhase.ACTION, ActionStep.CONSOLIDATE_POWER)
+    assert (p.round, p.phase, p.step) == (10, RoundPhase.ACTION, ActionStep.CONSOLIDATE_POWER)
     assert p.orders == {} and p.routed == {}
 
 
@@ -431,7 +431,7 @@ def test_hand_built_position_is_validated_again() -> None:
     p = dataclasses.replace(starting_position("2e", 6), step=ActionStep.RAID)
     with pytest.raises(PositionError, match="step: a step is given only in the action phase"):
         record_from_position(p)
-    q = dataclasses.replace(starting_position("2e", 6), phase=PositionPhase.ACTION)
+    q = dataclasses.replace(starting_position("2e", 6), phase=RoundPhase.ACTION)
     with pytest.raises(PositionError, match="needs its step"):
         simulate_from_position(q, 1)
 

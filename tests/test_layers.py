@@ -4,7 +4,7 @@ comes back to where it started.
 
 The layers, lowest first: ``data`` → ``rules`` → ``engine`` → ``players`` → ``play`` (batch
 loops) → ``odds`` → ``analysis`` → ``study`` → ``api`` and the package's public names →
-``cli``. ``jit`` and ``inputs`` serve every layer and import none.
+``cli``. ``jit``, ``lazy`` and ``inputs`` serve every layer and import none.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "gotsim"
 
 LAYERS = {
     "jit": 0,
+    "lazy": 0,
     "inputs": 0,
     "data": 1,
     "rules": 2,

@@ -15,9 +15,9 @@ import pytest
 
 from gotsim.cli import main
 from gotsim.engine.position import (
-    Phase,
     Position,
     PositionError,
+    RoundPhase,
     battle_from_position,
     castles_held,
     control,
@@ -51,7 +51,7 @@ def test_starting_position_round_trips(edition: str, players: int) -> None:
     p = starting_position(edition, players)
     assert load_position(dump_position(p)) == p
     assert load_position(p.to_json()) == p
-    assert (p.round, p.phase, p.step) == (1, Phase.PLANNING, None)
+    assert (p.round, p.phase, p.step) == (1, RoundPhase.PLANNING, None)
 
 
 def test_kings_court_swap_start_round_trips() -> None:

@@ -5,8 +5,9 @@ so that importing one engine module does not import them all."""
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from gotsim.lazy import lazy_names
 
 _PUBLIC = {
     "Game": "gotsim.engine.game",
@@ -14,6 +15,7 @@ _PUBLIC = {
     "RandomPolicy": "gotsim.engine.game",
     "replay": "gotsim.engine.game",
     "Position": "gotsim.engine.position",
+    "RoundPhase": "gotsim.engine.position",
     "PositionError": "gotsim.engine.position",
     "dump_position": "gotsim.engine.position",
     "load_position": "gotsim.engine.position",
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from gotsim.engine.position import (
         Position,
         PositionError,
+        RoundPhase,
         dump_position,
         load_position,
         starting_position,
@@ -46,17 +49,7 @@ if TYPE_CHECKING:
     from gotsim.engine.tables import rules_table
 
 
-def __getattr__(name: str) -> Any:
-    module = _PUBLIC.get(name)
-    if module is None:
-        raise AttributeError(f"module 'gotsim.engine' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_PUBLIC})
+__getattr__, __dir__ = lazy_names(__name__, globals(), _PUBLIC)
 
 
 __all__ = [
@@ -68,6 +61,7 @@ __all__ = [
     "Position",
     "PositionError",
     "RandomPolicy",
+    "RoundPhase",
     "advance",
     "apply",
     "dump_position",

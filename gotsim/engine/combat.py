@@ -25,6 +25,7 @@ from gotsim.data import load_data
 from gotsim.jit import njit
 from gotsim.rules.cards import house_cards
 from gotsim.rules.ids import FOOTMAN, KNIGHT, SHIP, SIEGE, House, Unit
+from gotsim.rules.units import unit_facts
 
 ATTACKER, DEFENDER = 0, 1
 N_UNIT_TYPES = len(Unit)
@@ -62,7 +63,14 @@ FORTIFICATION_TOKEN = 2
 SEA_BATTLE = FORTIFIED + 1  # 1 if the embattled area is a sea
 RAINS = FORTIFIED + 2  # 1 when supporting footmen add no strength (1st-edition Rains of Autumn)
 FIRST_EDITION = FORTIFIED + 3  # 1 for a 1st-edition battle (routed units killed are no casualties)
-BATTLE_LEN = FORTIFIED + 4
+# the unit facts the battle is fought with (``rules.units``; the engine copies them from the rules
+# table, a battle spec from its edition's data): 4 slots of strength by Unit, then a siege
+# engine's strength attacking a castle or stronghold and an attacking knight's where a
+# fortification stands
+STRENGTH = FORTIFIED + 4
+SIEGE_CASTLE = STRENGTH + N_UNIT_TYPES
+FORTIFIED_KNIGHT = SIEGE_CASTLE + 1
+BATTLE_LEN = FORTIFIED_KNIGHT + 1
 
 # --- strength breakdown components (``strength_breakdown`` output columns) ----------------------
 PART_NAMES = (
@@ -304,9 +312,17 @@ def tides_deck() -> TidesDeck:
     return deck
 
 
-def new_battle() -> NDArray[np.int64]:
-    """An empty battle vector: no units, no cards, no Tides, nobody holding the blade."""
+def new_battle(edition: str = "2e") -> NDArray[np.int64]:
+    """An empty battle vector: no units, no cards, no Tides, nobody holding the blade; units
+    fight with the edition's strengths."""
     b = np.zeros(BATTLE_LEN, np.int64)
+    facts = unit_facts(edition)
+    set_unit_strengths(
+        b,
+        np.array(facts.strength, np.int64),
+        facts.siege_against_castle,
+        facts.knight_against_fortification,
+    )
     for side in (ATTACKER, DEFENDER):
         o = side * SIDE
         b[o + CARD] = -1
@@ -318,6 +334,15 @@ def new_battle() -> NDArray[np.int64]:
 
 
 # --- the compiled core --------------------------------------------------------------------------
+
+
+@njit
+def set_unit_strengths(b, strength, siege_castle: int, fortified_knight: int) -> None:
+    """Copy the unit facts into the battle vector ``b`` (``strength`` by Unit)."""
+    for u in range(N_UNIT_TYPES):
+        b[STRENGTH + u] = strength[u]
+    b[SIEGE_CASTLE] = siege_castle
+    b[FORTIFIED_KNIGHT] = fortified_knight
 
 
 @njit
@@ -333,7 +358,8 @@ def active_ability(b: NDArray[np.int64], side: int, card_ability: NDArray[np.int
 def _ship_strength(
     b: NDArray[np.int64], side: int, ally: bool, card_ability: NDArray[np.int64]
 ) -> int:
-    """1, or 0 where Salladhor Saan (supported) zeroes ships not belonging to his house."""
+    """Whether ships count (1), or not (0) where Salladhor Saan (supported) zeroes ships not
+    belonging to his house."""
     for holder in (ATTACKER, DEFENDER):
         if _salladhor_zeroes(b, holder, card_ability) and (holder != side or ally):
             return 0
@@ -343,8 +369,8 @@ def _ship_strength(
 @njit
 def ship_strengths(b: NDArray[np.int64], card_ability: NDArray[np.int64]):
     """``_ship_strength`` of the attacker's own ships, the defender's own ships and the allies'
-    ships, with Salladhor Saan looked for once: he zeroes his opponent's own ships and every
-    ally's."""
+    ships (1 they count, 0 they do not), with Salladhor Saan looked for once: supported, he
+    zeroes his opponent's own ships and every ally's."""
     zeroes_att = _salladhor_zeroes(b, ATTACKER, card_ability)
     zeroes_def = _salladhor_zeroes(b, DEFENDER, card_ability)
     allies = 0 if (zeroes_att or zeroes_def) else 1
@@ -406,28 +432,32 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
         attacking = side == ATTACKER
         mine = active_ability(b, side, card_ability)
         theirs = active_ability(b, other, card_ability)
-        siege = 4 if (attacking and b[FORTIFIED] != 0) else 0
-        own_ship = own_att if attacking else own_def
-        ally_ship = allies
-        own_support_ship, ally_support_ship = own_ship, ally_ship
+        footman = b[STRENGTH + FOOTMAN]
+        siege = b[SIEGE_CASTLE] if (attacking and b[FORTIFIED] != 0) else b[STRENGTH + SIEGE]
+        ship = b[STRENGTH + SHIP]
+        own_ships_count = own_att if attacking else own_def  # 0 where Salladhor zeroes them
+        own_support_ships_count, ally_ships_count = own_ships_count, allies
         if theirs == Ability.SALLADHOR_1E:  # ships supporting his opponent add nothing
-            own_support_ship, ally_support_ship = 0, 0
-        footman_support = 0 if b[RAINS] != 0 else 1
-        # a fortification: attacking knights and knights supporting the attack count 1
-        knight = 1 if (attacking and b[FORTIFIED] & FORTIFICATION_TOKEN) else 2
+            own_support_ships_count, ally_ships_count = 0, 0
+        supporting_footmen_count = 0 if b[RAINS] != 0 else 1
+        # a fortification: attacking knights and knights supporting the attack count less
+        fortified = attacking and b[FORTIFIED] & FORTIFICATION_TOKEN
+        knight = b[FORTIFIED_KNIGHT] if fortified else b[STRENGTH + KNIGHT]
 
         out[side, P_UNITS] = (
-            b[o + UNITS + FOOTMAN]
+            footman * b[o + UNITS + FOOTMAN]
             + knight * b[o + UNITS + KNIGHT]
-            + own_ship * b[o + UNITS + SHIP]
+            + ship * own_ships_count * b[o + UNITS + SHIP]
             + siege * b[o + UNITS + SIEGE]
         )
         out[side, P_ORDER] = b[o + ORDER_BONUS]
         out[side, P_SUPPORT] = (
-            footman_support * (b[o + SUPPORT_OWN + FOOTMAN] + b[o + SUPPORT_ALLY + FOOTMAN])
+            footman
+            * supporting_footmen_count
+            * (b[o + SUPPORT_OWN + FOOTMAN] + b[o + SUPPORT_ALLY + FOOTMAN])
             + knight * (b[o + SUPPORT_OWN + KNIGHT] + b[o + SUPPORT_ALLY + KNIGHT])
-            + own_support_ship * b[o + SUPPORT_OWN + SHIP]
-            + ally_support_ship * b[o + SUPPORT_ALLY + SHIP]
+            + ship * own_support_ships_count * b[o + SUPPORT_OWN + SHIP]
+            + ship * ally_ships_count * b[o + SUPPORT_ALLY + SHIP]
             + siege * (b[o + SUPPORT_OWN + SIEGE] + b[o + SUPPORT_ALLY + SIEGE])
             + b[o + SUPPORT_BONUS]
         )
@@ -457,10 +487,11 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
                 mods += b[o + ORDER_BONUS]
         elif mine == Ability.KEVAN:
             if attacking:
-                mods += b[o + UNITS + FOOTMAN] + footman_support * b[o + SUPPORT_OWN + FOOTMAN]
+                mods += b[o + UNITS + FOOTMAN]
+                mods += supporting_footmen_count * b[o + SUPPORT_OWN + FOOTMAN]
         elif mine == Ability.VICTARION:
             if attacking:
-                mods += own_ship * (b[o + UNITS + SHIP] + b[o + SUPPORT_OWN + SHIP])
+                mods += own_ships_count * (b[o + UNITS + SHIP] + b[o + SUPPORT_OWN + SHIP])
         elif mine == Ability.ASHA:
             if b[o + SUPPORTERS] == 0:
                 out[side, P_SWORDS] += 2

@@ -33,11 +33,11 @@ from gotsim.engine.position import (
     ActionStep,
     Position,
     PositionError,
+    RoundPhase,
     dump_position,
     load_position,
     order_tokens,
 )
-from gotsim.engine.position import Phase as PositionPhase
 from gotsim.engine.state import (
     ORDER_COUNT,
     ORDER_NAMES,
@@ -53,10 +53,10 @@ from gotsim.engine.tables import rules_table
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House, OrderType, Unit
+from gotsim.rules.units import unit_facts
 
 EDITION = "2e"  # the edition a record is read back as (positions of the 1st edition resume only)
 PLAYABLE = ("1e", "2e")  # editions whose positions the engine resumes
-UNIT_STRENGTH = (1, 2, 1, 0)  # a 1e neutral army fights with its units' strength (rules.md D8)
 
 # position vocabulary ↔ engine vocabulary
 ORDER_KIND: Mapping[str, int] = {name: kind for kind, name in enumerate(ORDER_NAMES)}
@@ -143,16 +143,16 @@ def resumable_position(source: PositionSource) -> Position:
     p = load_position(dump_position(source) if isinstance(source, Position) else source)
     if p.edition not in PLAYABLE:
         raise PositionError(f"edition: the engine cannot resume a {p.edition!r} position")
-    if p.phase == PositionPhase.ACTION and p.step is None:
+    if p.phase == RoundPhase.ACTION and p.step is None:
         raise PositionError(
             "step: resuming the action phase needs its step (raid, march or consolidate_power)"
         )
-    if p.phase == PositionPhase.PLANNING and p.raven_used:
+    if p.phase == RoundPhase.PLANNING and p.raven_used:
         raise PositionError(
             "raven_used: the raven is used after the planning phase; a planning position "
             "cannot have used it"
         )
-    if p.phase == PositionPhase.WESTEROS and p.restriction is not None:
+    if p.phase == RoundPhase.WESTEROS and p.restriction is not None:
         raise PositionError(
             "restriction: at the start of the westeros phase no restriction is in force yet "
             "(deck III is drawn during the phase)"
@@ -161,9 +161,9 @@ def resumable_position(source: PositionSource) -> Position:
 
 
 def _engine_phase(p: Position) -> Phase:
-    if p.phase == PositionPhase.WESTEROS:
+    if p.phase == RoundPhase.WESTEROS:
         return Phase.WESTEROS
-    if p.phase == PositionPhase.PLANNING:
+    if p.phase == RoundPhase.PLANNING:
         return Phase.PLANNING
     assert p.step is not None
     return STEP_PHASE[p.step]
@@ -208,7 +208,7 @@ def _position_fields(p: Position) -> NDArray[np.void]:
     for area, strength in p.neutral_forces.items():
         g["neutral"][board.index(area)] = strength
     for area, counts in p.neutral_armies.items():
-        strength = sum(UNIT_STRENGTH[unit] * n for unit, n in counts.items())
+        strength = unit_facts(p.edition).army_strength(counts)
         g["neutral"][board.index(area)] = strength
     g["blade_used"] = p.blade_used
     g["restrict"] = RESTRICTION_BIT[p.restriction] if p.restriction else 0
@@ -296,7 +296,7 @@ def _consolidate_restartable(g: Record, t: Record) -> bool:
     return True
 
 
-def boundary(g: Record, t: Record) -> tuple[PositionPhase, ActionStep | None]:
+def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
     """The position phase (and action step) the record stands at the start of.
 
     A record at the start of a phase with nothing pending is at a boundary; so is one whose
@@ -308,7 +308,7 @@ def boundary(g: Record, t: Record) -> tuple[PositionPhase, ActionStep | None]:
     """
     g, t = _one(g), _one(t)
     phase, pending = int(g.phase), int(g.pending)
-    action = PositionPhase.ACTION
+    action = RoundPhase.ACTION
     if g.done:
         if g.end_reason == EndReason.CASTLES:
             return action, ActionStep.MARCH
@@ -316,12 +316,12 @@ def boundary(g: Record, t: Record) -> tuple[PositionPhase, ActionStep | None]:
     if g.combat_area >= 0:
         raise NotAtBoundaryError("a battle is in progress")
     if phase == Phase.WESTEROS and pending == Decision.NONE and not g.wpc.any():
-        return PositionPhase.WESTEROS, None
+        return RoundPhase.WESTEROS, None
     if phase == Phase.PLANNING and pending in (Decision.NONE, Decision.PLACE_ORDER):
-        return PositionPhase.PLANNING, None
+        return RoundPhase.PLANNING, None
     if phase == Phase.RAVEN:
         if (pending == Decision.NONE and g.pc[0] == 0) or pending == Decision.RAVEN:
-            return PositionPhase.PLANNING, None  # every order placed, the raven still to come
+            return RoundPhase.PLANNING, None  # every order placed, the raven still to come
         if pending == Decision.NONE:
             return action, ActionStep.RAID
     if (

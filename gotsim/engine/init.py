@@ -17,10 +17,8 @@ from gotsim.engine.state import NATURE, STATE_DTYPE, Decision, Phase
 from gotsim.engine.tables import rules_table
 from gotsim.jit import njit
 from gotsim.rules.board import load_board
-from gotsim.rules.ids import Unit
 from gotsim.rules.setup import Setup, load_setup
-
-UNIT_STRENGTH = {Unit.FOOTMAN: 1, Unit.KNIGHT: 2, Unit.SHIP: 1, Unit.SIEGE_ENGINE: 0}
+from gotsim.rules.units import unit_facts
 
 
 def _starting_record(setup: Setup) -> NDArray[np.void]:
@@ -59,9 +57,9 @@ def _starting_record(setup: Setup) -> NDArray[np.void]:
     for area, strength in setup.neutral_forces.items():
         g["neutral"][board.index(area)] = strength
     # 1st edition, 3/4 players: an absent house's units stay as a neutral force of their strength
-    # (footman 1, knight 2, ship 1) in their area (rules.md D8)
+    # (rules.units: the edition's unit strengths) in their area (rules.md D8)
     for area, counts in setup.neutral_armies.items():
-        strength = sum(UNIT_STRENGTH[unit] * n for unit, n in counts.items())
+        strength = unit_facts(setup.edition).army_strength(counts)
         g["neutral"][board.index(area)] = strength
     for area in setup.impassable:
         g["blocked"][board.index(area)] = 1

@@ -107,6 +107,7 @@ def neutral_battle(g, t, b, house: int, origin: int, target: int) -> None:
     force in ``target``: no house, cards or Tides on either side, the token's strength as the
     defender's garrison, ties to the attacker (C11). Units and support are left to the caller."""
     b[:] = 0
+    cb.set_unit_strengths(b, t.unit_strength, t.siege_castle_strength, t.fortified_knight_strength)
     for side in (cb.ATTACKER, cb.DEFENDER):
         b[side * cb.SIDE + cb.CARD] = -1
         b[side * cb.SIDE + cb.TIDES] = -1

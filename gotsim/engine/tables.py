@@ -14,11 +14,13 @@ from functools import lru_cache
 import numpy as np
 
 from gotsim.data import load_data
+from gotsim.engine.combat import card_table, tides_deck
 from gotsim.engine.state import A_MAX, H, U
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import AreaKind, House, Unit
 from gotsim.rules.setup import load_setup
+from gotsim.rules.units import unit_facts
 
 MAX_NEIGHBOURS = 12
 MAX_ARMIES = 6
@@ -124,6 +126,11 @@ RULES_DTYPE = np.dtype(
         ("tides_swords", np.int64, (N_TIDES,)),
         ("tides_forts", np.int64, (N_TIDES,)),
         ("tides_skulls", np.int64, (N_TIDES,)),
+        # unit facts (rules.units, from the edition's setup.json): strength by Unit, a siege
+        # engine attacking a castle or stronghold, an attacking knight against a fortification
+        ("unit_strength", np.int64, (U,)),
+        ("siege_castle_strength", np.int64),
+        ("fortified_knight_strength", np.int64),
     ]
 )
 
@@ -195,6 +202,10 @@ def rules_table(
     t["ports"] = ports or edition == "2e"
     t["one_time_orders"] = one_time_orders
     t["three_card_combat"] = three_card_combat
+    units = unit_facts(edition)
+    t["unit_strength"][:] = units.strength
+    t["siege_castle_strength"] = units.siege_against_castle
+    t["fortified_knight_strength"] = units.knight_against_fortification
     t["kind"][:n] = board.kind
     t["castle"][:n] = board.castle
     t["stronghold"][:n] = board.stronghold
@@ -241,8 +252,6 @@ def rules_table(
     t["stars"][: len(setup.stars)] = setup.stars
     for level, sizes in enumerate(setup.supply_table):
         t["supply_table"][level, : len(sizes)] = sizes
-    from gotsim.engine.combat import card_table
-
     table = card_table(edition)
     for house in House:
         limits = setup.unit_limits.get(house)
@@ -262,8 +271,6 @@ def rules_table(
         strict=True,
     ):
         t[key][: len(column)] = column
-    from gotsim.engine.combat import tides_deck
-
     for key, column in zip(
         ("tides_count", "tides_strength", "tides_swords", "tides_forts", "tides_skulls"),
         tides_deck().arrays(),

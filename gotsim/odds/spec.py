@@ -318,7 +318,7 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
     if board.kind[area] == AreaKind.PORT:
         raise _fail("area", f"{area_id!r} is a port, and a port is never attacked")
 
-    b = cb.new_battle()
+    b = cb.new_battle(edition)
     b[cb.FORTIFIED] = int(board.castle[area] or board.stronghold[area])
     if fortification:
         b[cb.FORTIFIED] |= cb.FORTIFICATION_TOKEN

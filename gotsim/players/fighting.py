@@ -76,8 +76,11 @@ def _stake(g, t, memo, house: int) -> float:
     units = 0.0
     for side in range(2):
         o = side * cb.SIDE
-        units += b[o + cb.UNITS] + 2 * b[o + cb.UNITS + 1] + b[o + cb.UNITS + 2]
-        units += b[o + cb.UNITS + 3]
+        fighting = 0
+        for u in range(cb.SIEGE):  # footmen, knights and ships at their strength
+            fighting += t.unit_strength[u] * b[o + cb.UNITS + u]
+        units += fighting
+        units += b[o + cb.UNITS + cb.SIEGE]
     return value_for(g, t, memo, house, area) + 0.5 * units
 
 
@@ -368,9 +371,9 @@ def queen_of_thorns(g, t, house: int, mask, params, memo) -> int:
         if k == O_SUPPORT_ZERO or k == O_SUPPORT_ONE:
             v = 0.6
             if g.support_side[a] == 2 - side:
-                v = 3.0 + hold_strength(g, a)
+                v = 3.0 + hold_strength(g, t, a)
         elif 0 <= k <= 2:
-            v = 1.5 + 0.3 * hold_strength(g, a)
+            v = 1.5 + 0.3 * hold_strength(g, t, a)
         elif k == O_CONSOLIDATE or k == O_CONSOLIDATE_STAR:
             v = 1.0
         elif k == O_DEFENSE_ONE or k == O_DEFENSE_TWO:
@@ -499,7 +502,7 @@ def cersei(g, t, house: int, mask, params, memo) -> int:
                 near = True
         v = 0.4
         if 0 <= k <= 2:
-            v = 1.0 + (1.5 + 0.3 * hold_strength(g, a) if near else 0.0)
+            v = 1.0 + (1.5 + 0.3 * hold_strength(g, t, a) if near else 0.0)
         elif k == O_CONSOLIDATE_STAR:
             v = 1.6
         elif k == O_CONSOLIDATE:

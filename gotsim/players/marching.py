@@ -39,6 +39,7 @@ from gotsim.players.view import (
     O_SUPPORT_ZERO,
     SHIP,
     SIEGE,
+    army_strength,
     attack_strength,
     danger,
     ensure_view,
@@ -147,7 +148,7 @@ def battle_margin(g, t, house: int, origin: int, x: int, units: float, memo) -> 
     mine = units + bonus + support[house]
     if e < 0:
         return mine - g.neutral[x]
-    d = float(hold_strength(g, x))
+    d = float(hold_strength(g, t, x))
     if g.owner[x] == e:
         k = g.order[x]
         if k == O_DEFENSE_ONE:
@@ -254,9 +255,9 @@ def _danger_and_marches(g, t, memo, house: int, a: int):
             continue
         if t.kind[b] == PORT and land_a:
             continue
-        strength = live(g, b, FOOTMAN) + 2 * live(g, b, KNIGHT) + live(g, b, SHIP)
+        strength = army_strength(g, t, b)
         if land_b and memo.fort[a]:
-            strength += 4 * live(g, b, SIEGE)
+            strength += (t.siege_castle_strength - t.unit_strength[SIEGE]) * live(g, b, SIEGE)
         sums[e] += strength
         if land_b == land_a:
             marcher |= 1 << e
@@ -315,7 +316,7 @@ def dest_info(
         e = defender_of(g, t, x)
         memo.d_def[x] = e
         memo.d_val[x] = v
-        held = hold_strength(g, x)
+        held = hold_strength(g, t, x)
         memo.d_hold[x] = held
         if e < 0:
             memo.d_str[x] = g.neutral[x]
@@ -331,7 +332,7 @@ def dest_info(
     if g.owner[x] == house or controller(g, t, x) == house:
         memo.d_kind[x] = D_OWN
         memo.d_val[x] = v
-        memo.d_hold[x] = hold_strength(g, x)
+        memo.d_hold[x] = hold_strength(g, t, x)
     else:
         memo.d_kind[x] = D_TAKE
         if g.power_token[x] >= 0 and g.power_token[x] != house:
@@ -345,15 +346,6 @@ def dest_info(
 def lowest_bit(bits: int) -> int:
     """The index of the lowest set bit of ``bits`` (not 0): one instruction."""
     return trailing_zeros(bits)  # type: ignore[call-arg]  # (a numba intrinsic)
-
-
-@njit
-def unit_strength(u: int) -> float:
-    if u == KNIGHT:
-        return 2.0
-    if u == SIEGE:
-        return 0.0
-    return 1.0
 
 
 @njit(inline="always")
@@ -431,7 +423,7 @@ def allocate(
     for u in (KNIGHT, FOOTMAN, SHIP):
         if left[u] == 0:
             continue
-        s = unit_strength(u)
+        s = float(t.unit_strength[u])
         for r in range(n_reach):
             gv[r] = _send_worth(memo, r, s, exposure, defence)
         # worth of keeping the unit home: it changes only when a unit stays
@@ -537,7 +529,9 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         return
     n_reach = reach_list(g, t, house, origin, memo)
     key = dest_key(memo, house, planning)
-    fighters = avail[FOOTMAN] + 2 * avail[KNIGHT] + avail[SHIP]
+    fighters = 0
+    for u in range(SIEGE):  # footmen, knights and ships at their strength
+        fighters += t.unit_strength[u] * avail[u]
     march = g.order[origin]
     actual = float(march - 1) if 0 <= march <= 2 else 0.0
     # --- the best attack -------------------------------------------------------------------

@@ -13,7 +13,7 @@ from gotsim.engine.board_state import LAND, SEA, controller, raid_reaches
 from gotsim.engine.combat import Ability
 from gotsim.engine.state import ACT_NONE, N_ONE_TIME, H, OneTimeOrder
 from gotsim.jit import njit
-from gotsim.players.view import danger, ensure_view, hold_strength, live, value_for
+from gotsim.players.view import army_strength, danger, ensure_view, hold_strength, value_for
 
 FOOTMAN, KNIGHT, SHIP = 0, 1, 2
 NO_AREA = -1
@@ -26,14 +26,14 @@ def _bar(game_round: int) -> float:
 
 
 @njit
-def _strength(g, a: int) -> int:
-    return live(g, a, FOOTMAN) + 2 * live(g, a, KNIGHT) + live(g, a, SHIP)
+def _strength(g, t, a: int) -> int:
+    return army_strength(g, t, a)
 
 
 @njit
 def _threatened(g, t, memo, house: int, a: int) -> float:
     """How far the strongest neighbour outmatches what stands in ``a`` (0 if it does not)."""
-    return max(0.0, danger(g, t, memo, house, a) - hold_strength(g, a))
+    return max(0.0, danger(g, t, memo, house, a) - hold_strength(g, t, a))
 
 
 @njit
@@ -94,7 +94,7 @@ def order_worth(g, t, memo, house: int, kind: int, a: int) -> float:
         for b in range(t.n_areas):
             same_kind = (t.kind[b] == LAND) == (t.kind[a] == LAND)
             if b != a and t.adjacent[a, b] and g.owner[b] == house and same_kind:
-                pull += _strength(g, b)
+                pull += _strength(g, t, b)
         if pull == 0:
             return 0.0
         return value_for(g, t, memo, house, a) * min(1.0, pull / (gap + 1.0))
@@ -227,7 +227,7 @@ def one_time_target(g, t, house: int, mask, params, memo) -> int:
                 threat = 0.0
                 for b in range(t.n_areas):
                     if g.owner[b] == e and t.adjacent[area, b]:
-                        threat += _strength(g, b)
+                        threat += _strength(g, t, b)
                 if threat > best:
                     best, choice = threat, e
         return choice

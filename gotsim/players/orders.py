@@ -33,8 +33,6 @@ from gotsim.players.params import (
 )
 from gotsim.players.values import defender_of
 from gotsim.players.view import (
-    FOOTMAN,
-    KNIGHT,
     O_CONSOLIDATE,
     O_CONSOLIDATE_STAR,
     O_DEFENSE_ONE,
@@ -47,13 +45,13 @@ from gotsim.players.view import (
     O_SUPPORT_ONE,
     O_SUPPORT_ZERO,
     SHIP,
+    army_strength,
     attack_strength,
     danger,
     ensure_view,
     fiefdoms_higher,
     hold_strength,
     jitter,
-    live,
     lose_chance,
     power_income,
     support_reaches,
@@ -91,7 +89,7 @@ def _defence_values(g, t, memo, house, a, d, params) -> tuple:
     if d <= 0.0:
         return 0.0, 0.0
     v = value_for(g, t, memo, house, a)
-    hold = hold_strength(g, a) + 0.5 * memo.pot[house, a]
+    hold = hold_strength(g, t, a) + 0.5 * memo.pot[house, a]
     before = lose_chance(d, hold)
     factor = 0.5 + params[P_DEFENCE]
     one = v * (before - lose_chance(d, hold + 1.0)) * factor * 2.0
@@ -112,12 +110,12 @@ def _raid_targets(g, t, house: int, a: int) -> int:
 
 
 @njit
-def _raidable_chance(g, x: int) -> float:
+def _raidable_chance(g, t, x: int) -> float:
     """Chance that the order in ``x`` (another house's) is one a raid removes (support, raid,
     consolidate power), from the strength there: strong armies mostly march or defend. Measured
     on all-heuristic 6-player games: 0.65 with strength 1 or less, 0.53 with 2, 0.26 with 3 or
     more on land (at sea 0.52 from 2)."""
-    s = live(g, x, FOOTMAN) + 2 * live(g, x, KNIGHT) + live(g, x, SHIP)
+    s = army_strength(g, t, x)
     if s <= 1:
         return 0.65
     if s == 2 or g.units[x, SHIP] > 0:
@@ -137,7 +135,7 @@ def _raid_worth(g, t, house: int, a: int, params) -> float:
         if x < 0:
             break
         if g.owner[x] >= 0 and g.owner[x] != house and raid_reaches(t, a, x):
-            p = _raidable_chance(g, x)
+            p = _raidable_chance(g, t, x)
             expected += p
             none *= 1.0 - p
     return 0.3 * min(expected, 2.0) * (0.6 + params[P_POWER]) - RAID_EMPTY * none
@@ -185,7 +183,7 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
 
     for i in range(na):
         a = areas[i]
-        strength[i] = live(g, a, FOOTMAN) + 2 * live(g, a, KNIGHT) + live(g, a, SHIP)
+        strength[i] = army_strength(g, t, a)
         d_a = danger(g, t, memo, house, a)  # (the view does not change while planning)
         # defence
         def_one, def_two = _defence_values(g, t, memo, house, a, d_a, params)
@@ -201,7 +199,7 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
         score[i, O_RAID_STAR] = rv + 0.1 * min(nr, 2) - STAR_COST
         # consolidate power
         inc = power_income(g, t, house, a)
-        safe = 1.0 - lose_chance(d_a, hold_strength(g, a))
+        safe = 1.0 - lose_chance(d_a, hold_strength(g, t, a))
         cv = inc * (0.3 + 0.7 * params[P_POWER]) * safe * (1.0 - 0.1 * min(nr, 3))
         if last_round:
             cv *= 0.1
@@ -485,7 +483,7 @@ def _support_values(
         if g.owner[y] == house and support_reaches(t, a, y):
             d = danger(g, t, memo, house, y)
             if d > 0.0:
-                hold = hold_strength(g, y) + hold_extra[y]
+                hold = hold_strength(g, t, y) + hold_extra[y]
                 worth = value_for(g, t, memo, house, y)
                 factor = 0.5 + params[P_DEFENCE]
                 if zero:
@@ -565,7 +563,7 @@ def _raven_swap(g, t, house: int, memo, params) -> tuple:
         ct = ORDER_TYPE[cur]
         ex = _exposed(g, t, house, a)
         if ex > 0.0 and ct != DEFENSE and ct != MARCH:
-            hold = hold_strength(g, a)
+            hold = hold_strength(g, t, a)
             v = value_for(g, t, memo, house, a)
             for k in (O_DEFENSE_TWO, O_DEFENSE_ONE):
                 if order_allowed(g, t, house, a, k, cur):

@@ -11,12 +11,11 @@ from gotsim.jit import njit
 from gotsim.players.params import P_AGGRESSION, P_DEFENCE, P_EXPANSION, P_RISK, P_VERSION
 from gotsim.players.view import (
     CASTLE_VALUE,
-    FOOTMAN,
-    KNIGHT,
     SHIP,
     SIEGE,
     danger,
     hold_strength,
+    land_strength,
     live,
     lose_chance,
     value_for,
@@ -88,7 +87,7 @@ def attack_gain(g, t, memo, house: int, x: int, units: float) -> float:
 def attack_gain_fixed(g, t, memo, house: int, x: int) -> float:
     """The part of ``attack_gain`` that does not depend on the attackers: the defenders beaten,
     the area denied to its holder, the holder's lead."""
-    gain = 0.3 * hold_strength(g, x)
+    gain = 0.3 * hold_strength(g, t, x)
     holder = controller(g, t, x)
     if holder >= 0 and holder != house:
         gain += 0.3 * memo.base_value[x]  # denied to a rival
@@ -124,7 +123,8 @@ def _coast_army(g, t, e: int, sea: int, a: int) -> int:
         if b < 0:
             break
         if b != a and t.kind[b] == LAND and g.owner[b] == e:
-            army = live(g, b, FOOTMAN) + 2 * live(g, b, KNIGHT) + 4 * live(g, b, SIEGE)
+            army = land_strength(g, t, b)
+            army += (t.siege_castle_strength - t.unit_strength[SIEGE]) * live(g, b, SIEGE)
             if army > best:
                 best = army
     return best

@@ -150,18 +150,34 @@ def live(g, a: int, u: int) -> int:
 
 
 @njit
-def hold_strength(g, a: int) -> int:
+def army_strength(g, t, a: int) -> int:
+    """Strength of the units in ``a`` that can fight, by the rules table's unit strengths
+    (siege engines at their strength outside a siege)."""
+    s = 0
+    for u in range(U):
+        s += t.unit_strength[u] * live(g, a, u)
+    return s
+
+
+@njit
+def land_strength(g, t, a: int) -> int:
+    """``army_strength`` without ships (what marches out of ``a`` by land)."""
+    return army_strength(g, t, a) - t.unit_strength[SHIP] * live(g, a, SHIP)
+
+
+@njit
+def hold_strength(g, t, a: int) -> int:
     """Defending strength of the units in ``a`` (siege engines add nothing) plus the garrison."""
-    return live(g, a, FOOTMAN) + 2 * live(g, a, KNIGHT) + live(g, a, SHIP) + g.garrison[a]
+    return army_strength(g, t, a) + g.garrison[a]
 
 
 @njit
 def attack_strength(g, t, a: int, target: int) -> int:
     """Strength the units in ``a`` add to an attack on ``target`` (siege engines 4 against a
     castle or stronghold)."""
-    s = live(g, a, FOOTMAN) + 2 * live(g, a, KNIGHT) + live(g, a, SHIP)
+    s = army_strength(g, t, a)
     if t.castle[target] or t.stronghold[target]:
-        s += 4 * live(g, a, SIEGE)
+        s += (t.siege_castle_strength - t.unit_strength[SIEGE]) * live(g, a, SIEGE)
     return s
 
 
@@ -284,7 +300,7 @@ def refresh_view(g, t, memo) -> None:
         if unit_count(g, b) == 0:
             continue
         land = t.kind[b] == LAND
-        plain = live(g, b, FOOTMAN) + 2 * live(g, b, KNIGHT) + live(g, b, SHIP)
+        plain = army_strength(g, t, b)
         siege = live(g, b, SIEGE)
         movers = live(g, b, FOOTMAN) + live(g, b, KNIGHT) + siege + live(g, b, SHIP)
         for j in range(t.neighbours.shape[1]):
@@ -343,7 +359,7 @@ def refresh_view(g, t, memo) -> None:
                 if b < 0:
                     break
                 if t.kind[b] == LAND and g.owner[b] == e:
-                    army = live(g, b, FOOTMAN) + 2 * live(g, b, KNIGHT)
+                    army = land_strength(g, t, b)
                     if army > best:
                         best = army
                         best_siege = live(g, b, SIEGE)
@@ -440,9 +456,9 @@ def local_danger(g, t, memo, house: int, a: int) -> float:
             continue
         if t.kind[b] == PORT and land_a:
             continue
-        s = live(g, b, FOOTMAN) + 2 * live(g, b, KNIGHT) + live(g, b, SHIP)
+        s = army_strength(g, t, b)
         if land_b and memo.fort[a]:
-            s += 4 * live(g, b, SIEGE)
+            s += (t.siege_castle_strength - t.unit_strength[SIEGE]) * live(g, b, SIEGE)
         sums[e] += s
         if land_b == land_a:
             marcher |= 1 << e

@@ -57,6 +57,7 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
     """Fill ``g.battle`` for ``attacker``'s units planned into ``target`` from ``origin``."""
     b = g.battle
     b[:] = 0
+    cb.set_unit_strengths(b, t.unit_strength, t.siege_castle_strength, t.fortified_knight_strength)
     for side in (cb.ATTACKER, cb.DEFENDER):
         o = side * cb.SIDE
         b[o + cb.CARD] = -1

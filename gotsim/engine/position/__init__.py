@@ -14,9 +14,9 @@ from __future__ import annotations
 from gotsim.engine.position.model import (
     RESTRICTIONS,
     ActionStep,
-    Phase,
     Position,
     PositionError,
+    RoundPhase,
     dump_position,
     order_tokens,
 )
@@ -24,15 +24,15 @@ from gotsim.engine.position.queries import battle_from_position, castles_held, c
 from gotsim.engine.position.reader import load_position, starting_position
 
 # the public classes go by the package's name (``gotsim.engine.position.PositionError``)
-for _public in (ActionStep, Phase, Position, PositionError):
+for _public in (ActionStep, RoundPhase, Position, PositionError):
     _public.__module__ = __name__
 
 __all__ = [
     "RESTRICTIONS",
     "ActionStep",
-    "Phase",
     "Position",
     "PositionError",
+    "RoundPhase",
     "battle_from_position",
     "castles_held",
     "control",

@@ -84,7 +84,7 @@ class PositionError(ValueError):
     """A position that cannot stand on the board; the one-line message names the field."""
 
 
-class Phase(IntEnum):
+class RoundPhase(IntEnum):
     """The phase of a game round."""
 
     WESTEROS = 0
@@ -183,7 +183,7 @@ class Position:
     houses: tuple[House, ...]  # houses in play, in setup order
     variants: Mapping[str, bool]  # every key of VARIANTS
     round: int
-    phase: Phase
+    phase: RoundPhase
     step: ActionStep | None
     occupants: Mapping[str, House]
     units: Mapping[str, UnitCounts]  # standing units

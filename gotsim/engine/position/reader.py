@@ -21,9 +21,9 @@ from gotsim.engine.position.model import (
     VARIANTS,
     WILDLING_TOP,
     ActionStep,
-    Phase,
     Position,
     PositionError,
+    RoundPhase,
     UnitCounts,
     check_keys,
     fail,
@@ -149,7 +149,7 @@ class _Reader:
         variants = self.variants()
         round_ = read_int(spec["round"], "round", 1, self.setup.max_rounds)
         phase, step = self.phase()
-        if round_ == 1 and phase == Phase.WESTEROS:
+        if round_ == 1 and phase == RoundPhase.WESTEROS:
             raise fail("phase", "round 1 has no westeros phase")
         restriction = spec.get("restriction")
         if restriction is not None and restriction not in RESTRICTIONS:
@@ -159,10 +159,10 @@ class _Reader:
                 f"{hint(restriction, RESTRICTIONS)}",
             )
         blade_used = read_bool(spec.get("blade_used", False), "blade_used")
-        if blade_used and phase != Phase.ACTION:
+        if blade_used and phase != RoundPhase.ACTION:
             raise fail("blade_used", "the blade is used in combat, in the action phase only")
         raven_used = read_bool(spec.get("raven_used", False), "raven_used")
-        if raven_used and phase == Phase.WESTEROS:
+        if raven_used and phase == RoundPhase.WESTEROS:
             raise fail("raven_used", "the raven is used after orders are revealed")
         threat = read_int(spec["wildling_threat"], "wildling_threat", 0, WILDLING_TOP)
         if threat % 2:
@@ -225,16 +225,16 @@ class _Reader:
             raise fail("variants.kings_court_swap", "needs both Tyrell and Greyjoy in play to swap")
         return out
 
-    def phase(self) -> tuple[Phase, ActionStep | None]:
+    def phase(self) -> tuple[RoundPhase, ActionStep | None]:
         raw = self.spec["phase"]
-        ids = [p.id for p in Phase]
+        ids = [p.id for p in RoundPhase]
         if raw not in ids:
             raise fail("phase", f"must be one of {', '.join(ids)}, got {raw!r}{hint(raw, ids)}")
-        phase = Phase[raw.upper()]
+        phase = RoundPhase[raw.upper()]
         raw_step = self.spec.get("step")
         if raw_step is None:
             return phase, None
-        if phase != Phase.ACTION:
+        if phase != RoundPhase.ACTION:
             raise fail("step", f"a step is given only in the action phase, not {phase.id}")
         steps = [s.id for s in ActionStep]
         if raw_step not in steps:
@@ -326,7 +326,7 @@ class _Reader:
             )
         return expected
 
-    def areas(self, phase: Phase, impassable: set[str]) -> dict[str, dict[str, Any]]:
+    def areas(self, phase: RoundPhase, impassable: set[str]) -> dict[str, dict[str, Any]]:
         raw = read_object(self.spec["areas"], "areas")
         board = self.board
         out: dict[str, dict[str, Any]] = {
@@ -368,7 +368,7 @@ class _Reader:
                 raise fail(f"{where}.house", "required where units stand (whose units?)")
             elif routed:
                 raise fail(f"{where}.routed", "routed units need their house's area ('house')")
-            if routed and phase != Phase.ACTION:
+            if routed and phase != RoundPhase.ACTION:
                 raise fail(f"{where}.routed", "units are routed only during the action phase")
             if occupant is not None:
                 out["occupants"][area_id] = occupant
@@ -386,7 +386,7 @@ class _Reader:
                     )
                 if occupant is None or not units:
                     raise fail(f"{where}.order", "an order needs units of its house here")
-                if phase == Phase.WESTEROS:
+                if phase == RoundPhase.WESTEROS:
                     raise fail(f"{where}.order", "no orders stand in the westeros phase")
                 out["orders"][area_id] = order
             if "power_token" in record:
@@ -615,7 +615,7 @@ def starting_position(
         houses=setup.houses,
         variants=MappingProxyType({"tides_of_battle": False, "kings_court_swap": kings_court_swap}),
         round=1,
-        phase=Phase.PLANNING,
+        phase=RoundPhase.PLANNING,
         step=None,
         occupants=MappingProxyType(by_board(occupants)),
         units=_frozen_counts(by_board(units)),

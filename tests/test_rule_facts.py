@@ -1,0 +1,146 @@
+"""Rules facts are read from ``gotsim/data`` once: the unit strengths (``rules.units``) reach the
+rules table, the battle vector and the players from there, and no unit strength is written as a
+literal in the engine, the calculator or the players."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gotsim.data import load_data
+from gotsim.engine import combat as cb
+from gotsim.engine.tables import rules_table
+from gotsim.rules.ids import FOOTMAN, KNIGHT, SHIP, SIEGE, Unit
+from gotsim.rules.units import UnitDataError, unit_facts
+
+PACKAGE = Path(__file__).resolve().parents[1] / "gotsim"
+CHECKED = ("engine", "odds", "players")
+UNIT_NAME = re.compile(r"\b(FOOTMAN|KNIGHT|SHIP|SIEGE|SIEGE_ENGINE)\b")
+UNIT_WORD = re.compile(r"(footman|knight|ship|siege)", re.IGNORECASE)
+
+
+def _int_constant(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def strength_literals(source: str) -> list[str]:
+    """Places in ``source`` that write a unit strength down: an integer times a unit's count
+    (``2 * live(g, a, KNIGHT)``), a table of integers keyed by units or named for a strength,
+    or a number given to a variable named for a unit (``siege = 4 if …``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            for number, other in ((node.left, node.right), (node.right, node.left)):
+                if (
+                    _int_constant(number)
+                    and number.value >= 2
+                    and UNIT_NAME.search(ast.unparse(other))
+                ):
+                    found.append(ast.unparse(node))
+        elif isinstance(node, ast.Dict):
+            keys = " ".join(ast.unparse(k) for k in node.keys if k is not None)
+            if UNIT_NAME.search(keys) and any(_int_constant(v) for v in node.values):
+                found.append(ast.unparse(node))
+        elif isinstance(node, ast.Assign):
+            names = " ".join(ast.unparse(t) for t in node.targets)
+            value = node.value
+            numbers = [n for n in ast.walk(value) if _int_constant(n) and n.value >= 1]
+            table = isinstance(value, (ast.Tuple, ast.List)) and len(numbers) >= 2
+            if ("STRENGTH" in names.upper() and table) or (
+                UNIT_WORD.search(names) and numbers and isinstance(value, ast.IfExp)
+            ):
+                found.append(ast.unparse(node))
+    return found
+
+
+def test_the_scan_sees_a_strength_written_down() -> None:
+    source = (
+        "s = live(g, a, FOOTMAN) + 2 * live(g, a, KNIGHT)\n"
+        "siege = 4 if attacking else 0\n"
+        "UNIT_STRENGTH = {Unit.FOOTMAN: 1, Unit.KNIGHT: 2}\n"
+        "STRENGTHS = (1, 2, 1, 0)\n"
+        "threat = g.threat + 2 * icons\n"
+        "s = t.unit_strength[KNIGHT] * live(g, a, KNIGHT)\n"
+    )
+    assert len(strength_literals(source)) == 4
+
+
+@pytest.mark.parametrize("folder", CHECKED)
+def test_no_unit_strength_literal(folder: str) -> None:
+    found = {
+        str(path.relative_to(PACKAGE)): hits
+        for path in sorted((PACKAGE / folder).rglob("*.py"))
+        if (hits := strength_literals(path.read_text(encoding="utf-8")))
+    }
+    assert not found, f"unit strengths written down instead of read from rules.units: {found}"
+
+
+@pytest.mark.parametrize("edition", ["1e", "2e"])
+def test_unit_facts_come_from_the_data(edition: str) -> None:
+    units = load_data(edition, "setup.json")["units"]
+    facts = unit_facts(edition)
+    assert facts.strength == tuple(units[u.id]["strength"] for u in Unit)
+    assert (
+        facts.siege_against_castle
+        == units["siege_engine"]["strength_attacking_castle_or_stronghold"]
+    )
+    t = rules_table(edition, 4)[0]
+    assert tuple(t.unit_strength) == facts.strength
+    assert t.siege_castle_strength == facts.siege_against_castle
+    assert t.fortified_knight_strength == facts.knight_against_fortification
+    b = cb.new_battle(edition)
+    assert tuple(b[cb.STRENGTH : cb.STRENGTH + len(Unit)]) == facts.strength
+
+
+def test_the_editions_agree_on_strengths_and_differ_on_fortifications() -> None:
+    """Footman 1, knight 2, ship 1, siege engine 0 (4 attacking a castle) in both editions; an
+    attacking knight counts 1 where a 1st-edition fortification stands (rules.md K2)."""
+    first, second = unit_facts("1e"), unit_facts("2e")
+    assert first.strength == second.strength == (1, 2, 1, 0)
+    assert first.siege_against_castle == second.siege_against_castle == 4
+    assert (first.knight_against_fortification, second.knight_against_fortification) == (1, 2)
+    assert first.army_strength({Unit.FOOTMAN: 1, Unit.KNIGHT: 1, Unit.SHIP: 2}) == 5
+
+
+def test_the_battle_fights_with_the_strengths_it_carries() -> None:
+    """The combat code reads the strengths in the battle vector: a knight made 3 counts 3, as a
+    marching unit and as a supporter; a siege engine counts its siege strength at a castle."""
+    b = cb.new_battle("2e")
+    b[cb.ATTACKER * cb.SIDE + cb.UNITS + KNIGHT] = 2
+    b[cb.ATTACKER * cb.SIDE + cb.SUPPORT_OWN + KNIGHT] = 1
+    b[cb.DEFENDER * cb.SIDE + cb.UNITS + FOOTMAN] = 1
+    t = rules_table("2e", 6)[0]
+    cards = (t.card_strength, t.card_swords, t.card_forts, t.card_ability, t.card_ref)
+    out = np.zeros((2, cb.N_PARTS), np.int64)
+    cb.board_and_card_strength(b, cards, out)
+    assert (out[0, cb.P_UNITS], out[0, cb.P_SUPPORT]) == (4, 2)
+    b[cb.STRENGTH + KNIGHT] = 3
+    cb.board_and_card_strength(b, cards, out)
+    assert (out[0, cb.P_UNITS], out[0, cb.P_SUPPORT]) == (6, 3)
+    b[cb.ATTACKER * cb.SIDE + cb.UNITS + SIEGE] = 1
+    b[cb.FORTIFIED] = 1
+    cb.board_and_card_strength(b, cards, out)
+    assert out[0, cb.P_UNITS] == 6 + 4
+    b[cb.SIEGE_CASTLE] = 5
+    cb.board_and_card_strength(b, cards, out)
+    assert out[0, cb.P_UNITS] == 6 + 5
+    assert out[1, cb.P_UNITS] == b[cb.STRENGTH + FOOTMAN] * 1
+    assert b[cb.STRENGTH + SHIP] == 1
+
+
+def test_bad_unit_facts_are_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gotsim.rules.units as units_module
+
+    data = load_data("2e", "setup.json")
+    data["units"]["knight"]["strength"] = "two"
+    monkeypatch.setattr(units_module, "load_data", lambda edition, name: data)
+    units_module.unit_facts.cache_clear()
+    try:
+        with pytest.raises(UnitDataError, match=r"units\.knight\.strength: .* got 'two'"):
+            units_module.unit_facts("2e")
+    finally:
+        units_module.unit_facts.cache_clear()
