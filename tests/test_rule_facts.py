@@ -144,3 +144,38 @@ def test_bad_unit_facts_are_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
             units_module.unit_facts("2e")
     finally:
         units_module.unit_facts.cache_clear()
+
+
+def test_mustering_costs_come_from_the_data() -> None:
+    """New footman 1, knight 2, ship 1, siege engine 2; a footman becomes a knight (or siege
+    engine) for 1. The 1st edition leaves a siege engine's costs unstated: the 2nd edition's."""
+    for edition in ("1e", "2e"):
+        facts = unit_facts(edition)
+        t = rules_table(edition, 4)[0]
+        assert facts.muster_cost == tuple(t.muster_cost) == (1, 2, 1, 2)
+        assert facts.upgrade_cost == tuple(t.upgrade_cost) == (0, 1, 0, 1)
+    assert load_data("1e", "setup.json")["units"]["siege_engine"]["muster_cost"] is None
+
+
+def test_mustering_reads_its_costs_from_the_rules_table() -> None:
+    """Winterfell (2 points) at the start: a knight is offered and costs both points; priced at
+    3 by the rules table, it is not offered, and a footman made a knight costs what the table
+    says."""
+    from gotsim.engine.init import new_games
+    from gotsim.engine.state import ACT_FOOTMAN, ACT_KNIGHT, ACT_UPGRADE_KNIGHT
+    from gotsim.engine.westeros import muster_actions
+    from gotsim.rules.board import load_board
+    from gotsim.rules.ids import House
+
+    g = new_games([np.random.SeedSequence(1)])[0]
+    winterfell = load_board("2e").index("winterfell")
+    stark = int(House.STARK)
+    t = rules_table("2e", 6).copy()[0]
+    offered = int(muster_actions(g, t, stark, winterfell, 2))
+    assert offered >> ACT_KNIGHT & 1 and offered >> ACT_FOOTMAN & 1
+    t.muster_cost[KNIGHT] = 3
+    offered = int(muster_actions(g, t, stark, winterfell, 2))
+    assert not offered >> ACT_KNIGHT & 1 and offered >> ACT_FOOTMAN & 1
+    assert offered >> ACT_UPGRADE_KNIGHT & 1
+    t.upgrade_cost[KNIGHT] = 3
+    assert not int(muster_actions(g, t, stark, winterfell, 2)) >> ACT_UPGRADE_KNIGHT & 1

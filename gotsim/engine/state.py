@@ -14,7 +14,9 @@ from enum import IntEnum
 
 import numpy as np
 
+from gotsim.data import load_data
 from gotsim.engine.combat import BATTLE_LEN
+from gotsim.rules.ids import OrderType
 
 A_MAX = 58  # area slots (the 2e board has 58 areas, the 1e board 45 and 8 module ports)
 H = 6
@@ -70,10 +72,44 @@ class Order(IntEnum):
 
 
 N_ORDER_KINDS = len(Order)
-ORDER_COUNT = np.array([1, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1], np.int8)  # tokens of each kind
-ORDER_STAR = np.array([0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1], np.int8)
-ORDER_BONUS = np.array([-1, 0, 1, 1, 2, 0, 1, 0, 0, 0, 0], np.int8)
-ORDER_TYPE = np.array([1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5], np.int8)  # rules.ids.OrderType
+# each kind's token in the data (``data/2e/orders.json`` ``tokens``; the 1st edition's fifteen
+# tokens are the same), in ``Order`` order: the facts below are read from there
+ORDER_TOKEN_IDS = (
+    "march_minus_1",
+    "march_0",
+    "march_plus_1",
+    "defense_plus_1",
+    "defense_plus_2",
+    "support_0",
+    "support_plus_1",
+    "raid",
+    "raid_special",
+    "consolidate_power",
+    "consolidate_power_special",
+)
+
+
+def _order_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    tokens = {token["id"]: token for token in load_data("2e", "orders.json")["tokens"]}
+    if sorted(tokens) != sorted(ORDER_TOKEN_IDS):
+        raise ValueError(
+            f"2e/orders.json tokens {sorted(tokens)} are not the engine's {list(ORDER_TOKEN_IDS)}"
+        )
+    rows = [tokens[token_id] for token_id in ORDER_TOKEN_IDS]
+    tables = (
+        np.array([row["count"] for row in rows], np.int8),  # tokens of each kind
+        np.array([row["special"] for row in rows], np.int8),  # a star order
+        np.array([row["modifier"] for row in rows], np.int8),
+        np.array([OrderType.from_id(row["type"]) for row in rows], np.int8),
+    )
+    for table in tables:
+        table.setflags(write=False)
+    return tables
+
+
+ORDER_COUNT, ORDER_STAR, ORDER_BONUS, ORDER_TYPE = _order_tables()
+
+
 ORDER_NAMES = (
     "march-1",
     "march+0",
@@ -87,8 +123,6 @@ ORDER_NAMES = (
     "consolidate_power",
     "consolidate_power*",
 )
-for _table in (ORDER_COUNT, ORDER_STAR, ORDER_BONUS, ORDER_TYPE):
-    _table.setflags(write=False)
 
 
 class RavenUse(IntEnum):

@@ -131,6 +131,8 @@ RULES_DTYPE = np.dtype(
         ("unit_strength", np.int64, (U,)),
         ("siege_castle_strength", np.int64),
         ("fortified_knight_strength", np.int64),
+        ("muster_cost", np.int64, (U,)),  # mustering points a new unit costs
+        ("upgrade_cost", np.int64, (U,)),  # points to turn a footman into it (0: not possible)
     ]
 )
 
@@ -206,6 +208,8 @@ def rules_table(
     t["unit_strength"][:] = units.strength
     t["siege_castle_strength"] = units.siege_against_castle
     t["fortified_knight_strength"] = units.knight_against_fortification
+    t["muster_cost"][:] = units.muster_cost
+    t["upgrade_cost"][:] = units.upgrade_cost
     t["kind"][:n] = board.kind
     t["castle"][:n] = board.castle
     t["stronghold"][:n] = board.stronghold

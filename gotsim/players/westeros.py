@@ -156,8 +156,8 @@ def muster(g, t, house: int, mask, params, memo) -> int:
             continue
         if action == ACT_FOOTMAN:
             v = 1.0 + 0.3 * front + guard
-            if points >= 2:
-                v -= 0.15  # a knight uses both points on one supply slot
+            if points >= t.muster_cost[KNIGHT]:
+                v -= 0.15  # a knight uses the points on one supply slot
         elif action == ACT_KNIGHT:
             v = 2.1 + 0.5 * front + guard
         elif action == ACT_SIEGE:

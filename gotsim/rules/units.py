@@ -1,7 +1,11 @@
 """Unit facts of an edition, read from its ``setup.json`` (``units``): each unit's combat
-strength, a siege engine's strength when attacking a castle or stronghold, and (1st edition, A
-Clash of Kings) an attacking knight's strength against a fortification. The engine's rules table,
-the combat calculator and the players read them from here; no other module writes them down."""
+strength, a siege engine's strength when attacking a castle or stronghold, (1st edition, A
+Clash of Kings) an attacking knight's strength against a fortification, and what mustering each
+unit costs (new, or upgraded from a footman). The engine's rules table, the combat calculator and
+the players read them from here; no other module writes them down.
+
+The 1st edition does not state a siege engine's mustering cost (``muster_cost`` null): the 2nd
+edition's is used (``docs/rules.md`` K6)."""
 
 from __future__ import annotations
 
@@ -24,6 +28,8 @@ class UnitFacts:
     strength: tuple[int, ...]
     siege_against_castle: int  # a siege engine attacking a castle or stronghold
     knight_against_fortification: int  # an attacking knight where a fortification stands
+    muster_cost: tuple[int, ...]  # mustering points a new unit costs, by Unit
+    upgrade_cost: tuple[int, ...]  # points to turn a footman into the unit (0: not possible)
 
     def of(self, unit: Unit) -> int:
         return self.strength[unit]
@@ -54,6 +60,14 @@ def unit_facts(edition: str = "2e") -> UnitFacts:
     strength = tuple(_whole(units[u.id]["strength"], f"{where}.{u.id}.strength") for u in Unit)
     siege = units[Unit.SIEGE_ENGINE.id]
     knight = units[Unit.KNIGHT.id]
+    second = load_data("2e", "setup.json")["units"]  # for what the 1st edition leaves unstated
+
+    def cost(unit: Unit, key: str) -> int:
+        value = units[unit.id].get(key)
+        if value is None:  # unstated: the 2nd edition's, or not possible (0) there either
+            value = second[unit.id].get(key)
+        return _whole(value or 0, f"{where}.{unit.id}.{key}")
+
     return UnitFacts(
         strength=strength,
         siege_against_castle=_whole(
@@ -64,6 +78,8 @@ def unit_facts(edition: str = "2e") -> UnitFacts:
             knight.get("strength_attacking_fortification", strength[Unit.KNIGHT]),
             f"{where}.knight.strength_attacking_fortification",
         ),
+        muster_cost=tuple(cost(u, "muster_cost") for u in Unit),
+        upgrade_cost=tuple(cost(u, "upgrade_from_footman_cost") for u in Unit),
     )
 
 

@@ -73,20 +73,21 @@ def muster_actions(g, t, house: int, area: int, points: int, first: bool = False
     here = unit_count(g, area) if g.owner[area] == house else 0
     # a new unit in the area must keep the armies within supply (army_sizes_fit)
     new_unit_fits = summary_fits_with(army, here, 1, allowed)
-    if reserve[FOOTMAN] > 0 and new_unit_fits:
+    cost, upgrade = t.muster_cost, t.upgrade_cost
+    if points >= cost[FOOTMAN] and reserve[FOOTMAN] > 0 and new_unit_fits:
         out |= one << ACT_FOOTMAN
-    if points >= 2 and reserve[KNIGHT] > 0 and new_unit_fits:
+    if points >= cost[KNIGHT] and reserve[KNIGHT] > 0 and new_unit_fits:
         out |= one << ACT_KNIGHT
-    if points >= 2 and reserve[SIEGE] > 0 and new_unit_fits:
+    if points >= cost[SIEGE] and reserve[SIEGE] > 0 and new_unit_fits:
         out |= one << ACT_SIEGE
     footman_here = g.owner[area] == house and g.units[area, FOOTMAN] > 0
-    if footman_here and reserve[KNIGHT] > 0:
+    if footman_here and 0 < upgrade[KNIGHT] <= points and reserve[KNIGHT] > 0:
         out |= one << ACT_UPGRADE_KNIGHT
-    if footman_here and reserve[SIEGE] > 0:
+    if footman_here and 0 < upgrade[SIEGE] <= points and reserve[SIEGE] > 0:
         out |= one << ACT_UPGRADE_SIEGE
     if first and out != 0:
         return out
-    if reserve[SHIP] > 0:
+    if points >= cost[SHIP] and reserve[SHIP] > 0:
         for j in range(t.ship_targets.shape[1]):
             s = t.ship_targets[area, j]
             if s < 0:
@@ -156,21 +157,24 @@ def apply_muster(g, t, house: int, action: int) -> None:
     points = g.ctx[1]
     if action == ACT_NONE:
         return
-    cost = 1
     if action == ACT_FOOTMAN:
         add_unit(g, area, house, FOOTMAN)
+        cost = t.muster_cost[FOOTMAN]
     elif action == ACT_KNIGHT:
         add_unit(g, area, house, KNIGHT)
-        cost = 2
+        cost = t.muster_cost[KNIGHT]
     elif action == ACT_SIEGE:
         add_unit(g, area, house, SIEGE)
-        cost = 2
+        cost = t.muster_cost[SIEGE]
     elif action == ACT_UPGRADE_KNIGHT:
         replace_unit(g, area, FOOTMAN, KNIGHT)
+        cost = t.upgrade_cost[KNIGHT]
     elif action == ACT_UPGRADE_SIEGE:
         replace_unit(g, area, FOOTMAN, SIEGE)
+        cost = t.upgrade_cost[SIEGE]
     else:
         add_unit(g, action, house, SHIP)
+        cost = t.muster_cost[SHIP]
     points -= cost
     if can_muster(g, t, house, area, points):
         ask(g, Decision.MUSTER, house, area, points)

@@ -16,6 +16,7 @@ from gotsim.engine.state import (
     H_ATTACK_RESULT,
     H_ATTACKS,
     Decision,
+    U,
 )
 from gotsim.engine.tables import WildlingCard
 from gotsim.engine.westeros.bidding import bidding_step, pay_bids, start_bidding
@@ -68,7 +69,7 @@ from gotsim.engine.westeros.common import (
 from gotsim.engine.westeros.muster import can_muster, start_muster
 from gotsim.engine.westeros.supply import reconcile_step
 from gotsim.jit import njit
-from gotsim.rules.ids import FOOTMAN, KNIGHT, SIEGE
+from gotsim.rules.ids import FOOTMAN, KNIGHT
 
 # --- destroying units (wildling penalties) --------------------------------------------------------
 
@@ -96,8 +97,10 @@ def _any_destroy_area(g, t, house: int, where: int) -> bool:
 def _start_destroy(g, t, house: int, n: int, where: int) -> None:
     """``house`` destroys ``n`` of its units (as many as it has), one DESTROY_UNIT at a time."""
     cap = all_units(g, t, house)
-    if where == R_POINTS:  # mustering points: a knight (or a 1e siege engine, K6) is worth 2
-        cap += units_of(g, t, house, KNIGHT) + units_of(g, t, house, SIEGE)
+    if where == R_POINTS:  # units are worth their mustering cost (a 1e siege engine: K6)
+        cap = 0
+        for u in range(U):
+            cap += t.muster_cost[u] * units_of(g, t, house, u)
     n = min(n, cap)
     if n > 0 and _any_destroy_area(g, t, house, where):
         ask(g, Decision.DESTROY_UNIT, house, n, where)
@@ -106,7 +109,7 @@ def _start_destroy(g, t, house: int, n: int, where: int) -> None:
 @njit
 def destroy_and_continue(g, t, house: int, a: int, u: int, left: int, where: int) -> None:
     remove_unit(g, t, a, u)
-    left -= 2 if (where == R_POINTS and (u == KNIGHT or u == SIEGE)) else 1
+    left -= t.muster_cost[u] if where == R_POINTS else 1
     if where == R_CASTLE2:
         where = a  # both units come from the same castle/stronghold area
     if left > 0 and _any_destroy_area(g, t, house, where):
