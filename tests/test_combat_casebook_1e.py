@@ -28,7 +28,7 @@ from combatcase import all_notes, check, destroyed, routed, side, support
 from gotsim.cli import main
 from gotsim.engine import combat as cb
 from gotsim.odds import BattleSpecError, combat_odds, parse_battle
-from gotsim.rules.cards import house_cards, house_deck
+from gotsim.rules.cards import house_cards, house_deck, implemented_in
 from gotsim.rules.ids import House
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "battles"
@@ -352,7 +352,7 @@ def test_cersei_lannister_acts_only_on_the_board():
     assert r.p_attacker_wins == 1.0
     check(r, "attacker", card=0, swords=0, total=4)
     assert routed(r, "defender") == {"footman": 1.0}
-    assert cb.implemented_in("cersei_remove_opponent_order_on_win", "1e") == ["engine"]
+    assert implemented_in("cersei_remove_opponent_order_on_win", "1e") == ["engine"]
 
 
 def test_vargo_hoat_attacking_footmen_count_two():
@@ -554,7 +554,7 @@ def test_asha_greyjoy_acts_only_on_the_board():
     assert destroyed(r, "defender") == {}
     assert routed(r, "defender") == {"footman": 2.0}
     effect = "asha_remove_adjacent_support_or_consolidate_on_win"
-    assert cb.implemented_in(effect, "1e") == ["engine"]
+    assert implemented_in(effect, "1e") == ["engine"]
 
 
 def test_theon_greyjoy_one_sword_and_no_defending_bonus():

@@ -21,6 +21,8 @@ from gotsim.jit import OPTIONS, ROOT, STAMP, cache_dirs, drop_stale_kernels, sou
 def _dispatchers() -> dict[str, CPUDispatcher]:
     found = {}
     for info in pkgutil.walk_packages(gotsim.__path__, "gotsim."):
+        if info.name.endswith(".__main__"):
+            continue  # ``python -m`` entry points run the command when imported
         module = importlib.import_module(info.name)
         for name, value in vars(module).items():
             if isinstance(value, CPUDispatcher) and value.py_func.__module__ == info.name:

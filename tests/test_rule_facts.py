@@ -179,3 +179,25 @@ def test_mustering_reads_its_costs_from_the_rules_table() -> None:
     assert offered >> ACT_UPGRADE_KNIGHT & 1
     t.upgrade_cost[KNIGHT] = 3
     assert not int(muster_actions(g, t, stark, winterfell, 2)) >> ACT_UPGRADE_KNIGHT & 1
+
+
+def test_a_ports_capacity_comes_from_the_data() -> None:
+    """A port holds at most 3 ships in both editions; mustering a ship into a port asks the
+    rules table: with 2 ships there, a third fits, unless the table says 2."""
+    from gotsim.engine.init import new_games
+    from gotsim.engine.westeros.muster import _ship_target_ok
+    from gotsim.rules.board import load_board
+    from gotsim.rules.ids import House
+
+    for edition in ("1e", "2e"):
+        assert unit_facts(edition).port_capacity == rules_table(edition, 4)[0].port_ships == 3
+    g = new_games([np.random.SeedSequence(1)])[0]
+    board = load_board("2e")
+    pyke, port = board.index("pyke"), board.index("port_of_pyke")
+    greyjoy = int(House.GREYJOY)
+    g.owner[port] = greyjoy
+    g.units[port, SHIP] = 2
+    t = rules_table("2e", 6).copy()[0]
+    assert _ship_target_ok(g, t, greyjoy, pyke, port)
+    t.port_ships = 2
+    assert not _ship_target_ok(g, t, greyjoy, pyke, port)

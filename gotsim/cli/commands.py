@@ -54,8 +54,7 @@ def cmd_board(args: argparse.Namespace) -> int:
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    from gotsim.engine.combat import implemented_in
-    from gotsim.rules.cards import house_cards
+    from gotsim.rules.cards import house_cards, implemented_in
 
     rows: list[dict[str, Any]] = []
     for card in house_cards(args.edition):

@@ -24,7 +24,6 @@ from gotsim.engine.board_state import (
 )
 from gotsim.engine.state import A_MAX, U
 from gotsim.jit import njit
-from gotsim.rules.board import PORT_SHIPS
 from gotsim.rules.ids import SHIP
 
 STAGE, ORIGIN, UNIT, NEXT, TARGET, LEAVE = 0, 1, 2, 3, 4, 5
@@ -206,7 +205,7 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, a
             if controller(g, t, t.port_land[dest]) != house:
                 return False
             ships = g.units[dest, SHIP] if g.owner[dest] == house else 0
-            if ships + g.moving[dest, SHIP] >= PORT_SHIPS:
+            if ships + g.moving[dest, SHIP] >= t.port_ships:
                 return False
         elif t.kind[dest] != SEA:
             return False

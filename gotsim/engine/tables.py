@@ -14,10 +14,9 @@ from functools import lru_cache
 import numpy as np
 
 from gotsim.data import load_data
-from gotsim.engine.combat import card_table, tides_deck
 from gotsim.engine.state import A_MAX, H, U
 from gotsim.rules.board import load_board
-from gotsim.rules.cards import house_deck
+from gotsim.rules.cards import card_table, house_deck, tides_deck
 from gotsim.rules.ids import AreaKind, House, Unit
 from gotsim.rules.setup import load_setup
 from gotsim.rules.units import unit_facts
@@ -133,6 +132,7 @@ RULES_DTYPE = np.dtype(
         ("fortified_knight_strength", np.int64),
         ("muster_cost", np.int64, (U,)),  # mustering points a new unit costs
         ("upgrade_cost", np.int64, (U,)),  # points to turn a footman into it (0: not possible)
+        ("port_ships", np.int64),  # ships a port holds at most
     ]
 )
 
@@ -210,6 +210,7 @@ def rules_table(
     t["fortified_knight_strength"] = units.knight_against_fortification
     t["muster_cost"][:] = units.muster_cost
     t["upgrade_cost"][:] = units.upgrade_cost
+    t["port_ships"] = units.port_capacity
     t["kind"][:n] = board.kind
     t["castle"][:n] = board.castle
     t["stronghold"][:n] = board.stronghold

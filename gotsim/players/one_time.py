@@ -10,10 +10,10 @@ from __future__ import annotations
 from gotsim.engine import one_time as ot
 from gotsim.engine import westeros as ws
 from gotsim.engine.board_state import LAND, SEA, controller, raid_reaches
-from gotsim.engine.combat import Ability
 from gotsim.engine.state import ACT_NONE, N_ONE_TIME, H, OneTimeOrder
 from gotsim.jit import njit
 from gotsim.players.view import army_strength, danger, ensure_view, hold_strength, value_for
+from gotsim.rules.cards import Ability
 
 FOOTMAN, KNIGHT, SHIP = 0, 1, 2
 NO_AREA = -1

@@ -144,7 +144,6 @@ class Board:
         return tuple(sorted(self.neutral_force))
 
 
-PORT_SHIPS = 3  # a port holds at most 3 ships
 _REQUIRED_INT_FIELDS = ("castle", "stronghold", "supply", "crowns")
 
 

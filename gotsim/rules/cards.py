@@ -1,19 +1,26 @@
-"""House cards as frozen records, per edition; numbers live in data, abilities in the engine.
+"""House cards as frozen records, per edition, and the tables the combat code runs on.
 
 ``house_cards(edition)`` gives every card; ``house_card(edition, card_id)`` one card;
-``house_deck(edition, house)`` a house's seven.
+``house_deck(edition, house)`` a house's seven. ``Ability`` numbers the card abilities the
+combat code knows, keyed by the data's ``effect`` tags; ``card_table(edition)`` and
+``tides_deck()`` are the arrays the compiled code takes (cards by number, the Tides of Battle
+deck).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import IntEnum
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
 
 from gotsim.data import load_data
-from gotsim.rules.ids import House
+from gotsim.rules.ids import House, Unit
 
 
 class CardDataError(ValueError):
@@ -96,3 +103,218 @@ def house_card(edition: str, card_id: str) -> HouseCard:
 
 def house_deck(edition: str, house: House) -> tuple[HouseCard, ...]:
     return tuple(c for c in house_cards(edition) if c.house == house)
+
+
+class Ability(IntEnum):
+    """House-card abilities that the combat code knows, keyed by the data's ``effect`` tag."""
+
+    NONE = 0
+    STANNIS = 1
+    RENLY = 2
+    DAVOS = 3
+    SALLADHOR = 4
+    PATCHFACE = 5
+    TYWIN = 6
+    KEVAN = 7
+    TYRION = 8
+    CERSEI = 9
+    ROBB = 10
+    ROOSE = 11
+    BLACKFISH = 12
+    CATELYN = 13
+    VICTARION = 14
+    BALON = 15
+    THEON = 16
+    ASHA = 17
+    AERON = 18
+    MACE = 19
+    LORAS = 20
+    QUEEN_OF_THORNS = 21
+    ARIANNE = 22
+    NYMERIA = 23
+    DORAN = 24
+    # 1st edition (base game)
+    SALLADHOR_1E = 25
+    ATTACKING_UNITS_PLUS1 = 26  # Vargo Hoat, Robb Stark, Victarion Greyjoy: the unit is ``ref``
+    JAIME_1E = 27
+    MELISANDRE_1E = 28
+    LUWIN_1E = 29
+    ASHA_1E = 30
+    LORAS_1E = 31
+    QUEEN_OF_THORNS_1E = 32
+    BRIENNE_1E = 33
+    RENLY_1E = 34
+
+
+EFFECT_TAGS: dict[str, Ability] = {
+    "stannis_plus1_if_opponent_higher_on_iron_throne": Ability.STANNIS,
+    "renly_upgrade_footman_on_win": Ability.RENLY,
+    "davos_bonus_if_stannis_discarded": Ability.DAVOS,
+    "salladhor_non_baratheon_ships_zero_if_supported": Ability.SALLADHOR,
+    "patchface_discard_from_opponent_hand": Ability.PATCHFACE,
+    "tywin_gain_2_power_on_win": Ability.TYWIN,
+    "kevan_attacking_footmen_plus1": Ability.KEVAN,
+    "tyrion_cancel_opponent_card": Ability.TYRION,
+    "cersei_remove_opponent_order_on_win": Ability.CERSEI,
+    "robb_choose_retreat_area_on_win": Ability.ROBB,
+    "roose_recover_discards_on_loss": Ability.ROOSE,
+    "blackfish_no_casualties": Ability.BLACKFISH,
+    "catelyn_double_defense_order": Ability.CATELYN,
+    "victarion_attacking_ships_plus1": Ability.VICTARION,
+    "balon_opponent_card_printed_strength_zero": Ability.BALON,
+    "theon_defending_fortified_bonus": Ability.THEON,
+    "asha_bonus_if_unsupported": Ability.ASHA,
+    "aeron_pay2_swap_card": Ability.AERON,
+    "mace_destroy_opponent_footman": Ability.MACE,
+    "loras_march_order_moves_on_win": Ability.LORAS,
+    "queen_of_thorns_remove_adjacent_order": Ability.QUEEN_OF_THORNS,
+    "arianne_block_attacker_advance": Ability.ARIANNE,
+    "nymeria_sword_or_fortification": Ability.NYMERIA,
+    "doran_opponent_to_bottom_of_track": Ability.DORAN,
+}
+
+# the 1st edition's tags; a tag shared with the 2nd edition maps to the same ability only where
+# the effect is the same (Victarion and Renly are narrower in 1e: fighting units only)
+EFFECT_TAGS_1E: dict[str, Ability] = {
+    "renly_upgrade_footman_on_win": Ability.RENLY_1E,
+    "melisandre_pay1_discard_from_opponent_hand_on_win": Ability.MELISANDRE_1E,
+    "salladhor_opponent_supporting_ships_zero": Ability.SALLADHOR_1E,
+    "jaime_gain_2_power_on_win": Ability.JAIME_1E,
+    "cersei_remove_opponent_order_on_win": Ability.CERSEI,
+    "vargo_attacking_footmen_plus1": Ability.ATTACKING_UNITS_PLUS1,
+    "robb_attacking_knights_plus1": Ability.ATTACKING_UNITS_PLUS1,
+    "victarion_attacking_ships_plus1": Ability.ATTACKING_UNITS_PLUS1,
+    "catelyn_double_defense_order": Ability.CATELYN,
+    "luwin_return_discard_on_win": Ability.LUWIN_1E,
+    "asha_remove_adjacent_support_or_consolidate_on_win": Ability.ASHA_1E,
+    "balon_opponent_card_printed_strength_zero": Ability.BALON,
+    "loras_destroy_opponent_footman": Ability.LORAS_1E,
+    "queen_of_thorns_cancel_opponent_text": Ability.QUEEN_OF_THORNS_1E,
+    "brienne_remove_opponent_defense_order": Ability.BRIENNE_1E,
+}
+EFFECT_TAGS_BY_EDITION: dict[str, dict[str, Ability]] = {"2e": EFFECT_TAGS, "1e": EFFECT_TAGS_1E}
+
+
+# abilities whose whole effect happens after the victor is known, on the rest of the board
+# (orders, hands, retreats, unit upgrades): the engine applies them, the odds do not depend on them
+AFTER_COMBAT_ONLY = frozenset(
+    {
+        Ability.RENLY,
+        Ability.PATCHFACE,
+        Ability.CERSEI,
+        Ability.ROBB,
+        Ability.ROOSE,
+        Ability.LORAS,
+        Ability.ARIANNE,
+    }
+)
+# 1st edition: abilities that act on the board outside the battle (orders anywhere, or next to
+# it). The combat code cannot carry them; the engine does.
+BOARD_ONLY_1E = frozenset({Ability.CERSEI, Ability.ASHA_1E})
+
+
+def implemented_in(effect: str | None, edition: str = "2e") -> list[str]:
+    """Which parts of gotsim carry out a card's ability (``gotsim cards --json``): ``combat``
+    (``engine/combat.py``, used by the odds calculator and the engine) and ``engine`` (the
+    game).
+
+    In the 1st edition the abilities that remove orders elsewhere on the board (Cersei, Asha)
+    are the engine's alone.
+
+    >>> implemented_in("vargo_attacking_footmen_plus1", "1e")
+    ['combat', 'engine']
+    >>> implemented_in("asha_remove_adjacent_support_or_consolidate_on_win", "1e")
+    ['engine']
+    """
+    tags = EFFECT_TAGS_BY_EDITION[edition]
+    ability = tags.get(effect) if effect is not None else Ability.NONE
+    if ability is None:
+        return []
+    if edition != "2e":
+        return ["engine"] if ability in BOARD_ONLY_1E else ["combat", "engine"]
+    if ability in AFTER_COMBAT_ONLY:
+        return ["engine"]  # acts after the victor is known: no effect on the odds
+    return ["combat", "engine"]
+
+
+class CardTable(NamedTuple):
+    """An edition's house cards as parallel arrays indexed by card number (axis ``C``)."""
+
+    ids: tuple[str, ...]
+    house: NDArray[np.int64]
+    strength: NDArray[np.int64]
+    swords: NDArray[np.int64]
+    fortifications: NDArray[np.int64]
+    ability: NDArray[np.int64]  # Ability value
+    ref: NDArray[np.int64]  # a card the ability refers to (Davos → Stannis), -1 if none
+
+    def number(self, card_id: str) -> int:
+        return self.ids.index(card_id)
+
+    def arrays(self) -> tuple[NDArray[np.int64], ...]:
+        """The arrays the compiled functions take: strength, swords, forts, ability, ref."""
+        return (self.strength, self.swords, self.fortifications, self.ability, self.ref)
+
+
+@lru_cache(maxsize=4)
+def card_table(edition: str = "2e") -> CardTable:
+    """The edition's card arrays; every card's ``effect`` tag must be known to the combat code."""
+    cards = house_cards(edition)
+    tags = EFFECT_TAGS_BY_EDITION[edition]
+    ids = tuple(c.id for c in cards)
+    ability = np.zeros(len(cards), np.int64)
+    ref = np.full(len(cards), -1, np.int64)
+    for i, c in enumerate(cards):
+        if c.effect is not None:
+            if c.effect not in tags:
+                raise NotImplementedError(f"{edition} card {c.id}: ability {c.effect!r} unknown")
+            ability[i] = tags[c.effect]
+        if ability[i] == Ability.DAVOS:
+            ref[i] = next(j for j, d in enumerate(cards) if d.id == "stannis_baratheon")
+        elif ability[i] == Ability.ATTACKING_UNITS_PLUS1:
+            if c.params.get("per_unit_bonus") != 1 or c.params.get("includes_own_support"):
+                raise NotImplementedError(f"{edition} card {c.id}: params {dict(c.params)}")
+            ref[i] = int(Unit.from_id(c.params["unit"]))
+    table = CardTable(
+        ids=ids,
+        house=np.array([int(c.house) for c in cards], np.int64),
+        strength=np.array([c.strength for c in cards], np.int64),
+        swords=np.array([c.swords for c in cards], np.int64),
+        fortifications=np.array([c.fortifications for c in cards], np.int64),
+        ability=ability,
+        ref=ref,
+    )
+    for array in table[1:]:
+        array.setflags(write=False)
+    return table
+
+
+class TidesDeck(NamedTuple):
+    """The Tides of Battle deck by card type (axis ``T``)."""
+
+    ids: tuple[str, ...]
+    counts: NDArray[np.int64]
+    strength: NDArray[np.int64]
+    swords: NDArray[np.int64]
+    fortifications: NDArray[np.int64]
+    skulls: NDArray[np.int64]
+
+    def arrays(self) -> tuple[NDArray[np.int64], ...]:
+        """The arrays the compiled functions take: count, strength, swords, forts, skulls."""
+        return (self.counts, self.strength, self.swords, self.fortifications, self.skulls)
+
+
+@lru_cache(maxsize=1)
+def tides_deck() -> TidesDeck:
+    cards = load_data("2e", "tides_of_battle.json")["cards"]
+    deck = TidesDeck(
+        ids=tuple(c["id"] for c in cards),
+        counts=np.array([c["count"] for c in cards], np.int64),
+        strength=np.array([c["strength"] for c in cards], np.int64),
+        swords=np.array([c["swords"] for c in cards], np.int64),
+        fortifications=np.array([c["fortifications"] for c in cards], np.int64),
+        skulls=np.array([c["skulls"] for c in cards], np.int64),
+    )
+    for array in deck[1:]:
+        array.setflags(write=False)
+    return deck

@@ -1,8 +1,9 @@
 """Unit facts of an edition, read from its ``setup.json`` (``units``): each unit's combat
 strength, a siege engine's strength when attacking a castle or stronghold, (1st edition, A
-Clash of Kings) an attacking knight's strength against a fortification, and what mustering each
-unit costs (new, or upgraded from a footman). The engine's rules table, the combat calculator and
-the players read them from here; no other module writes them down.
+Clash of Kings) an attacking knight's strength against a fortification, what mustering each
+unit costs (new, or upgraded from a footman) and how many ships a port holds. The engine's rules
+table, the combat calculator and the players read them from here; no other module writes them
+down.
 
 The 1st edition does not state a siege engine's mustering cost (``muster_cost`` null): the 2nd
 edition's is used (``docs/rules.md`` K6)."""
@@ -30,6 +31,7 @@ class UnitFacts:
     knight_against_fortification: int  # an attacking knight where a fortification stands
     muster_cost: tuple[int, ...]  # mustering points a new unit costs, by Unit
     upgrade_cost: tuple[int, ...]  # points to turn a footman into the unit (0: not possible)
+    port_capacity: int  # ships a port holds at most
 
     def of(self, unit: Unit) -> int:
         return self.strength[unit]
@@ -80,6 +82,7 @@ def unit_facts(edition: str = "2e") -> UnitFacts:
         ),
         muster_cost=tuple(cost(u, "muster_cost") for u in Unit),
         upgrade_cost=tuple(cost(u, "upgrade_from_footman_cost") for u in Unit),
+        port_capacity=_whole(units[Unit.SHIP.id]["port_capacity"], f"{where}.ship.port_capacity"),
     )
 
 

@@ -21,7 +21,6 @@ from gotsim.engine.marches import (
 from gotsim.engine.rng import below
 from gotsim.engine.state import NATURE, Decision, Restriction, U
 from gotsim.jit import njit
-from gotsim.rules.board import PORT_SHIPS
 from gotsim.rules.ids import House
 
 SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES, BLADE, RESOLVE = 0, 1, 2, 3, 4, 5, 6
@@ -232,7 +231,7 @@ def retreat_ok(
             if controller(g, t, t.port_land[dest]) != house:
                 return False
             here = g.units[dest, cb.SHIP] if g.owner[dest] == house else 0
-            return here + ships <= PORT_SHIPS
+            return here + ships <= t.port_ships
         return t.kind[dest] == SEA
     return t.kind[dest] == LAND
 

@@ -35,10 +35,11 @@ from gotsim.engine.position.model import (
     read_object,
 )
 from gotsim.engine.position.queries import control
-from gotsim.rules.board import PORT_SHIPS, load_board
+from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_cards, house_deck
 from gotsim.rules.ids import EDITIONS, AreaKind, House, Unit
 from gotsim.rules.setup import TRACKS, Setup, SetupDataError, load_setup
+from gotsim.rules.units import unit_facts
 
 
 def _read_spec(source: Mapping[str, Any] | str | Path) -> Mapping[str, Any]:
@@ -493,8 +494,9 @@ def _check_board(p: Position, setup: Setup) -> None:
         if board.kind[i] != AreaKind.PORT:
             continue
         ships = p.units.get(area, {}).get(Unit.SHIP, 0) + p.routed.get(area, {}).get(Unit.SHIP, 0)
-        if ships > PORT_SHIPS:
-            raise fail(f"areas.{area}.units.ship", f"a port holds at most {PORT_SHIPS} ships")
+        capacity = unit_facts(p.edition).port_capacity
+        if ships > capacity:
+            raise fail(f"areas.{area}.units.ship", f"a port holds at most {capacity} ships")
         land = board.area_ids[board.port_land[i]]
         owner = held.get(land)
         if owner is not None and owner != house:

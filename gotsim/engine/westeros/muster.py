@@ -24,7 +24,6 @@ from gotsim.engine.state import (
 )
 from gotsim.engine.westeros.common import W_AREA, W_LOOP, add_unit, replace_unit
 from gotsim.jit import njit
-from gotsim.rules.board import PORT_SHIPS
 from gotsim.rules.ids import FOOTMAN, KNIGHT, SHIP, SIEGE
 
 # --- mustering ------------------------------------------------------------------------------------
@@ -33,7 +32,7 @@ from gotsim.rules.ids import FOOTMAN, KNIGHT, SHIP, SIEGE
 @njit
 def _ship_target_ok(g, t, house: int, area: int, s: int) -> bool:
     """A ship mustered at ``area`` may go to an adjacent sea or to the area's own port, neither
-    holding another house's units; a port holds at most 3 ships."""
+    holding another house's units; a port holds at most ``t.port_ships`` ships."""
     if s == area or g.blocked[s]:
         return False
     if t.kind[s] == SEA:
@@ -46,7 +45,7 @@ def _ship_target_ok(g, t, house: int, area: int, s: int) -> bool:
         return False
     if (g.owner[s] >= 0 and g.owner[s] != house) or g.neutral[s] > 0:
         return False  # another house's units, or a 1e absent house's neutral ships
-    return not (t.kind[s] == PORT and g.units[s, SHIP] >= PORT_SHIPS)
+    return not (t.kind[s] == PORT and g.units[s, SHIP] >= t.port_ships)
 
 
 @njit
