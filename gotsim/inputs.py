@@ -1,20 +1,22 @@
 """The input layer shared by the ``gotsim`` command, scenario files and the Python API: reading
 input files (encodings, size and nesting limits), whole numbers checked before anything is
-allocated, output paths checked before anything is computed, and one way to report a failed
-read or write: one line, exit status 2 for bad input, 1 for the environment (disk full, a
-read-only file system, no permission).
+allocated, the field checks the three readers (positions, battle specs, scenarios) share
+(``FieldChecks``, ``did_you_mean``), output paths checked before anything is computed, and one
+way to report a failed read or write: one line, exit status 2 for bad input, 1 for the
+environment (disk full, a read-only file system, no permission).
 """
 
 from __future__ import annotations
 
 import codecs
 import contextlib
+import difflib
 import errno
 import json
 import os
 import stat
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from numbers import Integral
 from pathlib import Path
 from typing import Any
@@ -24,11 +26,13 @@ __all__ = [
     "EXIT_ENVIRONMENT",
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
+    "FieldChecks",
     "InputError",
     "atomic_write",
     "check_output_file",
     "check_output_folder",
     "decode_text",
+    "did_you_mean",
     "os_error_text",
     "parse_json",
     "parse_toml",
@@ -111,6 +115,64 @@ def whole_number(value: Any, what: str, low: int, high: int) -> int:
         shown = str(number) if number.bit_length() < 128 else f"a {number.bit_length()}-bit number"
         raise InputError(f"{what}: must be from {low:,} to {high:,}, got {shown}")
     return number
+
+
+def did_you_mean(value: object, choices: Iterable[str], *, prefix: bool = False) -> str:
+    """`` (did you mean 'x'?)`` for the closest choice (with ``prefix``, else one the value
+    begins when it has 3 characters or more), or ``""``.
+
+    >>> did_you_mean("winterfel", ["winterfell", "white_harbor"])
+    " (did you mean 'winterfell'?)"
+    """
+    text, options = str(value), list(choices)
+    close = difflib.get_close_matches(text, options, n=1)
+    if not close and prefix and len(text) >= 3:
+        close = [c for c in options if c.startswith(text)][:1]
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+class FieldChecks:
+    """The checks a reader of JSON-shaped input makes of its fields, each failing with the
+    reader's own error (``error(line)``) and a line that names the field:
+    ``areas.winterfell.garrison: must be a whole number from 1 to 9, got 0``.
+
+    >>> checks = FieldChecks(ValueError)
+    >>> checks.whole(3, "round", 1, 10)
+    3
+    >>> checks.keys({"rond": 1}, ("round",), "")
+    Traceback (most recent call last):
+    ...
+    ValueError: rond: unknown field (did you mean 'round'?)
+    """
+
+    def __init__(self, error: Callable[[str], Exception]) -> None:
+        self.error = error
+
+    def fail(self, where: str, message: str) -> Exception:
+        """The error to raise: ``where: message`` (the message alone without a field)."""
+        return self.error(f"{where}: {message}" if where else message)
+
+    def keys(self, obj: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
+        """Every key of ``obj`` is one of ``allowed`` (``where`` prefixes the field's name)."""
+        allowed = tuple(allowed)
+        for key in obj:
+            if key not in allowed:
+                raise self.fail(f"{where}{key}", f"unknown field{did_you_mean(key, allowed)}")
+
+    def mapping(self, value: Any, where: str) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.fail(where, f"must be an object, got {type(value).__name__}")
+        return value
+
+    def whole(self, value: Any, where: str, low: int, high: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.fail(where, f"must be a whole number from {low} to {high}, got {value!r}")
+        return value
+
+    def boolean(self, value: Any, where: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(where, f"must be true or false, got {value!r}")
+        return value
 
 
 def seed_value(value: Any, what: str = "seed") -> int:

@@ -111,10 +111,10 @@ RULES_DTYPE = np.dtype(
         ("stars", np.int8, (H,)),  # special orders allowed per King's Court position
         ("supply_table", np.int8, (7, MAX_ARMIES)),  # allowed army sizes per level, 0 padded
         ("unit_limits", np.int8, (H, U)),
-        ("deck_card", np.int8, (H, 7)),  # card number (combat.card_table) of each deck slot
+        ("deck_card", np.int8, (H, 7)),  # card number (rules.cards.card_table) of each deck slot
         ("westeros_start", np.int8, (3, 10)),  # the three decks' cards (WesterosCard)
         ("westeros_icon", np.uint8, (N_WESTEROS_KINDS,)),  # card kind shows a wildling icon
-        # house cards by card number (combat.card_table layout) and the Tides of Battle deck
+        # house cards by card number (rules.cards.card_table layout) and the Tides of Battle deck
         ("card_strength", np.int64, (MAX_CARDS,)),
         ("card_swords", np.int64, (MAX_CARDS,)),
         ("card_forts", np.int64, (MAX_CARDS,)),

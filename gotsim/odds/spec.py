@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from gotsim.data import load_data
 from gotsim.engine import combat as cb
-from gotsim.inputs import InputError, parse_json, read_text_file
+from gotsim.inputs import FieldChecks, InputError, parse_json, read_text_file
 from gotsim.rules.board import Board, load_board
 from gotsim.rules.cards import house_card, house_cards, house_deck
 from gotsim.rules.ids import EDITIONS, AreaKind, House, Unit
@@ -113,22 +113,11 @@ class Battle:
         return cb.card_table(self.edition)
 
 
-def _fail(where: str, message: str) -> BattleSpecError:
-    return BattleSpecError(f"{where}: {message}")
-
-
-def _check_keys(obj: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
-    for key in obj:
-        if key not in allowed:
-            close = difflib.get_close_matches(str(key), allowed, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise _fail(f"{where}{key}", f"unknown field{hint}")
-
-
-def _object(value: Any, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise _fail(where, f"must be an object, got {type(value).__name__}")
-    return value
+# the field checks every reader of gotsim input shares (``gotsim.inputs.FieldChecks``)
+_FIELDS = FieldChecks(BattleSpecError)
+_fail = _FIELDS.fail
+_check_keys = _FIELDS.keys
+_object = _FIELDS.mapping
 
 
 def _house(value: Any, where: str, edition: str = "2e") -> House:
@@ -149,9 +138,7 @@ def _house(value: Any, where: str, edition: str = "2e") -> House:
 
 
 def _int(value: Any, where: str, low: int = 0, high: int = 99) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(where, f"must be a whole number from {low} to {high}, got {value!r}")
-    return value
+    return _FIELDS.whole(value, where, low, high)
 
 
 def _units(

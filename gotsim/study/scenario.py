@@ -7,7 +7,6 @@ message is one line naming the file, the key and the reason.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import hashlib
 import itertools
@@ -22,7 +21,7 @@ from typing import Any, NoReturn
 
 from gotsim.data import EDITIONS, load_data
 from gotsim.engine.tables import CLASH_OF_KINGS_VARIANTS
-from gotsim.inputs import InputError, parse_toml, read_json_file, read_text_file
+from gotsim.inputs import InputError, did_you_mean, parse_toml, read_json_file, read_text_file
 from gotsim.players.params import PARAM_NAMES, PARAMS, SEARCH_KNOBS
 from gotsim.players.search import search_settings
 from gotsim.rules.ids import HOUSE_IDS, House
@@ -270,11 +269,7 @@ def value_text(value: Any) -> str:
 
 def _hint(value: object, choices: Iterable[str]) -> str:
     """`` (did you mean 'x'?)`` for the closest choice (or one the value begins), else ``""``."""
-    text, options = str(value), list(choices)
-    close = difflib.get_close_matches(text, options, n=1)
-    if not close and len(text) >= 3:
-        close = [c for c in options if c.startswith(text)][:1]
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return did_you_mean(value, choices, prefix=True)
 
 
 def _type_name(value: Any) -> str:

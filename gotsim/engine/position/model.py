@@ -4,9 +4,8 @@ error a bad position raises."""
 
 from __future__ import annotations
 
-import difflib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
@@ -17,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gotsim.data import load_data
+from gotsim.inputs import FieldChecks, did_you_mean
 from gotsim.rules.board import Board, load_board
 from gotsim.rules.ids import EDITIONS, House, OrderType, Unit
 from gotsim.rules.setup import TRACKS, Setup, load_setup
@@ -242,37 +242,14 @@ class Position:
 # --- loading ---------------------------------------------------------------------------------
 
 
-def fail(where: str, message: str) -> PositionError:
-    return PositionError(f"{where}: {message}" if where else message)
-
-
-def hint(value: object, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(str(value), list(choices), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def check_keys(obj: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
-    for key in obj:
-        if key not in allowed:
-            raise fail(f"{where}{key}", f"unknown field{hint(key, allowed)}")
-
-
-def read_object(value: Any, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise fail(where, f"must be an object, got {type(value).__name__}")
-    return value
-
-
-def read_int(value: Any, where: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise fail(where, f"must be a whole number from {low} to {high}, got {value!r}")
-    return value
-
-
-def read_bool(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise fail(where, f"must be true or false, got {value!r}")
-    return value
+# the field checks every reader of gotsim input shares (``gotsim.inputs.FieldChecks``)
+FIELDS = FieldChecks(PositionError)
+fail = FIELDS.fail
+check_keys = FIELDS.keys
+read_object = FIELDS.mapping
+read_int = FIELDS.whole
+read_bool = FIELDS.boolean
+hint = did_you_mean
 
 
 def counts_out(counts: Mapping[Unit, int]) -> dict[str, int]:
