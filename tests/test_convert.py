@@ -20,8 +20,8 @@ from gotsim.engine.convert import (
     NotAtBoundaryError,
     boundary,
     position_from_record,
+    position_rules,
     record_from_position,
-    rules_for,
 )
 from gotsim.engine.game import Game, RandomPolicy
 from gotsim.engine.init import new_games
@@ -94,9 +94,11 @@ def test_starting_positions_round_trip(players: int) -> None:
     p = starting_position("2e", players)
     games = record_from_position(p, seed=7)
     assert games.shape == (1,)
-    assert position_from_record(games, rules_for(p)) == p
-    assert position_from_record(games[0], rules_for(p)[0]) == p  # records work as well as arrays
-    assert violations(games[0], rules_for(p)[0]) == []
+    assert position_from_record(games, position_rules(p)) == p
+    assert (
+        position_from_record(games[0], position_rules(p)[0]) == p
+    )  # records work as well as arrays
+    assert violations(games[0], position_rules(p)[0]) == []
 
 
 @pytest.mark.parametrize(("players", "swap"), [(3, False), (4, False), (5, True), (6, False)])
@@ -115,7 +117,7 @@ def test_start_record_is_new_games_record(players: int, swap: bool) -> None:
             [np.random.SeedSequence(11, spawn_key=(0,))], players=players, kings_court_swap=swap
         ).tobytes()
     )
-    back = position_from_record(ours, rules_for(p), kings_court_swap=swap)
+    back = position_from_record(ours, position_rules(p), kings_court_swap=swap)
     assert back == p
 
 
@@ -124,7 +126,7 @@ def test_example_position_record() -> None:
     the engine's kinds and bit masks, and the march step begins with Baratheon's march."""
     p = load_position(EXAMPLES / "riverrun_round3.json")
     games = record_from_position(p)
-    g, t = games[0], rules_for(p)[0]
+    g, t = games[0], position_rules(p)[0]
     riverrun = BOARD.index("riverrun")
     assert list(g.units[riverrun]) == [2, 1, 0, 0] and list(g.routed[riverrun]) == [1, 0, 0, 0]
     assert ORDER_NAMES[g.order[BOARD.index("lannisport")]] == "march+1"
@@ -135,7 +137,7 @@ def test_example_position_record() -> None:
     assert Phase(int(g.phase)) == Phase.MARCHES and g.turn == 0 and not g.pc.any()
     assert violations(g, t) == []
     without_name = dataclasses.replace(p, name="", description="", raven_used=False)
-    assert position_from_record(games, rules_for(p)) == without_name
+    assert position_from_record(games, position_rules(p)) == without_name
     advance(g, t)
     assert g.pending == Decision.MARCH_FROM and g.pending_house == House.BARATHEON
 
@@ -147,7 +149,7 @@ def test_planning_goes_on_with_the_areas_left() -> None:
     spec["areas"]["pyke"]["order"] = "defense+1"
     p = load_position(spec)
     games = record_from_position(p)
-    g, t = games[0], rules_for(p)[0]
+    g, t = games[0], position_rules(p)[0]
     asked = []
     mask = np.zeros(N_ACTIONS, np.bool_)
     advance(g, t)
@@ -172,7 +174,7 @@ def test_action_steps_start_at_turn_zero(step: str, phase: Phase) -> None:
     p = load_position(spec)
     g = record_from_position(p)[0]
     assert Phase(int(g.phase)) == phase and g.turn == 0 and not g.pc.any() and g.blade_used
-    back = position_from_record(g, rules_for(p))
+    back = position_from_record(g, position_rules(p))
     assert back == dataclasses.replace(p, raven_used=False)  # the record keeps no raven
 
 
@@ -181,9 +183,9 @@ def test_westeros_position_starts_the_phase() -> None:
     spec.update({"round": 4, "phase": "westeros", "wildling_threat": 10})
     p = load_position(spec)
     games = record_from_position(p, seed=3)
-    g, t = games[0], rules_for(p)[0]
+    g, t = games[0], position_rules(p)[0]
     assert Phase(int(g.phase)) == Phase.WESTEROS and not g.wpc.any() and g.game_round == 4
-    assert position_from_record(games, rules_for(p)) == p
+    assert position_from_record(games, position_rules(p)) == p
     while g.phase == Phase.WESTEROS:  # play it through
         advance(g, t)
         if g.pending != Decision.NONE:
@@ -379,7 +381,7 @@ def test_six_castles_end_sooner() -> None:
 def test_play_from_position_records() -> None:
     p = six_castles()
     games = play_from_position(p, 10, seed=1)
-    t = rules_for(p)[0]
+    t = position_rules(p)[0]
     assert games.shape == (10,) and (games.done == 1).all()
     for g in games:
         assert violations(g, t) == []
@@ -398,10 +400,10 @@ def test_first_edition_position_resumes_but_is_not_read_back() -> None:
     fresh = new_games([np.random.SeedSequence(3, spawn_key=(0,))], edition="1e", players=4)
     for field in ("owner", "units", "neutral", "track", "power", "supply", "hand"):
         assert (g[field] == fresh[field]).all(), field
-    assert int(rules_for(p)[0].edition) == 1
+    assert int(position_rules(p)[0].edition) == 1
     assert len(simulate_from_position(p, 2)) == 2
     with pytest.raises(PositionError, match="1st-edition record"):
-        position_from_record(g[0], rules_for(p))
+        position_from_record(g[0], position_rules(p))
 
 
 @pytest.mark.parametrize(
@@ -551,7 +553,7 @@ def test_no_retreat_into_another_house_garrison() -> None:
         discards={**hands["discards"], **other["discards"]},
     )
     games = record_from_position(p)
-    t = rules_for(p)[0]
+    t = position_rules(p)[0]
     drive(games, t, march("the_reach", "searoad_marches"), lambda g: g.pending == Decision.RETREAT)
     g = games[0]
     assert g.pending == Decision.RETREAT
@@ -573,7 +575,7 @@ def test_peaceful_march_takes_the_port() -> None:
         }
     )
     games = record_from_position(p)
-    rules = rules_for(p)
+    rules = position_rules(p)
     until = baratheon_marches_again("white_harbor", House.GREYJOY)
     drive(games, rules[0], march("moat_cailin", "white_harbor"), until)
     assert until(games[0])
@@ -599,7 +601,7 @@ def test_taken_port_respects_supply() -> None:
         supply={"greyjoy": 1},
     )
     games = record_from_position(p)
-    rules = rules_for(p)
+    rules = position_rules(p)
     until = baratheon_marches_again("winterfell", House.GREYJOY)
     drive(games, rules[0], march("moat_cailin", "winterfell"), until)
     assert until(games[0])

@@ -43,8 +43,8 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 
 from gotsim.engine.convert import (  # noqa: E402
     position_from_record,
+    position_rules,
     record_from_position,
-    rules_for,
 )
 from gotsim.engine.game import Game, RandomPolicy  # noqa: E402
 from gotsim.engine.machine import advance, apply, legal  # noqa: E402
@@ -115,7 +115,7 @@ def order_assignments(players: int, house: House) -> dict[str, Any]:
     house's ``PLACE_ORDER`` decisions; a leaf is reached when the next decision is no longer
     the house's, and its assignment (area → order) must be new."""
     position = starting_position("2e", players)
-    rules = rules_for(position)
+    rules = position_rules(position)
     t = rules[0]
     games = record_from_position(position)
     advance(games[0], t)
@@ -176,7 +176,7 @@ def _march_position(start: Position, area: str, *, transport: bool) -> Position:
 def march_destinations(start: Position, area: str, *, transport: bool) -> tuple[str, list[str]]:
     """The first unit's type and the areas ``MARCH_UNIT`` allows it (origin left out)."""
     position = _march_position(start, area, transport=transport)
-    rules = rules_for(position)
+    rules = position_rules(position)
     t = rules[0]
     board = load_board(position.edition)
     origin = board.index(area)

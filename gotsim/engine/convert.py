@@ -49,7 +49,7 @@ from gotsim.engine.state import (
     Phase,
     Restriction,
 )
-from gotsim.engine.tables import rules_table
+from gotsim.engine.tables import rules_for
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House, OrderType, Unit
@@ -236,7 +236,7 @@ def record_from_position(
     the first house in turn order. Westeros: the phase begins (round ``position.round``). The
     Westeros and wildling decks are shuffled from the seed's nature stream exactly as
     ``new_games`` does; an int ``seed`` means ``SeedSequence(seed, spawn_key=(0,))`` like
-    ``Game``. Pair it with ``rules_for(position)``.
+    ``Game``. Pair it with ``position_rules(position)``.
 
     >>> from gotsim.engine.position import starting_position
     >>> g = record_from_position(starting_position("2e", 6), seed=1)
@@ -247,12 +247,12 @@ def record_from_position(
     return position_records(p, [_seed_sequence(seed)])
 
 
-def rules_for(position: Position) -> np.recarray:
-    """The rule table a record of this position plays under (player count, Tides of Battle)."""
+def position_rules(position: Position) -> np.recarray:
+    """The rule table a record of this position plays under: ``tables.rules_for`` for its
+    edition, player count and variants."""
     if position.edition not in PLAYABLE:
         raise PositionError(f"edition: the engine cannot play {position.edition!r}")
-    tides = position.variants.get("tides_of_battle", False)
-    return rules_table(position.edition, position.players, tides)
+    return rules_for(position.edition, position.players, dict(position.variants))
 
 
 # --- record → position -------------------------------------------------------------------------
@@ -437,7 +437,7 @@ def position_from_record(g: Record, rules: Any, *, kings_court_swap: bool = Fals
 
     >>> from gotsim.engine.position import starting_position
     >>> p = starting_position("2e", 4)
-    >>> position_from_record(record_from_position(p), rules_for(p)) == p
+    >>> position_from_record(record_from_position(p), position_rules(p)) == p
     True
     """
     return load_position(position_spec(g, rules, kings_court_swap=kings_court_swap))
@@ -448,8 +448,8 @@ __all__ = [
     "boundary",
     "position_from_record",
     "position_records",
+    "position_rules",
     "position_spec",
     "record_from_position",
     "resumable_position",
-    "rules_for",
 ]

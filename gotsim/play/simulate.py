@@ -13,8 +13,12 @@ import numba
 import numpy as np
 import pandas as pd
 
-from gotsim.engine.convert import PositionSource, position_records, resumable_position
-from gotsim.engine.convert import rules_for as position_rules
+from gotsim.engine.convert import (
+    PositionSource,
+    position_records,
+    position_rules,
+    resumable_position,
+)
 from gotsim.engine.init import new_games_range
 from gotsim.engine.state import (
     H_ATTACK_CARD,

@@ -156,25 +156,22 @@ def apply_muster(g, t, house: int, action: int) -> None:
     points = g.ctx[1]
     if action == ACT_NONE:
         return
-    if action == ACT_FOOTMAN:
-        add_unit(g, area, house, FOOTMAN)
-        cost = t.muster_cost[FOOTMAN]
-    elif action == ACT_KNIGHT:
-        add_unit(g, area, house, KNIGHT)
-        cost = t.muster_cost[KNIGHT]
-    elif action == ACT_SIEGE:
-        add_unit(g, area, house, SIEGE)
-        cost = t.muster_cost[SIEGE]
-    elif action == ACT_UPGRADE_KNIGHT:
-        replace_unit(g, area, FOOTMAN, KNIGHT)
-        cost = t.upgrade_cost[KNIGHT]
-    elif action == ACT_UPGRADE_SIEGE:
-        replace_unit(g, area, FOOTMAN, SIEGE)
-        cost = t.upgrade_cost[SIEGE]
+    if action == ACT_UPGRADE_KNIGHT or action == ACT_UPGRADE_SIEGE:
+        unit = KNIGHT if action == ACT_UPGRADE_KNIGHT else SIEGE
+        replace_unit(g, area, FOOTMAN, unit)
+        points -= t.upgrade_cost[unit]
     else:
-        add_unit(g, action, house, SHIP)
-        cost = t.muster_cost[SHIP]
-    points -= cost
+        where = area
+        if action == ACT_FOOTMAN:
+            unit = FOOTMAN
+        elif action == ACT_KNIGHT:
+            unit = KNIGHT
+        elif action == ACT_SIEGE:
+            unit = SIEGE
+        else:  # a ship, placed in the sea or port the action names
+            unit, where = SHIP, action
+        add_unit(g, where, house, unit)
+        points -= t.muster_cost[unit]
     if can_muster(g, t, house, area, points):
         ask(g, Decision.MUSTER, house, area, points)
 
