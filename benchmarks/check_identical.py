@@ -12,11 +12,15 @@ the settings say ``heuristic``: the first heuristic, kept playable after the sec
 defaults, compared with fingerprints saved before the change. ``--battle-slots N`` hashes each
 record as it was laid out when its battle vector had ``N`` slots (80 before the unit facts were
 copied into it): slots added at its end since then are left out, every other byte counts.
+``--leave-out FIELD`` (repeatable) hashes each record without a work-space field: one added since
+the fingerprints were saved (``walk_lands``, say), or one a change replaces, named in both the
+saving run and the comparing one (a field the record does not have is noted and passed over).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import sys
@@ -78,17 +82,29 @@ def as_v1(policies: Any) -> Any:
     return policies
 
 
-def laid_out(records: np.ndarray, battle_slots: int | None) -> np.ndarray:
-    """The records in the layout whose battle vector had ``battle_slots`` slots (the same
-    records when None)."""
-    if battle_slots is None:
+@functools.cache
+def _note_absent(names: tuple[str, ...]) -> None:
+    print(f"--leave-out: not in this record: {', '.join(names)}", file=sys.stderr)
+
+
+def laid_out(
+    records: np.ndarray, battle_slots: int | None, leave_out: tuple[str, ...] = ()
+) -> np.ndarray:
+    """The records in the layout whose battle vector had ``battle_slots`` slots and without the
+    fields ``leave_out`` (the same records when None and empty)."""
+    if battle_slots is None and not leave_out:
         return records
     fields = records.dtype.fields
     assert fields is not None
+    absent = tuple(sorted(set(leave_out) - set(fields)))
+    if absent:  # a field of the other layout (the one before or after the change)
+        _note_absent(absent)
     layout = []
     for name in records.dtype.names or ():
+        if name in leave_out:
+            continue
         sub = fields[name][0]
-        shape = (battle_slots,) if name == "battle" else sub.shape
+        shape = (battle_slots,) if name == "battle" and battle_slots else sub.shape
         layout.append((name, sub.base, shape) if shape else (name, sub.base))
     out = np.zeros(records.shape, np.dtype(layout))
     for name in out.dtype.names or ():
@@ -97,7 +113,11 @@ def laid_out(records: np.ndarray, battle_slots: int | None) -> np.ndarray:
 
 
 def fingerprints(
-    scale: float, jobs: int, v1: bool = False, battle_slots: int | None = None
+    scale: float,
+    jobs: int,
+    v1: bool = False,
+    battle_slots: int | None = None,
+    leave_out: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, edition, players, variants, policies, games in SETTINGS:
@@ -118,7 +138,7 @@ def fingerprints(
             "games": n,
             "records": [
                 hashlib.sha256(r.tobytes()).hexdigest()[:16]
-                for r in laid_out(records, battle_slots)
+                for r in laid_out(records, battle_slots, leave_out)
             ],
             "games_frame": frame_digest(
                 games_frame(records, players=players, edition=edition, seed=20240)
@@ -159,8 +179,15 @@ def main() -> None:
     parser.add_argument(
         "--battle-slots", type=int, help="hash records as laid out with this many battle slots"
     )
+    parser.add_argument(
+        "--leave-out",
+        action="append",
+        default=[],
+        metavar="FIELD",
+        help="hash records without this work-space field (repeat for several)",
+    )
     args = parser.parse_args()
-    now = fingerprints(args.scale, args.jobs, args.v1, args.battle_slots)
+    now = fingerprints(args.scale, args.jobs, args.v1, args.battle_slots, tuple(args.leave_out))
     if args.save:
         with open(args.save, "w") as f:
             json.dump(now, f)

@@ -47,7 +47,7 @@ from gotsim.engine.machine import (
 )
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import ACT_NONE, N_ACTIONS, Decision, EndReason, Track
-from gotsim.engine.tables import rules_for
+from gotsim.engine.tables import rules_table
 from gotsim.players.heuristic import heuristic_action
 from gotsim.players.memo import new_memos
 from gotsim.players.params import HEURISTIC, SEARCH, policy_table
@@ -57,7 +57,7 @@ from gotsim.rules.ids import House, Unit
 
 def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
     players = 6
-    rules = rules_for("2e", players)
+    rules = rules_table("2e", players)
     t = rules[0]
     kinds, params = policy_table(policy)
     params = np.array(params)

@@ -28,8 +28,9 @@ import numpy as np
 
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
-from gotsim.engine.tables import CLASH_OF_KINGS_VARIANTS, rules_for, variant_flags
+from gotsim.engine.tables import rules_table
 from gotsim.play.runner import play_random
+from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS, variant_flags
 
 
 def main() -> None:
@@ -61,7 +62,7 @@ def main() -> None:
     if args.edition in ("1e", "both"):
         settings += [("1e", p, False) for p in (3, 4, 5)]
     for edition, players, tides in settings:
-        rules = rules_for(edition, players, {**flags, "tides_of_battle": tides})
+        rules = rules_table(edition, players, {**flags, "tides_of_battle": tides})
         # the 2e keys stay as they were, so its fuzz games do not change
         key = (players, tides) if edition == "2e" else (1, players)
         seeds = [np.random.SeedSequence(99, spawn_key=(*key, i)) for i in range(args.games)]
@@ -111,7 +112,7 @@ def fuzz_all(games: int, chunk: int, state: str | None = None) -> dict[str, obje
         done = json.loads(Path(state).read_text())
     start = time.perf_counter()
     for index, (edition, players, variants) in enumerate(all_settings()):
-        rules = rules_for(edition, players, variants)
+        rules = rules_table(edition, players, variants)
         name = f"{edition} {players}p " + (",".join(k for k, v in variants.items() if v) or "-")
         for first in range(0, games, chunk):
             n = min(chunk, games - first)

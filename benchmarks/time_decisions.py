@@ -22,8 +22,7 @@ import numpy as np
 from gotsim.engine.init import new_games
 from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.state import Decision
-from gotsim.engine.tables import rules_for
-from gotsim.play.simulate import variant_flags
+from gotsim.engine.tables import rules_table
 from gotsim.players.heuristic import (
     heuristic_action,
     heuristic_march_from,
@@ -89,7 +88,7 @@ def _timed_batch(games, rules, params, memos, policy_ns, engine_ns, counts, buf)
 
 def time_decisions(n_games: int, players: int, edition: str, seed: int = 12345) -> dict:
     _, params = policy_table("heuristic")
-    rules = rules_for(edition, players, variant_flags(None))
+    rules = rules_table(edition, players)
     seeds = [np.random.SeedSequence(seed, spawn_key=(i,)) for i in range(n_games)]
     games = new_games(seeds, edition=edition, players=players)
     policy_ns = np.zeros(64, np.int64)

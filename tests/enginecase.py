@@ -59,7 +59,7 @@ from gotsim.engine.state import (
     OneTimeOrder,
     Phase,
 )
-from gotsim.engine.tables import WesterosCard, WildlingCard, rules_for
+from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House
@@ -155,7 +155,7 @@ class Case:
         self.edition = edition
         self.board = load_board(edition)
         self.deck = DECK if edition == "2e" else deck_ids(edition)
-        self.rules = rules_for(edition, players, {**(variants or {}), "tides_of_battle": tides})
+        self.rules = rules_table(edition, players, {**(variants or {}), "tides_of_battle": tides})
         self.t = self.rules[0]
         self.games = new_games(
             [np.random.SeedSequence(seed, spawn_key=(0,))], edition=edition, players=players

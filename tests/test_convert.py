@@ -16,6 +16,8 @@ import pytest
 
 import gotsim
 from gotsim.engine import machine
+from gotsim.engine.board_state import castles_held as kernel_castles
+from gotsim.engine.board_state import controller
 from gotsim.engine.convert import (
     NotAtBoundaryError,
     boundary,
@@ -27,16 +29,19 @@ from gotsim.engine.game import Game, RandomPolicy
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
 from gotsim.engine.machine import advance, apply, legal
+from gotsim.engine.marches import transport_reach_bits
 from gotsim.engine.position import (
     ActionStep,
     Position,
     PositionError,
     RoundPhase,
     castles_held,
+    control,
     dump_position,
     load_position,
     starting_position,
 )
+from gotsim.engine.position.queries import _can_reach
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, ORDER_NAMES, Decision, Phase
 from gotsim.engine.tables import rules_table
@@ -44,7 +49,7 @@ from gotsim.play.runner import play_random_one
 from gotsim.play.simulate import play_from_position, simulate_from_position
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
-from gotsim.rules.ids import House
+from gotsim.rules.ids import AreaKind, House
 
 BOARD = load_board("2e")
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "positions"
@@ -61,6 +66,8 @@ SCRATCH = {
     "moving",
     "bid",
     "wscratch",
+    "walk_lands",
+    "walk_seas",
 }
 # What a position does not hold and a resumed game copies from the original to replay it.
 NOT_IN_POSITION = (
@@ -211,7 +218,7 @@ PHASE_STEP: Mapping[int, Callable[[Any, Any], None]] = {
 def boundaries(players: int, seed: int, tides: bool) -> Iterator[tuple[np.recarray, Any]]:
     """A random game played like ``advance`` does, phase function by phase function, yielding
     a copy of the record each time a phase has just begun (nothing pending)."""
-    rules = rules_table("2e", players, tides)
+    rules = rules_table("2e", players, {"tides_of_battle": tides})
     t = rules[0]
     games = new_games([np.random.SeedSequence(seed, spawn_key=(0,))], players=players)
     g = games[0]
@@ -267,6 +274,37 @@ def test_round_trips_at_every_phase_boundary(players: int, seed: int, tides: boo
         assert differ == [], f"{where}: resumed game differs in {differ}"
     assert {s for ph, s in seen if ph == RoundPhase.ACTION} == set(ActionStep)
     assert {ph for ph, _ in seen} == set(RoundPhase)
+
+
+@pytest.mark.parametrize(("players", "seed", "tides"), [(6, 3, False), (4, 7, True)])
+def test_position_queries_agree_with_the_kernels(players: int, seed: int, tides: bool) -> None:
+    """At each phase start of a random game, the position's questions get the compiled
+    engine's answers: who controls each area (``board_state.controller``), castles held
+    (``castles_held``), and for every house's land units the areas they can march to
+    (``marches.transport_reach_bits``: next door or along the house's ships)."""
+    checked = 0
+    for games, rules in boundaries(players, seed, tides):
+        g, t = games[0], rules[0]
+        p = position_from_record(games, rules)
+        held = control(p)
+        for a, area in enumerate(BOARD.area_ids):
+            mine = int(controller(g, t, a))
+            assert held.get(area) == (House(mine) if mine >= 0 else None), area
+        castles = castles_held(p)
+        for house in p.houses:
+            assert castles[house] == kernel_castles(g, t, int(house))
+        for start, area in enumerate(BOARD.area_ids):
+            house = p.occupants.get(area)
+            if house is None or BOARD.kind[start] != AreaKind.LAND:
+                continue
+            bits = int(transport_reach_bits(g, t, int(house), start))
+            for target in range(BOARD.n_areas):
+                if BOARD.kind[target] != AreaKind.LAND or target == start:
+                    continue
+                expected = bool((bits >> target) & 1)
+                assert _can_reach(p, house, start, target, False) == expected, (area, target)
+                checked += 1
+    assert checked > 1000
 
 
 @pytest.mark.parametrize(("players", "seed"), [(6, 5), (4, 5)])

@@ -23,7 +23,7 @@ from gotsim.engine.invariants import violations
 from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision, Restriction
-from gotsim.engine.tables import rules_for
+from gotsim.engine.tables import rules_table
 from gotsim.engine.westeros import power_income
 from gotsim.odds.calculator import solve_matrix_game
 from gotsim.odds.spec import BattleSpecError
@@ -55,7 +55,7 @@ def test_ports_are_cut_off_without_the_variant() -> None:
         """)
         c.play("lannister MARCH_FROM the_golden_sound")
         assert ("port_of_lannisport" in c.options()) == expected
-    t = rules_for("1e", 5)[0]
+    t = rules_table("1e", 5)[0]
     port = Case(5, edition="1e")._area("port_of_lannisport")
     assert not t.adjacent[port].any() and t.port_of_area.max() == -1
 
@@ -195,7 +195,7 @@ def test_ports_game_of_thrones_income() -> None:
 def test_ports_refused_in_the_second_edition() -> None:
     """P5: the 2nd edition has ports in its base game; the switch is refused there."""
     with pytest.raises(ValueError, match="ports is a 1st-edition"):
-        rules_for("2e", 6, PORTS)
+        rules_table("2e", 6, PORTS)
 
 
 # =================================================================================================
@@ -461,7 +461,7 @@ def test_one_time_orders_leave_with_the_units_and_end_with_the_round() -> None:
 
 def test_one_time_orders_refused_in_the_second_edition() -> None:
     with pytest.raises(ValueError, match="one_time_orders is a 1st-edition"):
-        rules_for("2e", 6, ONCE)
+        rules_table("2e", 6, ONCE)
 
 
 # =================================================================================================
@@ -553,7 +553,7 @@ def test_three_card_combat_recycles_after_the_fifth_card() -> None:
 
 def test_three_card_combat_refused_in_the_second_edition() -> None:
     with pytest.raises(ValueError, match="three_card_combat is a 1st-edition"):
-        rules_for("2e", 6, THREE)
+        rules_table("2e", 6, THREE)
 
 
 # =================================================================================================
@@ -569,7 +569,7 @@ def test_clash_of_kings_modules_keep_every_invariant_after_every_decision(player
     modules): every invariant holds after every decision outside a battle; the new decisions
     are reached."""
     variants = {**ALL, "fortifications": True, "siege_engines": True}
-    t = rules_for("1e", players, variants)[0]
+    t = rules_table("1e", players, variants)[0]
     seeds = [np.random.SeedSequence(21, spawn_key=(players, i)) for i in range(6)]
     games = new_games(seeds, edition="1e", players=players)
     mask = np.zeros(N_ACTIONS, np.bool_)
@@ -593,7 +593,7 @@ def test_clash_of_kings_modules_are_used_in_play() -> None:
     """With the heuristic players, 1e games with the three modules put ships in ports, spend
     one-time orders of every kind and fight three-card battles."""
     games = play_games(60, players=5, edition="1e", variants=ALL, seed=3, policies="heuristic")
-    t = rules_for("1e", 5, ALL)[0]
+    t = rules_table("1e", 5, ALL)[0]
     assert games.done.all()
     ports = np.flatnonzero(t.kind[: t.n_areas] == 2)
     assert (games.units[:, ports, 2].sum()) > 0

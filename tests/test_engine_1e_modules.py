@@ -178,7 +178,7 @@ def test_fortifications_a_conqueror_does_not_inherit_them() -> None:
 def test_fortifications_refused_in_the_second_edition() -> None:
     """The 2nd edition has no fortification tokens: the flag is refused in one line."""
     with pytest.raises(ValueError, match="fortifications is a 1st-edition"):
-        rules_table("2e", 6, fortifications=True)
+        rules_table("2e", 6, {"fortifications": True})
     with pytest.raises(ValueError, match="fortifications"):
         play_games(1, players=6, variants=FORTS)
 
@@ -209,7 +209,7 @@ def test_fortifications_in_the_odds_calculator() -> None:
 def test_fortifications_random_games_keep_every_invariant(players: int) -> None:
     """Random 1e games with fortifications: every invariant holds (at most 9 tokens, on land,
     each in an area its builder holds once the marches are over)."""
-    rules = rules_table("1e", players, fortifications=True)
+    rules = rules_table("1e", players, {"fortifications": True})
     seeds = [np.random.SeedSequence(11, spawn_key=(players, i)) for i in range(40)]
     games = new_games(seeds, edition="1e", players=players)
     play_random(games, rules, 1_000_000)
@@ -343,14 +343,14 @@ def test_siege_engines_take_no_ship_transport() -> None:
 def test_siege_engines_refused_in_the_second_edition() -> None:
     """The 2nd edition has siege engines in its base game: the switch is refused there."""
     with pytest.raises(ValueError, match="siege_engines is a 1st-edition"):
-        rules_table("2e", 6, siege_engines=True)
+        rules_table("2e", 6, {"siege_engines": True})
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_siege_engines_random_games_keep_every_invariant(players: int) -> None:
     """Random 1e games with siege engines (and fortifications): every invariant holds, and
     siege engines are mustered."""
-    rules = rules_table("1e", players, fortifications=True, siege_engines=True)
+    rules = rules_table("1e", players, {"fortifications": True, "siege_engines": True})
     seeds = [np.random.SeedSequence(12, spawn_key=(players, i)) for i in range(40)]
     games = new_games(seeds, edition="1e", players=players)
     play_random(games, rules, 1_000_000)
@@ -408,7 +408,7 @@ def test_westeros_lookahead_resolved_cards_go_under_the_deck() -> None:
 
 def test_westeros_lookahead_refused_in_the_second_edition() -> None:
     with pytest.raises(ValueError, match="westeros_lookahead is a 1st-edition"):
-        rules_table("2e", 6, westeros_lookahead=True)
+        rules_table("2e", 6, {"westeros_lookahead": True})
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -416,7 +416,7 @@ def test_westeros_lookahead_random_games_keep_every_invariant(players: int) -> N
     """Random 1e games with the look-ahead (and the other modules): every invariant holds and
     each deck still holds its ten cards."""
     rules = rules_table(
-        "1e", players, fortifications=True, siege_engines=True, westeros_lookahead=True
+        "1e", players, {"fortifications": True, "siege_engines": True, "westeros_lookahead": True}
     )
     seeds = [np.random.SeedSequence(13, spawn_key=(players, i)) for i in range(40)]
     games = new_games(seeds, edition="1e", players=players)

@@ -1787,6 +1787,30 @@ def test_sr2020_10_wildlings_win_threat_drops_by_four() -> None:
     assert c.g.threat == 8
 
 
+def test_the_wildling_track_reads_the_rules_table() -> None:
+    """The rules table (from setup.json) says what a wildling victory takes off and what an icon
+    adds: the same attack as above with 6 taken off leaves the threat at 6; with 1 per icon the
+    three icons take 8 to 11, below the top, and nobody is asked to bid."""
+    c = _wildlings(8, "silence_at_the_wall")
+    c.rules = c.rules.copy()
+    c.t = c.rules[0]
+    c.t.threat_drop = 6
+    c.play("""
+        baratheon BID 2
+        lannister BID 1
+        stark BID 1
+        greyjoy BID 0
+    """)
+    assert c.g.threat == 6
+    c = _wildlings(8, "silence_at_the_wall")
+    c.rules = c.rules.copy()
+    c.t = c.rules[0]
+    c.t.threat_step = 1
+    c.play()
+    assert c.g.threat == 11
+    assert c.g.phase == Phase.PLANNING
+
+
 def test_sr2020_11_lowest_bidder_tie_is_moot_for_silence() -> None:
     """Threat 8 → 12; Iron Throne Greyjoy, Stark, Baratheon, Lannister; bids L0 G0 S1 B1: the
     wildlings win with Lannister and Greyjoy tied lowest. [changed] In 2020 Greyjoy (Iron

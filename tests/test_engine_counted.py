@@ -442,7 +442,7 @@ def _play_and_check(games, rules, bad, seen, every: int) -> None:
 def test_counted_shortcuts_agree_with_recounts(edition: str, players: int, variants: dict) -> None:
     """In random games, at every decision of the kinds concerned and at every 7th decision for
     the whole board, each shortcut gives what its plain recount gives."""
-    rules = rules_table(edition, players, **variants)
+    rules = rules_table(edition, players, variants)
     seeds = [np.random.SeedSequence(99, spawn_key=(i,)) for i in range(25)]
     games = new_games(seeds, edition=edition, players=players)
     bad = np.zeros(N_CHECKS, np.int64)

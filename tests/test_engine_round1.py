@@ -30,7 +30,7 @@ def seeds(n: int, root: int = 0) -> list[np.random.SeedSequence]:
 def test_random_games_keep_every_invariant(players: int, tides: bool) -> None:
     """250 complete random games per setting (2,000 in all): every game ends, with a winner,
     no invariant broken and never a decision without a legal option."""
-    rules = rules_table("2e", players, tides)
+    rules = rules_table("2e", players, {"tides_of_battle": tides})
     games = new_games(seeds(250, players), players=players)
     made = play_random(games, rules, 1_000_000)
     assert (made > 0).all()

@@ -323,10 +323,6 @@ def test_the_command_starts_without_the_engine() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
-    from gotsim.cli import CLASH_OF_KINGS_VARIANTS
-    from gotsim.engine.tables import CLASH_OF_KINGS_VARIANTS as ENGINE_MODULES
-
-    assert CLASH_OF_KINGS_VARIANTS == ENGINE_MODULES
 
 
 def test_a_compile_is_certain_from_the_files_when_the_stamp_is_stale(
@@ -486,7 +482,7 @@ def test_the_heuristic_group_names_the_loop_games_are_played_in(
 ) -> None:
     """The kernel whose cache decides 'will compile' is the batch loop simulate, studies and
     play_batch really call (stubbed here, so nothing compiles)."""
-    from gotsim.engine.tables import rules_for
+    from gotsim.engine.tables import rules_table
     from gotsim.play import runner, simulate
 
     called: list[str] = []
@@ -500,5 +496,5 @@ def test_the_heuristic_group_names_the_loop_games_are_played_in(
         from gotsim.engine.init import new_games_range
 
         games = new_games_range(0, 0, 2, edition="2e", players=3, kings_court_swap=False)
-        simulate.play_batch(games, rules_for("2e", 3), "heuristic")
+        simulate.play_batch(games, rules_table("2e", 3), "heuristic")
     assert called and set(called) == set(jit.KERNEL_GROUPS["heuristic"].kernels)

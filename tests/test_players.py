@@ -22,7 +22,7 @@ from gotsim.engine.init import new_games
 from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision, Phase
-from gotsim.engine.tables import rules_for, rules_table
+from gotsim.engine.tables import rules_table
 from gotsim.play.runner import play_policies
 from gotsim.play.tournament import (
     elo_ratings,
@@ -134,7 +134,7 @@ def test_heuristic_answers_every_decision_kind_legally() -> None:
     bad = np.zeros(64, np.int64)
     for players, n, every in ((6, 160, 2), (6, 60, 1_000_000), (4, 60, 3)):
         for tides in (False, True):
-            rules = rules_table("2e", players, tides)
+            rules = rules_table("2e", players, {"tides_of_battle": tides})
             seeds = [np.random.SeedSequence(99 + players, spawn_key=(i,)) for i in range(n)]
             games = new_games(seeds, players=players)
             _explore(games, rules, DEFAULTS.copy(), new_memos(n), counts, bad, every)
@@ -148,7 +148,7 @@ def test_heuristic_answers_every_decision_kind_legally() -> None:
     # and the A Clash of Kings modules theirs (one-time orders among them)
     modules = {"ports": True, "one_time_orders": True, "three_card_combat": True}
     for players, every in ((5, 3), (4, 1_000_000)):
-        rules = rules_for("1e", players, {**modules, "fortifications": True})
+        rules = rules_table("1e", players, {**modules, "fortifications": True})
         seeds = [np.random.SeedSequence(17 + players, spawn_key=(i,)) for i in range(40)]
         games = new_games(seeds, edition="1e", players=players)
         _explore(games, rules, DEFAULTS.copy(), new_memos(40), counts, bad, every)
@@ -281,7 +281,9 @@ def test_python_wrapper_plays_the_compiled_game() -> None:
     kinds = np.full((1, 6), HEURISTIC, np.int8)
     params = policy_table("heuristic")[1][None].copy()  # each house its own tuned set
     play_policies(games, rules_table("2e", 6), kinds, params, new_memos(1), 1_000_000)
-    assert games[0].tobytes() == game.record.tobytes()
+    work_space = ("walk_lands", "walk_seas")  # what transport walks left there
+    names = [n for n in games.dtype.names or () if n not in work_space]
+    assert [n for n in names if not np.array_equal(games[0][n], game.record[n])] == []
 
 
 def test_policies_are_python_callables() -> None:

@@ -410,7 +410,7 @@ BAD: list[tuple[str, Edit, str, str]] = [
         "hands.tyrell",
         "never empty",
     ),
-    ("odd wildling threat", put("wildling_threat", 5), "wildling_threat", "even"),
+    ("odd wildling threat", put("wildling_threat", 5), "wildling_threat", "a multiple of 2"),
     ("wildling threat above 12", put("wildling_threat", 14), "wildling_threat", "0 to 12"),
     ("round 11", put("round", 11), "round", "1 to 10"),
     (

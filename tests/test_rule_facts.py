@@ -201,3 +201,63 @@ def test_a_ports_capacity_comes_from_the_data() -> None:
     assert _ship_target_ok(g, t, greyjoy, pyke, port)
     t.port_ships = 2
     assert not _ship_target_ok(g, t, greyjoy, pyke, port)
+
+
+def test_track_facts_come_from_the_data() -> None:
+    """The wildling track's top (12), what an icon adds (2) and what a wildling victory takes off
+    (4), the supply track's top (6) and the 20 power tokens of a house reach the rules table
+    from setup.json; gaining power stops at the table's count."""
+    from gotsim.engine.board_state import gain_power, power_tokens_on_board
+    from gotsim.engine.init import new_games
+    from gotsim.rules.ids import House
+
+    for edition in ("1e", "2e"):
+        spec = load_data(edition, "setup.json")
+        t = rules_table(edition, 4)[0]
+        assert t.threat_max == spec["wildling_track"]["max"] == 12
+        assert t.threat_step == spec["wildling_track"]["step_per_wildling_icon"] == 2
+        assert t.supply_max == len(spec["supply_track"]) - 1 == 6
+    assert rules_table("2e", 6)[0].threat_drop == 4
+    assert rules_table("1e", 5)[0].threat_drop == 12  # no value given: back to 0 (rules.md D9)
+    games = new_games([np.random.SeedSequence(1)])
+    g = games[0]
+    t = rules_table("2e", 6).copy()[0]
+    stark = int(House.STARK)
+    assert list(t.power_total[:6]) == [20] * 6
+    on_board = int(power_tokens_on_board(g, t, stark))
+    in_hand = int(g.power[stark])
+    assert gain_power(games.copy()[0], t, stark, 99) == 20 - in_hand - on_board
+    t.power_total[stark] = 9
+    assert gain_power(g, t, stark, 99) == 9 - in_hand - on_board
+    assert g.power[stark] + on_board == 9
+
+
+def test_rules_value() -> None:
+    """``Rules(edition, players, variants)``: switches or names give the same value, one rule
+    table per value, and the editions' variants are checked once, here."""
+    from gotsim.rules.variants import VARIANTS, Rules
+
+    tides = Rules.of("2e", 4, {"tides_of_battle": True, "kings_court_swap": False})
+    named = Rules("2e", 4, frozenset({"tides_of_battle"}))
+    assert tides == Rules.of("2e", 4, ["tides_of_battle"]) == named
+    assert hash(tides) == hash(named)
+    assert list(tides.flags) == list(VARIANTS)
+    assert tides.on("tides_of_battle") and not tides.on("kings_court_swap")
+    assert rules_table(tides) is rules_table("2e", 4, {"tides_of_battle": True})
+    assert rules_table(tides)[0].tides_of_battle == 1
+    assert rules_table("2e", 4)[0].tides_of_battle == 0
+    with pytest.raises(ValueError, match="unknown variant 'tides'"):
+        Rules.of("2e", 4, {"tides": True})
+    with pytest.raises(ValueError, match=r"variants\.ports: must be true or false"):
+        Rules.of("1e", 4, {"ports": 1})
+    with pytest.raises(ValueError, match="the 1st edition has none"):
+        Rules("1e", 4, frozenset({"tides_of_battle"}))
+    with pytest.raises(ValueError, match="the 2nd edition has ports in its base game"):
+        rules_table("2e", 4, {"ports": True})
+    with pytest.raises(NotImplementedError, match="not '3e'"):
+        Rules("3e")
+    with pytest.raises(ValueError, match="unknown variant"):
+        tides.on("dragons")
+    clash = Rules.of("1e", 5, {"ports": True, "fortifications": True})
+    t = rules_table(clash)[0]
+    assert (t.ports, t.fortifications, t.siege_engines) == (1, 1, 0)

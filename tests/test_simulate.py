@@ -172,7 +172,7 @@ def test_every_way_in_plays_one_compiled_heuristic(monkeypatch: pytest.MonkeyPat
     for all of them, not once per type: a second compilation of the whole heuristic costs
     minutes. A batch of one game (whose broadcast parameter table is read-only) is no
     exception."""
-    from gotsim.engine.tables import rules_for
+    from gotsim.engine.tables import rules_table
     from gotsim.play import runner, simulate
     from gotsim.players import HeuristicPolicy
     from gotsim.players.heuristic import heuristic_action
@@ -183,7 +183,7 @@ def test_every_way_in_plays_one_compiled_heuristic(monkeypatch: pytest.MonkeyPat
     gotsim.simulate(3, players=6, seed=4, policies="heuristic")
     monkeypatch.setattr(runner, "play_policies", refuse)
     games = simulate.new_games_range(4, 0, 1, players=6)
-    simulate.play_batch(games, rules_for("2e", 6, simulate.variant_flags(None)), "heuristic")
+    simulate.play_batch(games, rules_table("2e", 6, None), "heuristic")
     assert games.done.all()
     game = Game(players=6, seed=4)
     policy = HeuristicPolicy()

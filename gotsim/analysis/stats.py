@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from gotsim.engine.tables import CLASH_OF_KINGS_VARIANTS
 from gotsim.rules.ids import HOUSE_IDS
+from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS
 
 __all__ = [
     "CELL_COLUMNS",

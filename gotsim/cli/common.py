@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 from gotsim.inputs import (
     InputError,
 )
+from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS
 
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a Unix tool killed by a closed pipe
@@ -139,18 +140,6 @@ def write_bytes_file(path: Path, data: bytes) -> None:
     tmp = path.with_name(path.name + ".part")
     tmp.write_bytes(data)
     tmp.replace(path)
-
-
-# the 1st edition's A Clash of Kings modules: gotsim.engine.tables.CLASH_OF_KINGS_VARIANTS,
-# written out so that the command starts without importing the engine (a test keeps them equal)
-CLASH_OF_KINGS_VARIANTS = (
-    "fortifications",
-    "siege_engines",
-    "westeros_lookahead",
-    "ports",
-    "one_time_orders",
-    "three_card_combat",
-)
 
 
 def variant_argument(parser: argparse.ArgumentParser) -> None:

@@ -100,8 +100,9 @@ def power_tokens_on_board(g, t, house: int) -> int:
 
 @njit
 def gain_power(g, t, house: int, amount: int) -> int:
-    """Take up to ``amount`` power tokens from the pool (a house owns 20); returns the gain."""
-    room = 20 - g.power[house] - power_tokens_on_board(g, t, house)
+    """Take up to ``amount`` power tokens from the pool (a house owns ``t.power_total``);
+    returns the gain."""
+    room = t.power_total[house] - g.power[house] - power_tokens_on_board(g, t, house)
     got = max(0, min(amount, room))
     g.power[house] += got
     return got

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gotsim.engine import marches as mv
-from gotsim.engine.init import new_games
+from gotsim.engine.init import new_games, place_neutral_forces
 from gotsim.engine.position import (
     RESTRICTIONS,
     ActionStep,
@@ -49,11 +49,10 @@ from gotsim.engine.state import (
     Phase,
     Restriction,
 )
-from gotsim.engine.tables import rules_for
+from gotsim.engine.tables import rules_table
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House, OrderType, Unit
-from gotsim.rules.units import unit_facts
 
 EDITION = "2e"  # the edition a record is read back as (positions of the 1st edition resume only)
 PLAYABLE = ("1e", "2e")  # editions whose positions the engine resumes
@@ -205,11 +204,7 @@ def _position_fields(p: Position) -> NDArray[np.void]:
         g["power_token"][board.index(area)] = house
     for area, strength in p.garrisons.items():
         g["garrison"][board.index(area)] = strength
-    for area, strength in p.neutral_forces.items():
-        g["neutral"][board.index(area)] = strength
-    for area, counts in p.neutral_armies.items():
-        strength = unit_facts(p.edition).army_strength(counts)
-        g["neutral"][board.index(area)] = strength
+    place_neutral_forces(g, board, p.edition, p.neutral_forces, p.neutral_armies)
     g["blade_used"] = p.blade_used
     g["restrict"] = RESTRICTION_BIT[p.restriction] if p.restriction else 0
     g["threat"] = p.wildling_threat
@@ -252,7 +247,7 @@ def position_rules(position: Position) -> np.recarray:
     edition, player count and variants."""
     if position.edition not in PLAYABLE:
         raise PositionError(f"edition: the engine cannot play {position.edition!r}")
-    return rules_for(position.edition, position.players, dict(position.variants))
+    return rules_table(position.edition, position.players, dict(position.variants))
 
 
 # --- record → position -------------------------------------------------------------------------

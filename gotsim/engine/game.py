@@ -36,12 +36,13 @@ from gotsim.engine.state import (
     OneTimeOrder,
     Phase,
 )
-from gotsim.engine.tables import WesterosCard, WildlingCard, rules_for, variant_flags
+from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table
 from gotsim.engine.westeros import WILDLINGS_1E
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import EDITIONS, House, Unit
 from gotsim.rules.setup import load_setup
+from gotsim.rules.variants import Rules
 
 TRACK_NAMES = ("iron_throne", "fiefdoms", "kings_court")
 
@@ -181,18 +182,18 @@ class Game:
     log: list[Event] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        flags = variant_flags(self.variants)
+        rules = Rules.of(self.edition, self.players, self.variants)
         seq = (
             self.seed
             if isinstance(self.seed, np.random.SeedSequence)
             else (np.random.SeedSequence(self.seed, spawn_key=(0,)))
         )
-        self.rules = rules_for(self.edition, self.players, flags)
+        self.rules = rules_table(rules)
         self.games = new_games(
             [seq],
             edition=self.edition,
             players=self.players,
-            kings_court_swap=flags["kings_court_swap"],
+            kings_court_swap=rules.on("kings_court_swap"),
         )
         self.board = load_board(self.edition)
         self._advance()

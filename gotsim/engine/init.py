@@ -7,7 +7,7 @@ the same whatever batch it is made in.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -16,9 +16,26 @@ from gotsim.engine.rng import range_streams, seed_streams_batch, shuffle
 from gotsim.engine.state import NATURE, STATE_DTYPE, Decision, Phase
 from gotsim.engine.tables import rules_table
 from gotsim.jit import njit
-from gotsim.rules.board import load_board
+from gotsim.rules.board import Board, load_board
+from gotsim.rules.ids import Unit
 from gotsim.rules.setup import Setup, load_setup
 from gotsim.rules.units import unit_facts
+
+
+def place_neutral_forces(
+    g: NDArray[np.void],
+    board: Board,
+    edition: str,
+    forces: Mapping[str, int],
+    armies: Mapping[str, Mapping[Unit, int]],
+) -> None:
+    """Put the neutral force tokens (``forces``: area → strength) on a record, and the armies
+    that stand as neutral forces (1st edition, 3/4 players: an absent house's units stay as a
+    neutral force of their strength, by the edition's unit strengths, rules.md D8)."""
+    for area, strength in forces.items():
+        g["neutral"][board.index(area)] = strength
+    for area, counts in armies.items():
+        g["neutral"][board.index(area)] = unit_facts(edition).army_strength(counts)
 
 
 def _starting_record(setup: Setup) -> NDArray[np.void]:
@@ -54,13 +71,7 @@ def _starting_record(setup: Setup) -> NDArray[np.void]:
                 g["units"][a, unit] = n
     for area, (_house, strength) in setup.garrisons.items():
         g["garrison"][board.index(area)] = strength
-    for area, strength in setup.neutral_forces.items():
-        g["neutral"][board.index(area)] = strength
-    # 1st edition, 3/4 players: an absent house's units stay as a neutral force of their strength
-    # (rules.units: the edition's unit strengths) in their area (rules.md D8)
-    for area, counts in setup.neutral_armies.items():
-        strength = unit_facts(setup.edition).army_strength(counts)
-        g["neutral"][board.index(area)] = strength
+    place_neutral_forces(g, board, setup.edition, setup.neutral_forces, setup.neutral_armies)
     for area in setup.impassable:
         g["blocked"][board.index(area)] = 1
     g["westeros"][:] = rules["westeros_start"]

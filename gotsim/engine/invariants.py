@@ -82,9 +82,9 @@ def violations(g: np.void, t: np.void) -> list[str]:
             out.append(f"house {h}: orders {counts.tolist()} vs {g['orders_used'][h].tolist()}")
         if g["hand"][h] & g["discard"][h]:
             out.append(f"house {h}: a card both in hand and discarded")
-        if not 0 <= g["supply"][h] <= 6:
+        if not 0 <= g["supply"][h] <= t["supply_max"]:
             out.append(f"house {h}: supply {g['supply'][h]}")
-    if not 0 <= g["threat"] <= 12 or g["threat"] % 2:
+    if not 0 <= g["threat"] <= t["threat_max"] or g["threat"] % t["threat_step"]:
         out.append(f"wildling threat {g['threat']}")
     if int(t["edition"]) == 1:
         out.extend(_first_edition(g, t))

@@ -30,13 +30,50 @@ STAGE, ORIGIN, UNIT, NEXT, TARGET, LEAVE = 0, 1, 2, 3, 4, 5
 PICK, ASSIGN, ASK_LEAVE, RESOLVE, COMBAT, NEUTRAL = 0, 1, 2, 3, 4, 5
 SIEGE_UNIT = 3
 LANNISTER = 1  # House.LANNISTER
-assert A_MAX < 64  # transport_reach keeps sets of seas as bits of an int64
+assert A_MAX < 64  # transport_walk keeps the areas met as bits of an int64
+
+
+@njit
+def transport_walk(g, t, house: int, origin: int, lands, seas) -> int:
+    """List in ``lands`` the land areas that land units in ``origin`` can march to, in the order
+    a depth-first walk meets them: the areas next to ``origin``, then those next to each sea of
+    a chain of seas holding ``house``'s ships that touches it (neighbours in table order, the
+    sea found last walked first). ``seas`` is work space, one slot per area. Returns how many.
+
+    The one implementation of transport: the engine's legal marches and retreats
+    (``transport_reach_bits``), the heuristic's march list and, in tests, the position queries
+    stand on it."""
+    one = np.int64(1)
+    seen = one << origin  # areas met, as bits (A_MAX < 64)
+    width = t.neighbours.shape[1]
+    n = 0
+    top = 0
+    here = origin
+    while True:
+        for j in range(width):
+            b = t.neighbours[here, j]
+            if b < 0:
+                break
+            if (seen >> b) & 1:
+                continue
+            if t.kind[b] == LAND:
+                seen |= one << b
+                lands[n] = b
+                n += 1
+            elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP] > 0:
+                seen |= one << b
+                seas[top] = b
+                top += 1
+        if top == 0:
+            return n
+        top -= 1
+        here = seas[top]
 
 
 @njit
 def transport_reach(g, t, house: int, origin: int, reach) -> None:
-    """Mark in ``reach`` every land area that land units in ``origin`` can march to: adjacent land,
-    and land next to a chain of seas holding ``house``'s ships that touches ``origin``."""
+    """Mark in ``reach`` every land area that land units in ``origin`` can march to
+    (``transport_walk``)."""
     bits = transport_reach_bits(g, t, house, origin)
     for a in range(reach.shape[0]):
         reach[a] = ((bits >> a) & 1) != 0
@@ -44,44 +81,16 @@ def transport_reach(g, t, house: int, origin: int, reach) -> None:
 
 @njit
 def transport_reach_bits(g, t, house: int, origin: int) -> np.int64:
-    """``transport_reach`` as a bit set of areas (bit ``a`` for area ``a``; A_MAX < 64), so that
-    the legal marches of every unit need no work array."""
-    width = t.neighbours.shape[1]
-    # the chain's seas as bit sets too
+    """``transport_reach`` as a bit set of areas (bit ``a`` for area ``a``; A_MAX < 64), walked
+    in the record's work space (``walk_lands``, ``walk_seas``), so that the legal marches of
+    every unit need no work array."""
+    lands = g.walk_lands
+    n = transport_walk(g, t, house, origin, lands, g.walk_seas)
     one = np.int64(1)
-    lands = np.int64(0)
-    seen = np.int64(0)
-    todo = np.int64(0)
-    for j in range(width):
-        b = t.neighbours[origin, j]
-        if b < 0:
-            break
-        if t.kind[b] == LAND:
-            lands |= one << b
-        elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP] > 0:
-            seen |= one << b
-            todo |= one << b
-    while todo != 0:
-        for i in range(t.n_seas):
-            sea = t.seas[i]
-            if not (todo >> sea) & 1:
-                continue
-            todo &= ~(one << sea)
-            for j in range(width):
-                b = t.neighbours[sea, j]
-                if b < 0:
-                    break
-                if t.kind[b] == LAND:
-                    lands |= one << b
-                elif (
-                    t.kind[b] == SEA
-                    and not (seen >> b) & 1
-                    and g.owner[b] == house
-                    and g.units[b, SHIP] > 0
-                ):
-                    seen |= one << b
-                    todo |= one << b
-    return lands & ~(one << origin)
+    bits = np.int64(0)
+    for i in range(n):
+        bits |= one << lands[i]
+    return bits
 
 
 @njit

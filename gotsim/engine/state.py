@@ -298,6 +298,9 @@ def state_dtype() -> np.dtype:
         ("losses", np.int8, (2,)),  # casualties each side (attacker, defender) still has to take
         ("support_side", np.int8, (A_MAX,)),  # per supporting area: 0 none, 1 att, 2 def
         ("moving", np.int8, (A_MAX, U)),  # units of the march in progress, by destination
+        # work space of marches.transport_walk: the land areas listed, the seas still to walk
+        ("walk_lands", np.int16, (A_MAX,)),
+        ("walk_seas", np.int16, (A_MAX,)),
         # 1e three-card combat variant: bit i, deck slot i put down face down by each side
         ("card_picks", np.uint8, (2,)),
         # --- statistics ------------------------------------------------------------------------

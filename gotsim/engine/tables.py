@@ -1,13 +1,13 @@
 """The compiled engine's read-only rule tables: one record per (edition, player count, variants).
 
-``rules_table(edition, players, variants)`` folds the board, the setup and the card and deck data
-into a single numpy record (``RULES_DTYPE``), the one argument through which compiled code reads
-the rules. Nothing in it changes during a game.
+``rules_table(Rules(edition, players, variants))`` folds the board, the setup and the card and
+deck data into a single numpy record (``RULES_DTYPE``), the one argument through which compiled
+code reads the rules. Nothing in it changes during a game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from enum import IntEnum
 from functools import lru_cache
 
@@ -20,6 +20,7 @@ from gotsim.rules.cards import card_table, house_deck, tides_deck
 from gotsim.rules.ids import AreaKind, House, Unit
 from gotsim.rules.setup import load_setup
 from gotsim.rules.units import unit_facts
+from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS, Rules
 
 MAX_NEIGHBOURS = 12
 MAX_ARMIES = 6
@@ -133,56 +134,36 @@ RULES_DTYPE = np.dtype(
         ("muster_cost", np.int64, (U,)),  # mustering points a new unit costs
         ("upgrade_cost", np.int64, (U,)),  # points to turn a footman into it (0: not possible)
         ("port_ships", np.int64),  # ships a port holds at most
+        # the wildling track (setup.json wildling_track): its top, what an icon adds, what a
+        # wildling victory takes off; the supply track's top; the power tokens each house owns
+        ("threat_max", np.int64),
+        ("threat_step", np.int64),
+        ("threat_drop", np.int64),
+        ("supply_max", np.int64),
+        ("power_total", np.int64, (H,)),
     ]
 )
 
 _WESTEROS_IDS = {card.name.lower(): card for card in WesterosCard}
 
 
-@lru_cache(maxsize=32)
 def rules_table(
-    edition: str = "2e",
+    rules: Rules | str = "2e",
     players: int = 6,
-    tides_of_battle: bool = False,
-    fortifications: bool = False,
-    siege_engines: bool = False,
-    westeros_lookahead: bool = False,
-    *,
-    ports: bool = False,
-    one_time_orders: bool = False,
-    three_card_combat: bool = False,
+    variants: Mapping[str, bool] | Iterable[str] | None = None,
 ) -> np.recarray:
-    """The read-only rule record for one edition, player count and variant set, as a
-    one-element record array (``rules[0]`` is the record; the array form crosses into compiled
-    parallel loops, and records read as attributes in uncompiled Python too)."""
-    if edition not in ("1e", "2e"):
-        raise NotImplementedError(f"the engine plays the 1st and 2nd editions, not {edition!r}")
-    if edition == "1e" and tides_of_battle:
-        raise ValueError("Tides of Battle is a 2nd-edition variant; the 1st edition has none")
-    if edition == "2e" and fortifications:
-        raise ValueError(
-            "fortifications is a 1st-edition (A Clash of Kings) variant; the 2nd edition has none"
-        )
-    if edition == "2e" and siege_engines:
-        raise ValueError(
-            "siege_engines is a 1st-edition (A Clash of Kings) variant; the 2nd edition has "
-            "them in its base game"
-        )
-    if edition == "2e" and westeros_lookahead:
-        raise ValueError(
-            "westeros_lookahead is a 1st-edition (A Clash of Kings) variant; the 2nd edition has "
-            "none"
-        )
-    for name, on in (
-        ("ports", ports),
-        ("one_time_orders", one_time_orders),
-        ("three_card_combat", three_card_combat),
-    ):
-        if edition == "2e" and on:
-            raise ValueError(
-                f"{name} is a 1st-edition (A Clash of Kings) variant; the 2nd edition has "
-                + ("ports in its base game" if name == "ports" else "none")
-            )
+    """The read-only rule record of a ``Rules`` value, or of ``Rules.of(edition, players,
+    variants)``, as a one-element record array (``rules[0]`` is the record; the array form
+    crosses into compiled parallel loops, and records read as attributes in uncompiled Python
+    too). ``kings_court_swap`` changes the setup, not this table."""
+    if not isinstance(rules, Rules):
+        rules = Rules.of(rules, players, variants)
+    return _rules_table(rules)
+
+
+@lru_cache(maxsize=32)
+def _rules_table(chosen: Rules) -> np.recarray:
+    edition, players = chosen.edition, chosen.players
     board = load_board(edition)
     setup = load_setup(edition, players)
     if board.n_areas > A_MAX:
@@ -197,13 +178,9 @@ def rules_table(
     t["n_areas"] = n
     t["castles_to_win"] = setup.castles_to_win
     t["max_rounds"] = setup.max_rounds
-    t["tides_of_battle"] = tides_of_battle
-    t["fortifications"] = fortifications
-    t["siege_engines"] = siege_engines
-    t["westeros_lookahead"] = westeros_lookahead
-    t["ports"] = ports or edition == "2e"
-    t["one_time_orders"] = one_time_orders
-    t["three_card_combat"] = three_card_combat
+    for name in ("tides_of_battle", *CLASH_OF_KINGS_VARIANTS):
+        t[name] = chosen.on(name)
+    t["ports"] = chosen.on("ports") or edition == "2e"
     units = unit_facts(edition)
     t["unit_strength"][:] = units.strength
     t["siege_castle_strength"] = units.siege_against_castle
@@ -211,6 +188,12 @@ def rules_table(
     t["muster_cost"][:] = units.muster_cost
     t["upgrade_cost"][:] = units.upgrade_cost
     t["port_ships"] = units.port_capacity
+    t["threat_max"] = setup.threat_max
+    t["threat_step"] = setup.threat_step
+    t["threat_drop"] = setup.threat_drop
+    t["supply_max"] = len(setup.supply_table) - 1
+    for house, total in setup.power_total.items():
+        t["power_total"][house] = total
     t["kind"][:n] = board.kind
     t["castle"][:n] = board.castle
     t["stronghold"][:n] = board.stronghold
@@ -263,7 +246,7 @@ def rules_table(
         if limits:
             for unit, count in limits.items():
                 t["unit_limits"][house, unit] = count
-        if siege_engines and limits:
+        if chosen.on("siege_engines") and limits:
             siege = load_data(edition, "setup.json")["houses"][house.id]
             t["unit_limits"][house, Unit.SIEGE_ENGINE] = siege["unit_limits_with_clash_of_kings"][
                 "siege_engine"
@@ -316,48 +299,3 @@ def _detach_ports(t: np.record, n: int) -> None:
         row = [b for b in range(n) if t["adjacent"][a, b]]
         t["neighbours"][a, :] = -1
         t["neighbours"][a, : len(row)] = row
-
-
-VARIANTS = (
-    "tides_of_battle",
-    "kings_court_swap",
-    "fortifications",
-    "siege_engines",
-    "westeros_lookahead",
-    "ports",
-    "one_time_orders",
-    "three_card_combat",
-)
-# the 1st edition's A Clash of Kings modules (each refused with the 2nd edition)
-CLASH_OF_KINGS_VARIANTS = VARIANTS[2:]
-
-
-def rules_for(
-    edition: str, players: int, variants: Mapping[str, bool] | None = None
-) -> np.recarray:
-    """``rules_table`` for a ``variants`` mapping (``variant_flags`` keys; ``kings_court_swap``
-    changes the setup, not the rules)."""
-    flags = variant_flags(variants)
-    return rules_table(
-        edition,
-        players,
-        flags["tides_of_battle"],
-        flags["fortifications"],
-        flags["siege_engines"],
-        flags["westeros_lookahead"],
-        ports=flags["ports"],
-        one_time_orders=flags["one_time_orders"],
-        three_card_combat=flags["three_card_combat"],
-    )
-
-
-def variant_flags(variants: Mapping[str, bool] | None) -> dict[str, bool]:
-    """Known variant switches with their defaults; unknown keys are refused."""
-    known = dict.fromkeys(VARIANTS, False)
-    for key, value in (variants or {}).items():
-        if key not in known:
-            raise ValueError(f"variants: unknown variant {key!r} (known: {', '.join(known)})")
-        if not isinstance(value, bool):
-            raise ValueError(f"variants.{key}: must be true or false, got {value!r}")
-        known[key] = value
-    return known

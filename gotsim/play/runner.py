@@ -11,7 +11,8 @@ from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision
 from gotsim.jit import njit
-from gotsim.players.heuristic import policy_action
+from gotsim.players.heuristic import load_params, policy_turn
+from gotsim.players.params import HEURISTIC, RANDOM
 from gotsim.players.view import init_memos
 
 
@@ -58,7 +59,7 @@ def castle_table(games, rules):
 # --- mixed policies (random and heuristic players, gotsim.players) -----------------------------
 # Kept apart from ``play_random`` so the all-random path stays exactly as it was.
 
-POLICY_RANDOM, POLICY_HEURISTIC = 0, 1
+POLICY_RANDOM, POLICY_HEURISTIC = RANDOM, HEURISTIC
 
 
 @njit
@@ -69,21 +70,14 @@ def play_policies_one(g, t, kinds, params, memo, max_decisions: int) -> int:
     # the mask and the parameter rows live in the memo record: arrays taken from a record
     # carry no reference count, which every call taking them would otherwise update
     mask = memo.mask[:].view(np.bool_)
-    for h in range(params.shape[0]):
-        for k in range(params.shape[1]):
-            memo.params[h, k] = params[h, k]
+    load_params(memo, params)
     made = 0
     while made < max_decisions:
         advance(g, t)
         if g.done or g.pending == Decision.NONE:
             return made
-        # int64, the type Python callers pass too (numba's int() would keep the record's int8):
-        # one compiled heuristic for both, not two
-        house = np.int64(g.pending_house)
-        action = policy_action(g, t, house, kinds[house] == POLICY_HEURISTIC, mask, memo)
-        if action < 0:
+        if not policy_turn(g, t, kinds, mask, memo):
             return -1
-        apply_legal(g, t, action)
         made += 1
     return made
 

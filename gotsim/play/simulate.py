@@ -36,9 +36,10 @@ from gotsim.engine.state import (
     Phase,
     RavenUse,
 )
-from gotsim.engine.tables import WesterosCard, WildlingCard, rules_for, rules_table, variant_flags
+from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table
 from gotsim.play.runner import castle_table, play_random
 from gotsim.rules.ids import House
+from gotsim.rules.variants import Rules
 
 MAX_DECISIONS = 1_000_000
 BATCH = 1024
@@ -110,15 +111,15 @@ def play_games(
     searches = _searches(policies)
     if n_games > 0:
         announce_compile(policies)
-    flags = variant_flags(variants)
-    rules = rules_for(edition, players, flags)
+    chosen = Rules.of(edition, players, variants)
+    rules = rules_table(chosen)
     out = new_games_range(
         seed,
         first_game,
         max(n_games, 0),
         edition=edition,
         players=players,
-        kings_court_swap=flags["kings_court_swap"],
+        kings_court_swap=chosen.on("kings_court_swap"),
     )
     previous = numba.get_num_threads()
     cores = _pool_threads()

@@ -27,6 +27,7 @@ from gotsim.players.view import (
     O_RAID_STAR,
     O_SUPPORT_ONE,
     O_SUPPORT_ZERO,
+    card_slot_by_strength,
     danger,
     ensure_view,
     hold_strength,
@@ -100,6 +101,29 @@ def _plain(ability: int) -> bool:
 
 
 @njit
+def _card_effects(t, b, cards, parts, deck_house, side, slots, base_own, base_other, own, other):
+    """For each deck slot of ``deck_house`` (fighting on ``side``) in ``slots``: ``own[c]`` that
+    side's total with the slot's card played, ``other[c]`` the change the card makes to the
+    other side's total (``base_own``, ``base_other``: the totals without cards). Leaves the
+    side's card unplayed in ``b``."""
+    ability = t.card_ability
+    opposite = 1 - side
+    slot = side * cb.SIDE + cb.CARD
+    for c in range(7):
+        if (slots >> c) & 1:
+            card = t.deck_card[deck_house, c]
+            if _plain(ability[card]):
+                own[c] = base_own + t.card_strength[card]
+                other[c] = 0
+                continue
+            b[slot] = card
+            cb.board_and_card_strength(b, cards, parts)
+            own[c] = parts[side, cb.P_TOTAL]
+            other[c] = parts[opposite, cb.P_TOTAL] - base_other
+    b[slot] = -1
+
+
+@njit
 def card_win_table(g, t, house: int, side: int, my_slots: int, opp_slots: int, out, memo) -> None:
     """``out[c, d]``: 1 if ``house`` (``side``) wins playing deck slot ``c`` against the
     opponent's slot ``d`` (board as it stands; the blade spent by whoever holds it).
@@ -127,31 +151,14 @@ def card_win_table(g, t, house: int, side: int, my_slots: int, opp_slots: int, o
     base_theirs = parts[other, cb.P_TOTAL]
     mine_c = memo.b_cards[0]  # my total with my card c
     theirs_c = memo.b_cards[1]  # change of their total caused by my card c
-    for c in range(7):
-        if (my_slots >> c) & 1:
-            card = t.deck_card[house, c]
-            if _plain(ability[card]):
-                mine_c[c] = base_mine + t.card_strength[card]
-                theirs_c[c] = 0
-                continue
-            b[mo + cb.CARD] = card
-            cb.board_and_card_strength(b, cards, parts)
-            mine_c[c] = parts[side, cb.P_TOTAL]
-            theirs_c[c] = parts[other, cb.P_TOTAL] - base_theirs
-    b[mo + cb.CARD] = -1
+    _card_effects(
+        t, b, cards, parts, house, side, my_slots, base_mine, base_theirs, mine_c, theirs_c
+    )
     theirs_d = memo.b_cards[2]
     mine_d = memo.b_cards[3]
-    for d in range(7):
-        if (opp_slots >> d) & 1:
-            card = t.deck_card[opp, d]
-            if _plain(ability[card]):
-                theirs_d[d] = base_theirs + t.card_strength[card]
-                mine_d[d] = 0
-                continue
-            b[oo + cb.CARD] = card
-            cb.board_and_card_strength(b, cards, parts)
-            theirs_d[d] = parts[other, cb.P_TOTAL]
-            mine_d[d] = parts[side, cb.P_TOTAL] - base_mine
+    _card_effects(
+        t, b, cards, parts, opp, other, opp_slots, base_theirs, base_mine, theirs_d, mine_d
+    )
     my_fief = b[mo + cb.FIEFDOMS_POS] < b[oo + cb.FIEFDOMS_POS]
     foot_theirs = b[oo + cb.UNITS + cb.FOOTMAN] > 0
     foot_mine = b[mo + cb.UNITS + cb.FOOTMAN] > 0
@@ -520,16 +527,7 @@ def cersei(g, t, house: int, mask, params, memo) -> int:
 @njit
 def patchface(g, t, house: int, mask, params, memo) -> int:
     """PATCHFACE: discard the loser's strongest card (Patchface looks at its hand)."""
-    loser = g.ctx[0]
-    best = -1
-    best_s = ACT_NONE
-    for s in range(7):
-        if mask[s]:
-            v = t.card_strength[t.deck_card[loser, s]]
-            if v > best:
-                best = v
-                best_s = s
-    return best_s
+    return card_slot_by_strength(t, g.ctx[0], mask, 1, ACT_NONE)
 
 
 __all__ = [

@@ -9,7 +9,9 @@ the rare decision a scorer cannot settle fall back on the house's own random str
 
 from __future__ import annotations
 
-from gotsim.engine.machine import legal, order_allowed
+import numpy as np
+
+from gotsim.engine.machine import apply_legal, legal, order_allowed
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision
 from gotsim.jit import njit
@@ -18,6 +20,7 @@ from gotsim.players import marching as ma
 from gotsim.players import one_time as ot
 from gotsim.players import orders as od
 from gotsim.players import westeros as we
+from gotsim.players.params import HEURISTIC
 from gotsim.players.view import init_memo
 
 
@@ -170,10 +173,36 @@ def policy_action(g, t, house: int, heuristic: bool, mask, memo) -> int:
     return pick_from_mask(g.rng, 1 + house, mask)
 
 
+@njit
+def load_params(memo, params) -> None:
+    """Copy the houses' parameter rows (H, N_PARAMS) into the memo, where ``policy_action``
+    reads them (arrays taken from a record carry no reference count, which every call taking
+    them would otherwise update)."""
+    for h in range(params.shape[0]):
+        for k in range(params.shape[1]):
+            memo.params[h, k] = params[h, k]
+
+
+@njit
+def policy_turn(g, t, kinds, mask, memo) -> bool:
+    """Answer the pending decision with the deciding house's policy (``kinds[house]``: RANDOM or
+    HEURISTIC, ``gotsim.players.params``) and apply it; False when it has no legal action."""
+    # int64, the type Python callers pass too (numba's int() would keep the record's int8): one
+    # compiled heuristic for both, not two
+    house = np.int64(g.pending_house)
+    action = policy_action(g, t, house, kinds[house] == HEURISTIC, mask, memo)
+    if action < 0:
+        return False
+    apply_legal(g, t, action)
+    return True
+
+
 __all__ = [
     "heuristic_action",
     "heuristic_march_from",
     "heuristic_march_unit",
     "heuristic_place_order",
+    "load_params",
     "policy_action",
+    "policy_turn",
 ]

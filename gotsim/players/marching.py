@@ -39,13 +39,14 @@ from gotsim.players.view import (
     O_SUPPORT_ZERO,
     SHIP,
     SIEGE,
-    army_strength,
+    add_local_danger,
     attack_strength,
     danger,
     ensure_view,
     fiefdoms_higher,
     hold_strength,
     jitter,
+    largest_marcher,
     live,
     lose_chance,
     support_reaches,
@@ -72,48 +73,18 @@ def reach_list(g, t, house: int, origin: int, memo) -> int:
     land and along the house's ships; ships: adjacent seas and own ports), and as bits in
     ``memo.reach_bits``; returns the count."""
     one = np.int64(1)
-    seen = one << origin  # areas met, as bits (A_MAX < 64)
     listed = np.int64(0)
     out = 0
     width = t.neighbours.shape[1]
     if t.kind[origin] == LAND:
-        stack = memo.stack
-        top = 0
-        for j in range(width):
-            b = t.neighbours[origin, j]
-            if b < 0:
-                break
-            if (seen >> b) & 1:
-                continue
-            if t.kind[b] == LAND:
-                seen |= one << b
-                if not g.blocked[b]:
-                    memo.reach[out] = b
-                    listed |= one << b
-                    out += 1
-            elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP] > 0:
-                seen |= one << b
-                stack[top] = b
-                top += 1
-        while top > 0:
-            top -= 1
-            sea = stack[top]
-            for j in range(width):
-                b = t.neighbours[sea, j]
-                if b < 0:
-                    break
-                if (seen >> b) & 1:
-                    continue
-                if t.kind[b] == LAND:
-                    seen |= one << b
-                    if not g.blocked[b]:
-                        memo.reach[out] = b
-                        listed |= one << b
-                        out += 1
-                elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP] > 0:
-                    seen |= one << b
-                    stack[top] = b
-                    top += 1
+        # walked into memo.reach, then the blocked areas left out in place (out <= i)
+        n = mv.transport_walk(g, t, house, origin, memo.reach, memo.stack)
+        for i in range(n):
+            b = memo.reach[i]
+            if not g.blocked[b]:
+                memo.reach[out] = b
+                listed |= one << b
+                out += 1
         memo.reach_bits = listed
         return out
     for j in range(width):
@@ -250,22 +221,8 @@ def _danger_and_marches(g, t, memo, house: int, a: int):
                     s = float(attack_strength(g, t, c, a))
                     if s > worst:
                         worst = s
-        # local_danger
-        if land_b and not land_a:
-            continue
-        if t.kind[b] == PORT and land_a:
-            continue
-        strength = army_strength(g, t, b)
-        if land_b and memo.fort[a]:
-            strength += (t.siege_castle_strength - t.unit_strength[SIEGE]) * live(g, b, SIEGE)
-        sums[e] += strength
-        if land_b == land_a:
-            marcher |= 1 << e
-    best = 0.0
-    for e in range(H):
-        if (marcher >> e) & 1 and sums[e] > best:
-            best = sums[e]
-    return best, worst
+        marcher |= add_local_danger(g, t, memo, a, b, e, sums)  # local_danger
+    return largest_marcher(sums, marcher), worst
 
 
 @njit

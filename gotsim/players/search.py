@@ -40,7 +40,7 @@ from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision, Phase
 from gotsim.engine.westeros import S_BID_POS
 from gotsim.jit import njit
-from gotsim.players.heuristic import heuristic_action, policy_action
+from gotsim.players.heuristic import heuristic_action, load_params, policy_turn
 from gotsim.players.memo import new_memos
 from gotsim.players.params import (
     HEURISTIC,
@@ -148,9 +148,7 @@ def play_forced_one(g, t, kinds, params, memo, house, forced, n_forced, stop_rou
     they come; the heuristic takes over if one is not legal), stopping at the start of round
     ``stop_round`` (0: at the end). Returns the decisions made, -1 on one without legal action."""
     mask = memo.mask[:].view(np.bool_)
-    for h in range(params.shape[0]):
-        for k in range(params.shape[1]):
-            memo.params[h, k] = params[h, k]
+    load_params(memo, params)
     made = 0
     k = 0
     while made < max_decisions:
@@ -169,10 +167,8 @@ def play_forced_one(g, t, kinds, params, memo, house, forced, n_forced, stop_rou
                 made += 1
                 continue
             k = n_forced  # the stretch does not fit this game: the heuristic plays on
-        action = policy_action(g, t, who, kinds[who] == HEURISTIC, mask, memo)
-        if action < 0:
+        if not policy_turn(g, t, kinds, mask, memo):
             return -1
-        apply_legal(g, t, action)
         made += 1
     return made
 

@@ -443,7 +443,6 @@ def local_danger(g, t, memo, house: int, a: int) -> float:
     sums = memo.hsum
     sums[:] = 0.0
     marcher = 0
-    land_a = t.kind[a] == LAND
     for j in range(t.neighbours.shape[1]):
         b = t.neighbours[a, j]
         if b < 0:
@@ -451,17 +450,31 @@ def local_danger(g, t, memo, house: int, a: int) -> float:
         e = g.owner[b]
         if e < 0 or e == house:
             continue
-        land_b = t.kind[b] == LAND
-        if land_b and not land_a:
-            continue
-        if t.kind[b] == PORT and land_a:
-            continue
-        s = army_strength(g, t, b)
-        if land_b and memo.fort[a]:
-            s += (t.siege_castle_strength - t.unit_strength[SIEGE]) * live(g, b, SIEGE)
-        sums[e] += s
-        if land_b == land_a:
-            marcher |= 1 << e
+        marcher |= add_local_danger(g, t, memo, a, b, e, sums)
+    return largest_marcher(sums, marcher)
+
+
+@njit
+def add_local_danger(g, t, memo, a: int, b: int, e: int, sums) -> int:
+    """``local_danger``'s part of the neighbour ``b`` of ``a``, held by the other house ``e``:
+    adds to ``sums[e]`` what its units could bring to an attack on ``a`` (by march or support);
+    returns ``e``'s bit if they could march in, else 0."""
+    land_a = t.kind[a] == LAND
+    land_b = t.kind[b] == LAND
+    if land_b and not land_a:
+        return 0
+    if t.kind[b] == PORT and land_a:
+        return 0
+    s = army_strength(g, t, b)
+    if land_b and memo.fort[a]:
+        s += (t.siege_castle_strength - t.unit_strength[SIEGE]) * live(g, b, SIEGE)
+    sums[e] += s
+    return (1 << e) if land_b == land_a else 0
+
+
+@njit
+def largest_marcher(sums, marcher: int) -> float:
+    """The largest ``sums[e]`` of a house ``e`` whose bit is set in ``marcher`` (0.0 if none)."""
     best = 0.0
     for e in range(H):
         if (marcher >> e) & 1 and sums[e] > best:
@@ -617,6 +630,21 @@ def leader_castles(g, t, house: int) -> int:
             if c > best:
                 best = c
     return best
+
+
+@njit
+def card_slot_by_strength(t, house: int, mask, sign: int, none: int) -> int:
+    """The deck slot in ``mask`` whose card of ``house`` is strongest (``sign`` 1) or weakest
+    (``sign`` -1), the first of equals; ``none`` if the mask offers no slot."""
+    best = -1000
+    best_s = none
+    for s in range(7):
+        if mask[s]:
+            v = sign * t.card_strength[t.deck_card[house, s]]
+            if v > best:
+                best = v
+                best_s = s
+    return best_s
 
 
 @njit

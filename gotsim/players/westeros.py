@@ -45,6 +45,7 @@ from gotsim.players.view import (
     KNIGHT,
     SHIP,
     SIEGE,
+    card_slot_by_strength,
     danger,
     ensure_view,
     houses_in_play,
@@ -405,25 +406,9 @@ def wildling_choice(g, t, house: int, mask, params, memo) -> int:
                     best_pos = p
         return 0 if units >= 10 and best_pos == 0 else 1
     if card == WildlingCard.MASSING_ON_THE_MILKWATER:
-        best = 99
-        best_s = -1
-        for s in range(7):
-            if mask[s]:
-                v = t.card_strength[t.deck_card[house, s]]
-                if v < best:
-                    best = v
-                    best_s = s
-        return best_s
+        return card_slot_by_strength(t, house, mask, -1, -1)
     if card == WildlingCard.MAMMOTH_RIDERS:
-        best = -1
-        best_s = ACT_NONE
-        for s in range(7):
-            if mask[s]:
-                v = t.card_strength[t.deck_card[house, s]]
-                if v > best:
-                    best = v
-                    best_s = s
-        return best_s
+        return card_slot_by_strength(t, house, mask, 1, ACT_NONE)
     # The Horde Descends: muster in the stronghold (else castle) most in danger
     ensure_view(g, t, memo)
     best_v = -1.0

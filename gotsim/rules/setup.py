@@ -43,7 +43,10 @@ class Setup:
     neutral_armies: Mapping[str, Mapping[Unit, int]]  # 1e: removed houses' units stay neutral
     castles_to_win: int
     max_rounds: int
-    wildling_threat: int
+    wildling_threat: int  # the threat at the start
+    threat_max: int  # the wildling track's top
+    threat_step: int  # what each wildling icon adds
+    threat_drop: int  # what a wildling victory takes off (no value in the data: back to 0)
     supply_table: tuple[tuple[int, ...], ...]  # level → allowed army sizes, largest first
 
     def dominance_holder(self, track: str) -> House:
@@ -163,6 +166,9 @@ def build_setup(
         castles_to_win=int(castles),
         max_rounds=int(spec.get("rounds", {}).get("max_rounds", 10)),
         wildling_threat=int(wildlings.get("start", 0)),
+        threat_max=int(wildlings["max"]),
+        threat_step=int(wildlings["step_per_wildling_icon"]),
+        threat_drop=int(wildlings.get("after_wildling_win_drop", wildlings["max"])),
         supply_table=table,
     )
 

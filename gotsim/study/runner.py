@@ -121,7 +121,7 @@ def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
 
     from gotsim.engine.convert import POSITION_FIELDS
     from gotsim.engine.init import new_games
-    from gotsim.engine.tables import rules_for
+    from gotsim.engine.tables import rules_table
     from gotsim.play.simulate import EngineIncompleteError, play_batch
 
     assert task.position is not None
@@ -133,7 +133,7 @@ def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
     games = new_games(seeds, edition=position.edition, players=position.players)
     for name in POSITION_FIELDS:
         games[name][:] = start[name][0]
-    rules = rules_for(
+    rules = rules_table(
         position.edition, position.players, task.variants | {"kings_court_swap": False}
     )
     previous = numba.get_num_threads()

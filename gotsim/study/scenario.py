@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from gotsim.data import EDITIONS, load_data
-from gotsim.engine.tables import CLASH_OF_KINGS_VARIANTS
 from gotsim.inputs import InputError, did_you_mean, parse_toml, read_json_file, read_text_file
 from gotsim.players.params import PARAM_NAMES, PARAMS, SEARCH_KNOBS
 from gotsim.players.search import search_settings
 from gotsim.rules.ids import HOUSE_IDS, House
 from gotsim.rules.setup import load_setup
+from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS
 
 __all__ = [
     "GRID_AXES",

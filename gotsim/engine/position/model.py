@@ -5,7 +5,7 @@ error a bad position raises."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
@@ -76,8 +76,6 @@ RESTRICTIONS: Mapping[str, tuple[OrderType, int | None]] = MappingProxyType(
         "no_consolidate_power": (OrderType.CONSOLIDATE_POWER, None),
     }
 )
-SUPPLY_LEVELS = 6
-WILDLING_TOP = 12
 
 
 class PositionError(ValueError):
@@ -250,6 +248,23 @@ read_object = FIELDS.mapping
 read_int = FIELDS.whole
 read_bool = FIELDS.boolean
 hint = did_you_mean
+
+
+def read_house(value: Any, where: str, houses: Collection[House], players: int) -> House:
+    """``value`` (a house id or a ``House``) as a house in play (``houses``, at ``players``)."""
+    if isinstance(value, House):
+        house = value
+    elif not isinstance(value, str):
+        raise fail(where, f"must be a house id, got {value!r}")
+    else:
+        try:
+            house = House.from_id(value)
+        except ValueError:
+            ids = [h.id for h in House]
+            raise fail(where, f"unknown house {value!r}{hint(value, ids)}") from None
+    if house not in houses:
+        raise fail(where, f"{house.id} is not in play with {players} players")
+    return house
 
 
 def counts_out(counts: Mapping[Unit, int]) -> dict[str, int]:

@@ -8,7 +8,15 @@ from typing import Any
 
 import numpy as np
 
-from gotsim.engine.position.model import Position, counts_out, fail, hint, order_tokens, read_int
+from gotsim.engine.position.model import (
+    Position,
+    counts_out,
+    fail,
+    hint,
+    order_tokens,
+    read_house,
+    read_int,
+)
 from gotsim.rules.board import Board
 from gotsim.rules.ids import AreaKind, House, OrderType, Unit
 
@@ -60,17 +68,7 @@ def castles_held(position: Position) -> dict[House, int]:
 
 
 def _house_arg(value: House | str, where: str, position: Position) -> House:
-    if isinstance(value, House):
-        house = value
-    else:
-        try:
-            house = House.from_id(str(value))
-        except ValueError:
-            ids = [h.id for h in House]
-            raise fail(where, f"unknown house {value!r}{hint(value, ids)}") from None
-    if house not in position.houses:
-        raise fail(where, f"{house.id} is not in play")
-    return house
+    return read_house(value, where, position.houses, position.players)
 
 
 def _area_arg(value: str, where: str, board: Board) -> int:

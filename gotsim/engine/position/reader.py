@@ -16,10 +16,8 @@ from gotsim.engine.position.model import (
     REQUIRED_KEYS,
     RESOLVED_BEFORE,
     RESTRICTIONS,
-    SUPPLY_LEVELS,
     TOP_KEYS,
     VARIANTS,
-    WILDLING_TOP,
     ActionStep,
     Position,
     PositionError,
@@ -31,6 +29,7 @@ from gotsim.engine.position.model import (
     hint,
     order_tokens,
     read_bool,
+    read_house,
     read_int,
     read_object,
 )
@@ -100,16 +99,7 @@ class _Reader:
     # -- small field readers
 
     def house(self, value: Any, where: str) -> House:
-        if not isinstance(value, str):
-            raise fail(where, f"must be a house id, got {value!r}")
-        try:
-            house = House.from_id(value)
-        except ValueError:
-            ids = [h.id for h in House]
-            raise fail(where, f"unknown house {value!r}{hint(value, ids)}") from None
-        if house not in self.houses:
-            raise fail(where, f"{house.id} is not in play with {self.players} players")
-        return house
+        return read_house(value, where, self.houses, self.players)
 
     def per_house(self, key: str, *, required: bool = True) -> dict[House, Any]:
         raw = read_object(self.spec.get(key, {}), key)
@@ -165,16 +155,19 @@ class _Reader:
         raven_used = read_bool(spec.get("raven_used", False), "raven_used")
         if raven_used and phase == RoundPhase.WESTEROS:
             raise fail("raven_used", "the raven is used after orders are revealed")
-        threat = read_int(spec["wildling_threat"], "wildling_threat", 0, WILDLING_TOP)
-        if threat % 2:
-            raise fail("wildling_threat", f"must be an even number from 0 to 12, got {threat}")
+        top, icon = self.setup.threat_max, self.setup.threat_step
+        threat = read_int(spec["wildling_threat"], "wildling_threat", 0, top)
+        if threat % icon:
+            raise fail(
+                "wildling_threat", f"must be a multiple of {icon} from 0 to {top}, got {threat}"
+            )
         tracks = self.tracks()
         power = {
             h: read_int(v, f"power.{h.id}", 0, self.setup.power_total[h])
             for h, v in self.per_house("power").items()
         }
         supply = {
-            h: read_int(v, f"supply.{h.id}", 0, SUPPLY_LEVELS)
+            h: read_int(v, f"supply.{h.id}", 0, len(self.setup.supply_table) - 1)
             for h, v in self.per_house("supply").items()
         }
         hands, discards = self.cards()

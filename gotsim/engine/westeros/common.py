@@ -18,10 +18,8 @@ from gotsim.engine.state import (
 from gotsim.jit import njit
 
 WILDLINGS = 3  # BID / TIE_ORDER ctx0 for the wildling bidding (after the three Tracks)
-MAX_THREAT = 12
-MAX_BID = 62  # the largest bid an action number can express
+MAX_BID = 62  # the largest bid an action number can express (the encoding, not a rule)
 DECK_SIZE = 10
-MAX_SUPPLY = 6
 ALL_CARDS = 0x7F  # the 7 deck slots of a house (hand / discard bit masks)
 ALL_HOUSES = 0x3F
 

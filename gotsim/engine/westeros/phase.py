@@ -32,7 +32,6 @@ from gotsim.engine.westeros.common import (
     E_SUPPLY,
     E_WAIT,
     FOOTMEN_NO_SUPPORT,
-    MAX_THREAT,
     NO_CONSOLIDATE,
     NO_DEFENSE,
     NO_MARCH_PLUS,
@@ -230,8 +229,8 @@ def westeros_phase(g, t) -> bool:
             g.wpc[W_CARD] = 0
             g.wpc[W_EFFECT] = E_START
             if icons > 0:
-                g.threat = min(MAX_THREAT, g.threat + 2 * icons)
-                if g.threat >= MAX_THREAT and t.edition == 2:  # 1e: no attack at the top (D9)
+                g.threat = min(t.threat_max, g.threat + t.threat_step * icons)
+                if g.threat >= t.threat_max and t.edition == 2:  # 1e: no attack at the top (D9)
                     start_wildling_attack(g, t, g.threat)
                     g.wpc[W_STEP] = STEP_ATTACK
         elif step == STEP_ATTACK:

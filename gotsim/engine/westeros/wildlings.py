@@ -30,7 +30,6 @@ from gotsim.engine.westeros.common import (
     A_SUB,
     ALL_CARDS,
     ALL_HOUSES,
-    MAX_SUPPLY,
     R_ANY,
     R_CASTLE2,
     R_POINTS,
@@ -335,7 +334,7 @@ def _highest_effect(g, t, card: int, house: int) -> None:
     elif card == WildlingCard.CROW_KILLERS:
         _crow_killers_highest(g, t, house)
     elif card == WildlingCard.RATTLESHIRTS_RAIDERS:
-        g.supply[house] = min(MAX_SUPPLY, g.supply[house] + 1)
+        g.supply[house] = min(t.supply_max, g.supply[house] + 1)
     elif card == WildlingCard.MASSING_ON_THE_MILKWATER:
         g.hand[house] = g.hand[house] | g.discard[house]
         g.discard[house] = 0
@@ -479,7 +478,7 @@ def _end_attack(g, t) -> bool:
     elif _nw_won(g):
         g.threat = 0
     else:
-        g.threat = max(0, g.threat - 4)
+        g.threat = max(0, g.threat - t.threat_drop)
     nested = (g.wscratch[S_RESULT] & RESULT_NESTED) != 0
     if card == WildlingCard.PREEMPTIVE_RAID and _nw_won(g) and not nested:
         others = g.wscratch[S_PARTICIPANTS] & (ALL_HOUSES ^ (1 << g.wscratch[S_CHOSEN]))

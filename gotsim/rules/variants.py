@@ -1,0 +1,106 @@
+"""The rules a game is played by, as one value: ``Rules(edition, players, variants)``.
+
+The variant names are read from here by the engine's rule tables, the command line, scenarios
+and the analysis; a variant is switched on by naming it.
+
+>>> Rules.of("2e", 6, {"tides_of_battle": True}).flags["tides_of_battle"]
+True
+>>> Rules("2e", 6, frozenset({"fortifications"}))
+Traceback (most recent call last):
+...
+ValueError: fortifications is a 1st-edition (A Clash of Kings) variant; the 2nd edition has none
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from gotsim.data import EDITIONS
+
+VARIANTS: tuple[str, ...] = (
+    "tides_of_battle",
+    "kings_court_swap",
+    "fortifications",
+    "siege_engines",
+    "westeros_lookahead",
+    "ports",
+    "one_time_orders",
+    "three_card_combat",
+)
+# the 1st edition's A Clash of Kings modules (each refused with the 2nd edition)
+CLASH_OF_KINGS_VARIANTS: tuple[str, ...] = VARIANTS[2:]
+# what the 2nd edition refuses of them, after "the 2nd edition has"
+_SECOND_EDITION_HAS = {
+    "siege_engines": "them in its base game",
+    "ports": "ports in its base game",
+}
+
+
+def variant_flags(variants: Mapping[str, bool] | None) -> dict[str, bool]:
+    """Every variant switch with its default, ``variants`` applied; unknown keys and values that
+    are not true or false are refused (``ValueError``)."""
+    known = dict.fromkeys(VARIANTS, False)
+    for key, value in (variants or {}).items():
+        if key not in known:
+            raise ValueError(f"variants: unknown variant {key!r} (known: {', '.join(known)})")
+        if not isinstance(value, bool):
+            raise ValueError(f"variants.{key}: must be true or false, got {value!r}")
+        known[key] = value
+    return known
+
+
+@dataclass(frozen=True)
+class Rules:
+    """An edition, a player count and the variants switched on (``VARIANTS`` names). Frozen
+    and hashable: the engine builds one rule table per value."""
+
+    edition: str = "2e"
+    players: int = 6
+    variants: frozenset[str] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "variants", frozenset(self.variants))
+        if self.edition not in EDITIONS:
+            raise NotImplementedError(
+                f"the engine plays the 1st and 2nd editions, not {self.edition!r}"
+            )
+        variant_flags(dict.fromkeys(self.variants, True))  # unknown names
+        if self.edition == "1e" and "tides_of_battle" in self.variants:
+            raise ValueError("Tides of Battle is a 2nd-edition variant; the 1st edition has none")
+        if self.edition == "2e":
+            for name in CLASH_OF_KINGS_VARIANTS:
+                if name in self.variants:
+                    has = _SECOND_EDITION_HAS.get(name, "none")
+                    raise ValueError(
+                        f"{name} is a 1st-edition (A Clash of Kings) variant; the 2nd edition "
+                        f"has {has}"
+                    )
+
+    @classmethod
+    def of(
+        cls,
+        edition: str = "2e",
+        players: int = 6,
+        variants: Mapping[str, bool] | Iterable[str] | None = None,
+    ) -> Rules:
+        """The rules of ``edition`` at ``players`` with ``variants``: a mapping of switches
+        (``{"tides_of_battle": True}``, as in scenarios and ``simulate``) or the names on."""
+        if variants is None or isinstance(variants, Mapping):
+            flags = variant_flags(variants)
+            return cls(edition, players, frozenset(k for k, on in flags.items() if on))
+        return cls(edition, players, frozenset(variants))
+
+    @property
+    def flags(self) -> dict[str, bool]:
+        """Every variant switch, in ``VARIANTS`` order."""
+        return {name: name in self.variants for name in VARIANTS}
+
+    def on(self, name: str) -> bool:
+        """Whether the variant ``name`` is switched on (``ValueError`` for an unknown name)."""
+        if name not in VARIANTS:
+            raise ValueError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")
+        return name in self.variants
+
+
+__all__ = ["CLASH_OF_KINGS_VARIANTS", "VARIANTS", "Rules", "variant_flags"]
