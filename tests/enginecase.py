@@ -43,6 +43,7 @@ import numpy as np
 from gotsim.engine import combat as cb
 from gotsim.engine import machine as mc
 from gotsim.engine.board_state import controller
+from gotsim.engine.counters import clear_phase_counters
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
 from gotsim.engine.state import (
@@ -269,7 +270,7 @@ class Case:
     def phase(self, name: str, game_round: int | None = None) -> Case:
         g = self.g
         g.phase = Phase[name.upper()]
-        g.pc[:] = 0
+        clear_phase_counters(g)
         g.turn = 0
         g.passes = 0
         g.pending = Decision.NONE

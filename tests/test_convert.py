@@ -25,6 +25,7 @@ from gotsim.engine.convert import (
     position_rules,
     record_from_position,
 )
+from gotsim.engine.counters import PHASE_COUNTERS, WESTEROS_COUNTERS, WESTEROS_WORK, all_clear
 from gotsim.engine.game import Game, RandomPolicy
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
@@ -65,7 +66,7 @@ SCRATCH = {
     "support_side",
     "moving",
     "bid",
-    "wscratch",
+    *WESTEROS_WORK,
     "walk_lands",
     "walk_seas",
 }
@@ -141,7 +142,7 @@ def test_example_position_record() -> None:
         1 for a, h in p.occupants.items() if h == House.STARK and a in p.orders
     )
     assert bin(int(g.hand[House.STARK])).count("1") == len(p.hands[House.STARK])
-    assert Phase(int(g.phase)) == Phase.MARCHES and g.turn == 0 and not g.pc.any()
+    assert Phase(int(g.phase)) == Phase.MARCHES and g.turn == 0 and all_clear(g, PHASE_COUNTERS)
     assert violations(g, t) == []
     without_name = dataclasses.replace(p, name="", description="", raven_used=False)
     assert position_from_record(games, position_rules(p)) == without_name
@@ -180,7 +181,12 @@ def test_action_steps_start_at_turn_zero(step: str, phase: Phase) -> None:
     spec.update({"phase": "action", "step": step, "blade_used": True, "raven_used": True})
     p = load_position(spec)
     g = record_from_position(p)[0]
-    assert Phase(int(g.phase)) == phase and g.turn == 0 and not g.pc.any() and g.blade_used
+    assert (
+        Phase(int(g.phase)) == phase
+        and g.turn == 0
+        and all_clear(g, PHASE_COUNTERS)
+        and g.blade_used
+    )
     back = position_from_record(g, position_rules(p))
     assert back == dataclasses.replace(p, raven_used=False)  # the record keeps no raven
 
@@ -191,7 +197,11 @@ def test_westeros_position_starts_the_phase() -> None:
     p = load_position(spec)
     games = record_from_position(p, seed=3)
     g, t = games[0], position_rules(p)[0]
-    assert Phase(int(g.phase)) == Phase.WESTEROS and not g.wpc.any() and g.game_round == 4
+    assert (
+        Phase(int(g.phase)) == Phase.WESTEROS
+        and all_clear(g, WESTEROS_COUNTERS)
+        and g.game_round == 4
+    )
     assert position_from_record(games, position_rules(p)) == p
     while g.phase == Phase.WESTEROS:  # play it through
         advance(g, t)

@@ -41,7 +41,6 @@ from gotsim.engine.machine import (
     stars_used,
 )
 from gotsim.engine.marches import (
-    TARGET,
     is_attack,
     march_destination_ok,
     neutral_within_reach,
@@ -173,7 +172,7 @@ def march_mask_plain(g, t, house: int, origin: int, unit: int, mask) -> None:
         elif not reach[dest]:
             ok = False
         if ok and is_attack(g, t, house, dest):
-            if g.pc[TARGET] >= 0 and g.pc[TARGET] != dest:
+            if g.march_target >= 0 and g.march_target != dest:
                 ok = False
             elif unit == SHIP and g.neutral[dest] > 0 and t.edition == 2:
                 ok = False

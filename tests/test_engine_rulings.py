@@ -182,9 +182,9 @@ def test_rulings_a_winner_may_lose_a_siege_engine() -> None:
     g.combat_area = area("riverrun")
     g.combat_from = area("stoney_sept")
     g.moving[area("riverrun"), :] = [1, 0, 0, 1]
-    g.pc[bt.WINNER] = 0  # the attacker won
+    g.battle_winner = 0  # the attacker won
     assert bt.casualty_ok(g, 0, 3) and bt.casualty_ok(g, 0, 0)
-    g.pc[bt.WINNER] = 1  # the attacker lost
+    g.battle_winner = 1  # the attacker lost
     assert not bt.casualty_ok(g, 0, 3) and bt.casualty_ok(g, 0, 0)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from gotsim.engine.board_state import army_sizes_fit, barrels_held, power_tokens_on_board
+from gotsim.engine.counters import PHASE_COUNTERS, WESTEROS_COUNTERS, all_clear
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
 from gotsim.engine.state import (
@@ -162,7 +163,7 @@ def run_phase(g: np.record, script: Sequence = (), default: Policy | None = None
             d.answer()
     assert g.phase == Phase.PLANNING
     assert d.script == [], "scripted decisions never asked"
-    assert (g.wpc == 0).all() and (g.pc == 0).all() and g.turn == 0
+    assert all_clear(g, WESTEROS_COUNTERS + PHASE_COUNTERS) and g.turn == 0
     return d
 
 

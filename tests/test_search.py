@@ -93,7 +93,7 @@ def test_resampling_takes_back_the_hidden_orders_and_the_game_plays_on() -> None
     while not (
         (p := game.pending) is not None
         and p.kind == Decision.PLACE_ORDER
-        and int(game.record.pc[0]) >= 3  # three houses have placed their orders
+        and int(game.record.loop_house) >= 3  # three houses have placed their orders
     ):
         game.step(heuristic(game, game.pending))
     house = int(game.pending.house)

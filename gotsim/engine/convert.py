@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gotsim.engine import marches as mv
+from gotsim.engine.counters import WESTEROS_COUNTERS, all_clear
 from gotsim.engine.init import new_games, place_neutral_forces
 from gotsim.engine.position import (
     RESTRICTIONS,
@@ -279,7 +280,7 @@ def _consolidate_restartable(g: Record, t: Record) -> bool:
     for pos in range(int(t.players)):
         house = _house_at(g, pos)
         for a in range(int(t.n_areas)):
-            passed = pos < g.pc[0] or (pos == g.pc[0] and a < g.pc[1])
+            passed = pos < g.loop_house or (pos == g.loop_house and a < g.loop_area)
             if (
                 passed
                 and a != asked
@@ -310,12 +311,12 @@ def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
         return action, ActionStep.CONSOLIDATE_POWER
     if g.combat_area >= 0:
         raise NotAtBoundaryError("a battle is in progress")
-    if phase == Phase.WESTEROS and pending == Decision.NONE and not g.wpc.any():
+    if phase == Phase.WESTEROS and pending == Decision.NONE and all_clear(g, WESTEROS_COUNTERS):
         return RoundPhase.WESTEROS, None
     if phase == Phase.PLANNING and pending in (Decision.NONE, Decision.PLACE_ORDER):
         return RoundPhase.PLANNING, None
     if phase == Phase.RAVEN:
-        if (pending == Decision.NONE and g.pc[0] == 0) or pending == Decision.RAVEN:
+        if (pending == Decision.NONE and g.raven_asked == 0) or pending == Decision.RAVEN:
             return RoundPhase.PLANNING, None  # every order placed, the raven still to come
         if pending == Decision.NONE:
             return action, ActionStep.RAID
@@ -327,7 +328,7 @@ def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
         return action, ActionStep.RAID
     if (
         phase == Phase.MARCHES
-        and g.pc[mv.STAGE] == mv.PICK
+        and g.march_stage == mv.PICK
         and pending in (Decision.NONE, Decision.MARCH_FROM)
         and _turn_restartable(g, t, OrderType.MARCH)
     ):

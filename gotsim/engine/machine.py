@@ -2,9 +2,9 @@
 
 ``advance(g, t)`` runs game ``g`` until a decision is pending (``g.pending``) or the game ends;
 ``legal(g, t, mask)`` marks the options of the pending decision; ``apply(g, t, action)`` checks
-and applies one. Each phase keeps its loop counters in ``g.pc`` so it can stop at any decision
-and pick up where it left off. All functions are compiled (numba) and run unchanged as Python
-under ``NUMBA_DISABLE_JIT=1``.
+and applies one. Each phase keeps its loop counters in named fields of the record
+(``engine.counters``) so it can stop at any decision and pick up where it left off. All
+functions are compiled (numba) and run unchanged as Python under ``NUMBA_DISABLE_JIT=1``.
 
 Both editions run here, selected by the rules record (``t.edition``: 1 or 2); every 1st-edition
 difference is a branch on it, documented in ``docs/rules.md`` (section "1st edition").
@@ -37,6 +37,7 @@ from gotsim.engine.board_state import (
     track_position,
     unit_count,
 )
+from gotsim.engine.counters import clear_phase_counters
 from gotsim.engine.state import (
     ACT_NONE,
     H_LEADERS,
@@ -140,48 +141,59 @@ def house_at(g, position: int) -> int:
     return g.track[0, position]
 
 
+@njit
+def turn_order_area(g, t) -> int:
+    """Where a resumable loop over the houses in turn order and, for each, every area stands
+    (``g.loop_house``, ``g.loop_area``; the caller moves ``loop_area`` on): the area, past a
+    house's last area the next house's first, -1 once every house is done."""
+    while g.loop_house < t.players:
+        if g.loop_area < t.n_areas:
+            return g.loop_area
+        g.loop_house += 1
+        g.loop_area = 0
+    return -1
+
+
 # --- planning -----------------------------------------------------------------------------------
-# pc[0]: turn-order position of the house placing orders; pc[1]: next area to consider
+# loop_house: turn-order position of the house placing orders; loop_area: next area to consider
 
 
 @njit
 def _planning(g, t) -> None:
-    if g.game_round == 1 and g.pc[0] == 0 and g.pc[1] == 0:
+    if g.game_round == 1 and g.loop_house == 0 and g.loop_area == 0:
         note_castle_holders(g, t)  # the baseline of round 1's castles lost
-    if t.fortifications and g.pc[0] == 0 and g.pc[1] == 0:
+    if t.fortifications and g.loop_house == 0 and g.loop_area == 0:
         clear_fortifications(g, t)  # units the Westeros phase destroyed
-    if t.one_time_orders and g.pc[ot.PLAN_DONE] == 0 and ot.planning_step(g, t):
-        return  # a one-time order first (pc[2], pc[3]), then the others
-    while g.pc[0] < t.players:
-        house = house_at(g, g.pc[0])
-        while g.pc[1] < t.n_areas:
-            a = g.pc[1]
-            if g.owner[a] == house and g.order[a] < 0 and unit_count(g, a) > 0:
-                for kind in range(N_ORDER_KINDS):
-                    if order_allowed(g, t, house, a, kind, -1):
-                        ask(g, Decision.PLACE_ORDER, house, a)
-                        return
-            g.pc[1] += 1
-        g.pc[0] += 1
-        g.pc[1] = 0
+    if t.one_time_orders and g.plan_one_time_done == 0 and ot.planning_step(g, t):
+        return  # a one-time order first (plan_one_time_*), then the others
+    a = turn_order_area(g, t)
+    while a >= 0:
+        house = house_at(g, g.loop_house)
+        if g.owner[a] == house and g.order[a] < 0 and unit_count(g, a) > 0:
+            for kind in range(N_ORDER_KINDS):
+                if order_allowed(g, t, house, a, kind, -1):
+                    ask(g, Decision.PLACE_ORDER, house, a)
+                    return
+        g.loop_area += 1
+        a = turn_order_area(g, t)
     g.phase = Phase.RAVEN
-    g.pc[:] = 0
+    clear_phase_counters(g)
 
 
 # --- the Messenger Raven ------------------------------------------------------------------------
-# pc[0]: 0 ask the holder, 1 done
+# raven_asked: 0 ask the holder, 1 done
 
 
 @njit
 def _raven(g, t) -> None:
-    if g.pc[0] == 0:
-        g.pc[0] = 1
+    if g.raven_asked == 0:
+        g.raven_asked = 1
         ask(g, Decision.RAVEN, g.track[KINGS_COURT, 0])
         return
     for house in range(H):  # the orders are final now: count each house's star orders
         g.history_stars[g.game_round - 1, house] = stars_used(g, house) if g.in_play[house] else 0
     g.phase = Phase.RAIDS
-    g.pc[:] = 0
+    clear_phase_counters(g)
     g.turn = 0
     g.passes = 0
 
@@ -250,7 +262,7 @@ def _next_with_orders(g, t, kind_type: int) -> int:
 def _one_time_turn(g, t, kind_type: int) -> bool:
     """A house's one-time order of this step resolves as its first turn in the step (O2): True
     while one is being resolved (a decision asked, or the turn just ended)."""
-    if g.one_time_pc[ot.STAGE] != 0:
+    if g.one_time_stage != 0:
         if ot.resume(g, t):
             return True
         settle_ports(g, t)
@@ -269,13 +281,13 @@ def _one_time_turn(g, t, kind_type: int) -> bool:
 
 @njit
 def _raids(g, t) -> None:
-    if t.one_time_orders and g.one_time_pc[ot.STAGE] != 0 and _one_time_turn(g, t, RAID):
+    if t.one_time_orders and g.one_time_stage != 0 and _one_time_turn(g, t, RAID):
         return
     house = _next_with_orders(g, t, RAID)
     if house < 0:
         g.phase = Phase.MARCHES
         g.turn = 0
-        g.pc[:] = 0
+        clear_phase_counters(g)
         return
     if t.one_time_orders and _one_time_turn(g, t, RAID):
         return
@@ -309,9 +321,9 @@ def pillage_order(g, t, raider: int, target: int) -> None:
 
 @njit
 def _marches(g, t) -> None:
-    stage = g.pc[mv.STAGE]
+    stage = g.march_stage
     if stage == mv.PICK:
-        if t.one_time_orders and g.one_time_pc[ot.STAGE] != 0 and _one_time_turn(g, t, MARCH):
+        if t.one_time_orders and g.one_time_stage != 0 and _one_time_turn(g, t, MARCH):
             return
         house = _next_with_orders(g, t, MARCH)
         if house < 0:
@@ -319,23 +331,23 @@ def _marches(g, t) -> None:
                 g.routed[:, :] = 0
             g.phase = Phase.CONSOLIDATE
             g.turn = 0
-            g.pc[:] = 0
+            clear_phase_counters(g)
             return
         if t.one_time_orders and _one_time_turn(g, t, MARCH):
             return
         ask(g, Decision.MARCH_FROM, house)
         return
-    house = g.owner[g.pc[mv.ORIGIN]]
+    house = g.owner[g.march_origin]
     if stage == mv.ASSIGN:
         if mv.next_unit_to_assign(g):
-            ask(g, Decision.MARCH_UNIT, house, g.pc[mv.ORIGIN], g.pc[mv.UNIT])
+            ask(g, Decision.MARCH_UNIT, house, g.march_origin, g.march_unit)
             return
-        g.pc[mv.STAGE] = mv.ASK_LEAVE
+        g.march_stage = mv.ASK_LEAVE
         if mv.leave_power_possible(g, t, house):
-            ask(g, Decision.LEAVE_POWER, house, g.pc[mv.ORIGIN])
+            ask(g, Decision.LEAVE_POWER, house, g.march_origin)
         return
     if stage == mv.ASK_LEAVE:
-        g.pc[mv.STAGE] = mv.RESOLVE
+        g.march_stage = mv.RESOLVE
         return
     if stage == mv.RESOLVE:
         _resolve_march(g, t, house)
@@ -350,17 +362,17 @@ def _marches(g, t) -> None:
         if area >= 0:  # other houses may back an attack on a neutral force (rulebook p.26)
             ask(g, Decision.SUPPORT_SIDE, g.owner[area], g.combat_area, area)
             return
-        _attack_neutral(g, t, house, g.pc[mv.ORIGIN], g.combat_area)
+        _attack_neutral(g, t, house, g.march_origin, g.combat_area)
         _end_march(g, t)
 
 
 @njit
 def _resolve_march(g, t, house: int) -> None:
-    origin = g.pc[mv.ORIGIN]
-    target = g.pc[mv.TARGET]
+    origin = g.march_origin
+    target = g.march_target
     # a power token left behind is placed as the march begins, and stays even if the beaten
     # attackers come back (B7)
-    if g.pc[mv.LEAVE] and g.power[house] >= 1 and g.power_token[origin] < 0:
+    if g.march_leave and g.power[house] >= 1 and g.power_token[origin] < 0:
         g.power_token[origin] = house
         g.power[house] -= 1
     for dest in range(t.n_areas):
@@ -372,13 +384,13 @@ def _resolve_march(g, t, house: int) -> None:
             g.battle[cb.UNITS + u] = g.moving[target, u]
         g.combat_area = target
         g.combat_from = origin
-        g.pc[bt.CURSOR] = 0
+        g.battle_cursor = 0
         g.support_side[:] = 0
-        g.pc[mv.STAGE] = mv.NEUTRAL
+        g.march_stage = mv.NEUTRAL
         return
     if target >= 0:
         bt.start_battle(g, t, origin, target, house)
-        g.pc[mv.STAGE] = mv.COMBAT
+        g.march_stage = mv.COMBAT
         return
     _end_march(g, t)
 
@@ -400,7 +412,7 @@ def _attack_neutral(g, t, house: int, origin: int, target: int) -> None:
 
 @njit
 def _end_march(g, t) -> None:
-    origin = g.pc[mv.ORIGIN]
+    origin = g.march_origin
     house = house_at(g, g.turn)  # the marching house (its units may all have left)
     if g.order[origin] >= 0 and g.order[origin] <= 2 and g.owner[origin] == house:
         remove_order(g, origin)
@@ -409,7 +421,7 @@ def _end_march(g, t) -> None:
         clear_fortifications(g, t)
     settle_ports(g, t)
     g.moving[:, :] = 0
-    g.pc[:] = 0
+    clear_phase_counters(g)
     g.turn = (g.turn + 1) % t.players
     check_castle_victory(g, t)
 
@@ -468,35 +480,32 @@ def clear_fortifications(g, t) -> None:
 @njit
 def _consolidate(g, t) -> None:
     """Consolidate power orders in turn order; a star order in a castle or stronghold area may
-    muster there instead (``CONSOLIDATE_CHOICE``). pc[0] turn position, pc[1] next area."""
-    while g.pc[0] < t.players:
-        house = house_at(g, g.pc[0])
-        while g.pc[1] < t.n_areas:
-            a = g.pc[1]
-            if t.one_time_orders and (
-                g.one_time_pc[ot.STAGE] != 0 or ot.here(g, a, house, CONSOLIDATE)
-            ):
-                # the area's one-time order first, then (same area again) its consolidate order
-                if g.one_time_pc[ot.STAGE] == 0:
-                    ot.begin(g, a)
-                if ot.resume(g, t):
-                    return
-                continue
-            g.pc[1] += 1
-            if g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == CONSOLIDATE:
-                star = g.order[a] == Order.CONSOLIDATE_STAR
-                if star and t.edition == 2 and t.kind[a] == LAND and t.muster_points[a] > 0:
-                    ask(g, Decision.CONSOLIDATE_CHOICE, house, a)
-                    return
-                if can_fortify(g, t, a):
-                    ask(g, Decision.CONSOLIDATE_CHOICE, house, a, 1)
-                    return
-                gain_power(g, t, house, consolidate_income(g, t, a))
-                remove_order(g, a)
-        g.pc[0] += 1
-        g.pc[1] = 0
+    muster there instead (``CONSOLIDATE_CHOICE``). loop_house turn position, loop_area next area."""
+    a = turn_order_area(g, t)
+    while a >= 0:
+        house = house_at(g, g.loop_house)
+        if t.one_time_orders and (g.one_time_stage != 0 or ot.here(g, a, house, CONSOLIDATE)):
+            # the area's one-time order first, then (same area again) its consolidate order
+            if g.one_time_stage == 0:
+                ot.begin(g, a)
+            if ot.resume(g, t):
+                return
+            a = turn_order_area(g, t)
+            continue
+        g.loop_area += 1
+        if g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == CONSOLIDATE:
+            star = g.order[a] == Order.CONSOLIDATE_STAR
+            if star and t.edition == 2 and t.kind[a] == LAND and t.muster_points[a] > 0:
+                ask(g, Decision.CONSOLIDATE_CHOICE, house, a)
+                return
+            if can_fortify(g, t, a):
+                ask(g, Decision.CONSOLIDATE_CHOICE, house, a, 1)
+                return
+            gain_power(g, t, house, consolidate_income(g, t, a))
+            remove_order(g, a)
+        a = turn_order_area(g, t)
     g.phase = Phase.CLEANUP
-    g.pc[:] = 0
+    clear_phase_counters(g)
 
 
 @njit
@@ -540,7 +549,7 @@ def _cleanup(g, t) -> None:
     g.lions_cunning = -1
     g.blade_used = 0
     g.restrict = 0
-    g.pc[:] = 0
+    clear_phase_counters(g)
     if g.game_round >= t.max_rounds:
         end_after_last_round(g, t)
         return
@@ -711,7 +720,7 @@ def apply_legal(g, t, action: int) -> None:
     if kind == Decision.PLACE_ORDER:
         if action != ACT_NONE:
             _place(g, g.ctx[0], action)
-        g.pc[1] += 1
+        g.loop_area += 1
     elif kind == Decision.RAVEN:
         row = g.game_round - 1
         g.history[row, H_RAVEN_HOLDER] = house
@@ -753,20 +762,20 @@ def apply_legal(g, t, action: int) -> None:
             resolve_raid(g, t, source, target)
             g.turn = (g.turn + 1) % t.players
     elif kind == Decision.MARCH_FROM:
-        g.pc[:] = 0
-        g.pc[mv.STAGE] = mv.ASSIGN
-        g.pc[mv.ORIGIN] = action
-        g.pc[mv.TARGET] = -1
+        clear_phase_counters(g)
+        g.march_stage = mv.ASSIGN
+        g.march_origin = action
+        g.march_target = -1
         g.moving[:, :] = 0
     elif kind == Decision.MARCH_UNIT:
         origin = g.ctx[0]
         if action != origin:
             g.moving[action, g.ctx[1]] += 1
             if mv.is_attack(g, t, house, action):
-                g.pc[mv.TARGET] = action
-        g.pc[mv.NEXT] += 1
+                g.march_target = action
+        g.march_next += 1
     elif kind == Decision.LEAVE_POWER:
-        g.pc[mv.LEAVE] = action
+        g.march_leave = action
     elif kind == Decision.CONSOLIDATE_CHOICE:
         a = g.ctx[0]
         remove_order(g, a)

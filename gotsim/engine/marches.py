@@ -1,10 +1,11 @@
 """March orders in the engine: where units may go, the at-most-one-attack rule, supply, leaving a
 power token, peaceful moves and attacks on neutral forces.
 
-Counters while ``g.phase == MARCHES`` (``g.pc``): ``STAGE`` (0 pick a march order, 1 assign units,
-2 leave a power token?, 3 resolve, 4 combat in progress), ``ORIGIN``, ``UNIT`` and ``NEXT``
-(the unit being assigned), ``TARGET`` (the one attacked area, -1 none), ``LEAVE`` (1 if a power
-token is left behind). ``g.moving[dest, u]`` holds the units assigned to each destination.
+Counters while ``g.phase == MARCHES`` (``engine.counters``): ``g.march_stage`` (PICK a march
+order, ASSIGN units, ASK_LEAVE a power token?, RESOLVE, COMBAT or NEUTRAL in progress),
+``g.march_origin``, ``g.march_unit`` and ``g.march_next`` (the unit being assigned),
+``g.march_target`` (the one attacked area, -1 none), ``g.march_leave`` (1 if a power token is
+left behind). ``g.moving[dest, u]`` holds the units assigned to each destination.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from gotsim.engine.state import A_MAX, U
 from gotsim.jit import njit
 from gotsim.rules.ids import SHIP
 
-STAGE, ORIGIN, UNIT, NEXT, TARGET, LEAVE = 0, 1, 2, 3, 4, 5
 PICK, ASSIGN, ASK_LEAVE, RESOLVE, COMBAT, NEUTRAL = 0, 1, 2, 3, 4, 5
 SIEGE_UNIT = 3
 LANNISTER = 1  # House.LANNISTER
@@ -221,7 +221,7 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, a
     elif not (reach >> dest) & 1:
         return False
     if is_attack(g, t, house, dest):
-        if g.pc[TARGET] >= 0 and g.pc[TARGET] != dest:
+        if g.march_target >= 0 and g.march_target != dest:
             return False
         if g.lions_cunning == house and g.owner[dest] == LANNISTER:
             return False  # 1e Lion's Cunning: no march against Lannister this round (O7)
@@ -273,21 +273,22 @@ def march_destination_ok(g, t, house: int, origin: int, unit: int, dest: int, re
 
 @njit
 def next_unit_to_assign(g) -> bool:
-    """Move the (UNIT, NEXT) cursor to the next movable unit of the origin; False when done."""
-    origin = g.pc[ORIGIN]
-    while g.pc[UNIT] < U:
-        movable = g.units[origin, g.pc[UNIT]] - g.routed[origin, g.pc[UNIT]]
-        if g.pc[NEXT] < movable:
+    """Move the (``march_unit``, ``march_next``) cursor to the next movable unit of the origin;
+    False when done."""
+    origin = g.march_origin
+    while g.march_unit < U:
+        movable = g.units[origin, g.march_unit] - g.routed[origin, g.march_unit]
+        if g.march_next < movable:
             return True
-        g.pc[UNIT] += 1
-        g.pc[NEXT] = 0
+        g.march_unit += 1
+        g.march_next = 0
     return False
 
 
 @njit
 def leave_power_possible(g, t, house: int) -> bool:
     """All units leave a land area that is not the house's home, and it has power to leave."""
-    origin = g.pc[ORIGIN]
+    origin = g.march_origin
     if t.kind[origin] != LAND or t.home[origin] == house or g.power[house] < 1:
         return False
     if g.power_token[origin] == house:

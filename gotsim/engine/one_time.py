@@ -8,10 +8,12 @@ Muster, Supply Train, Power of Highgarden, with the house's consolidate orders, 
 A raid on an area takes its one-time order with the other one; an area its units leave loses it.
 Decisions are documented in ``docs/rules.md`` (O1–O12).
 
-Counters of the order being resolved (``g.one_time_pc``): ``STAGE`` (0 none, 1 resolving),
-``AREA``, ``SOURCE`` (Forced March: the area whose units are asked next), ``UNIT`` and ``NEXT``
-(the unit being asked), ``STEP`` (targets taken so far; Power of Highgarden: power still to
-demand, plus one).
+Counters of the order being resolved (``engine.counters.ONE_TIME_COUNTERS``):
+``g.one_time_stage`` (0 none, 1 resolving), ``g.one_time_area``, ``g.one_time_source`` (Forced
+March: the area whose units are asked next), ``g.one_time_unit`` and ``g.one_time_next`` (the
+unit being asked), ``g.one_time_step`` (targets taken so far; Power of Highgarden: power still
+to demand, plus one). The placement before planning counts with ``g.plan_one_time_done`` and
+``g.plan_one_time_turn``.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from gotsim.engine.board_state import (
     settle_ports,
     unit_count,
 )
+from gotsim.engine.counters import clear_one_time
 from gotsim.engine.state import (
     ACT_NONE,
     N_ONE_TIME,
@@ -46,10 +49,8 @@ from gotsim.engine.state import (
 )
 from gotsim.jit import njit
 
-STAGE, AREA, SOURCE, UNIT, NEXT, STEP = 0, 1, 2, 3, 4, 5
 MARCH, DEFENSE, SUPPORT, RAID, CONSOLIDATE = 1, 2, 3, 4, 5
 LANNISTER = 1
-PLAN_DONE, PLAN_TURN = 2, 3  # planning counters (g.pc) of the one-time placement
 
 
 # --- placing ---------------------------------------------------------------------------------
@@ -100,14 +101,14 @@ def _can_place(g, t, house: int) -> bool:
 @njit
 def planning_step(g, t) -> bool:
     """The one-time placement before the other orders (Iron Throne order); True while a house is
-    asked. Uses ``g.pc[PLAN_DONE]`` and ``g.pc[PLAN_TURN]``."""
-    while g.pc[PLAN_TURN] < t.players:
-        house = g.track[0, g.pc[PLAN_TURN]]
+    asked. Uses ``g.plan_one_time_done`` and ``g.plan_one_time_turn``."""
+    while g.plan_one_time_turn < t.players:
+        house = g.track[0, g.plan_one_time_turn]
         if house >= 0 and _can_place(g, t, house):
             ask(g, Decision.ONE_TIME_ORDER, house, 0, 0, 0, 0)
             return True
-        g.pc[PLAN_TURN] += 1
-    g.pc[PLAN_DONE] = 1
+        g.plan_one_time_turn += 1
+    g.plan_one_time_done = 1
     return False
 
 
@@ -132,15 +133,15 @@ def here(g, area: int, house: int, kind_type: int) -> bool:
 
 @njit
 def begin(g, area: int) -> None:
-    g.one_time_pc[:] = 0
-    g.one_time_pc[STAGE] = 1
-    g.one_time_pc[AREA] = area
+    clear_one_time(g)
+    g.one_time_stage = 1
+    g.one_time_area = area
 
 
 @njit
 def _finish(g) -> None:
-    g.one_time[g.one_time_pc[AREA]] = -1
-    g.one_time_pc[:] = 0
+    g.one_time[g.one_time_area] = -1
+    clear_one_time(g)
     g.moving[:, :] = 0
 
 
@@ -198,13 +199,13 @@ def forced_march_ok(g, t, house: int, source: int, unit: int, target: int) -> bo
 
 @njit
 def _next_unit(g, origin: int) -> bool:
-    """Move the (UNIT, NEXT) cursor to the next movable (not routed) unit of ``origin``."""
-    p = g.one_time_pc
-    while p[UNIT] < U:
-        if p[NEXT] < g.units[origin, p[UNIT]] - g.routed[origin, p[UNIT]]:
+    """Move the (``one_time_unit``, ``one_time_next``) cursor to the next movable (not routed)
+    unit of ``origin``."""
+    while g.one_time_unit < U:
+        if g.one_time_next < g.units[origin, g.one_time_unit] - g.routed[origin, g.one_time_unit]:
             return True
-        p[UNIT] += 1
-        p[NEXT] = 0
+        g.one_time_unit += 1
+        g.one_time_next = 0
     return False
 
 
@@ -221,23 +222,22 @@ def _move_out(g, t, house: int, origin: int) -> None:
 def _young_wolf(g, t, house: int, area: int) -> bool:
     mask = np.zeros(t.n_areas, np.bool_)
     while _next_unit(g, area):
-        unit = g.one_time_pc[UNIT]
+        unit = g.one_time_unit
         if move_reach(g, t, house, area, unit, mask) > 0:
             ask(g, Decision.ONE_TIME_MOVE, house, area, unit, OneTimeOrder.YOUNG_WOLF, area)
             return True
-        g.one_time_pc[NEXT] += 1  # nowhere to go: it stays
+        g.one_time_next += 1  # nowhere to go: it stays
     _move_out(g, t, house, area)
     return False
 
 
 @njit
 def _forced_march(g, t, house: int, target: int) -> bool:
-    p = g.one_time_pc
-    while p[SOURCE] < t.n_areas:
-        source = p[SOURCE]
+    while g.one_time_source < t.n_areas:
+        source = g.one_time_source
         if source != target and g.owner[source] == house:
             while _next_unit(g, source):
-                unit = p[UNIT]
+                unit = g.one_time_unit
                 if forced_march_ok(g, t, house, source, unit, target):
                     ask(
                         g,
@@ -249,11 +249,11 @@ def _forced_march(g, t, house: int, target: int) -> bool:
                         target,
                     )
                     return True
-                p[NEXT] += 1
+                g.one_time_next += 1
             _move_out(g, t, house, source)
-        p[SOURCE] += 1
-        p[UNIT] = 0
-        p[NEXT] = 0
+        g.one_time_source += 1
+        g.one_time_unit = 0
+        g.one_time_next = 0
     return False
 
 
@@ -302,10 +302,9 @@ def _demand_targets(g, t, house: int, area: int) -> int:
 
 @njit
 def resume(g, t) -> bool:
-    """Run the one-time order in ``g.one_time_pc`` until a decision is asked (True) or it is
+    """Run the one-time order in ``g.one_time_*`` until a decision is asked (True) or it is
     resolved and gone from the board (False)."""
-    p = g.one_time_pc
-    area = p[AREA]
+    area = g.one_time_area
     kind = g.one_time[area]
     house = g.owner[area]
     if kind < 0 or house < 0:  # raided or left before its turn
@@ -313,8 +312,8 @@ def resume(g, t) -> bool:
         return False
     asked = False
     if kind == OneTimeOrder.MUSTER:
-        if p[STEP] == 0:
-            p[STEP] = 1
+        if g.one_time_step == 0:
+            g.one_time_step = 1
             asked = t.kind[area] == LAND and ws.start_muster(g, t, house, area)
     elif kind == OneTimeOrder.SUPPLY_TRAIN:
         g.supply[house] = min(6, g.supply[house] + 1)
@@ -323,26 +322,26 @@ def resume(g, t) -> bool:
     elif kind == OneTimeOrder.YOUNG_WOLF:
         asked = _young_wolf(g, t, house, area)
     elif kind == OneTimeOrder.IRON_FLEET:
-        if p[STEP] < 2 and _any_target(g, t, kind, house, area):
-            ask(g, Decision.ONE_TIME_TARGET, house, kind, area, p[STEP], 0)
+        if g.one_time_step < 2 and _any_target(g, t, kind, house, area):
+            ask(g, Decision.ONE_TIME_TARGET, house, kind, area, g.one_time_step, 0)
             asked = True
     elif kind == OneTimeOrder.SOUL_OF_RHLLOR:
         slot = _slot_of_ability(t, house, cb.Ability.MELISANDRE_1E)
         has_card = slot >= 0 and (g.hand[house] >> slot) & 1
-        if p[STEP] == 0 and has_card and _any_target(g, t, kind, house, area):
+        if g.one_time_step == 0 and has_card and _any_target(g, t, kind, house, area):
             ask(g, Decision.ONE_TIME_TARGET, house, kind, area, 0, 0)
             asked = True
     elif kind == OneTimeOrder.LIONS_CUNNING:
-        if p[STEP] == 0 and _adjacent_houses(g, t, area, house) != 0:
+        if g.one_time_step == 0 and _adjacent_houses(g, t, area, house) != 0:
             ask(g, Decision.ONE_TIME_TARGET, house, kind, area, 0, 0)
             asked = True
     elif kind == OneTimeOrder.POWER_OF_HIGHGARDEN:
-        if p[STEP] == 0:
+        if g.one_time_step == 0:
             if g.hand[house] != 0 and _adjacent_houses(g, t, area, house) != 0:
                 ask(g, Decision.ONE_TIME_TARGET, house, kind, area, 0, 0)
                 asked = True
-        elif p[STEP] > 1 and _demand_targets(g, t, house, area) != 0:
-            ask(g, Decision.ONE_TIME_TARGET, house, kind, area, p[STEP], 0)
+        elif g.one_time_step > 1 and _demand_targets(g, t, house, area) != 0:
+            ask(g, Decision.ONE_TIME_TARGET, house, kind, area, g.one_time_step, 0)
             asked = True
     if not asked:
         _finish(g)
@@ -405,26 +404,25 @@ def one_time_legal(g, t, mask) -> bool:
 @njit
 def one_time_apply(g, t, kind: int, house: int, action: int) -> None:
     """Apply a legal one-time decision (pending already cleared by the caller)."""
-    p = g.one_time_pc
     if kind == Decision.ONE_TIME_ORDER:
         if action == ACT_NONE:
-            g.pc[PLAN_TURN] += 1
+            g.plan_one_time_turn += 1
         else:
             ask(g, Decision.ONE_TIME_AREA, house, action, 0, 0, 0)
     elif kind == Decision.ONE_TIME_AREA:
         g.one_time[action] = g.ctx[0]
         g.one_time_used[house] |= np.uint16(1 << g.ctx[0])
-        g.pc[PLAN_TURN] += 1
+        g.plan_one_time_turn += 1
     elif kind == Decision.ONE_TIME_TARGET:
         order = g.ctx[0]
         if order == OneTimeOrder.IRON_FLEET:
             if action == ACT_NONE:
-                p[STEP] = 2
+                g.one_time_step = 2
             else:
                 remove_order(g, action)
-                p[STEP] += 1
+                g.one_time_step += 1
         elif order == OneTimeOrder.SOUL_OF_RHLLOR:
-            p[STEP] = 1
+            g.one_time_step = 1
             if action != ACT_NONE:
                 slot = _slot_of_ability(t, house, cb.Ability.MELISANDRE_1E)
                 g.hand[house] &= np.uint8(~(1 << slot) & 0x7F)
@@ -433,25 +431,25 @@ def one_time_apply(g, t, kind: int, house: int, action: int) -> None:
                 remove_order(g, action)
         elif order == OneTimeOrder.LIONS_CUNNING:
             g.lions_cunning = action
-            p[STEP] = 1
+            g.one_time_step = 1
         elif order == OneTimeOrder.POWER_OF_HIGHGARDEN:
             if g.ctx[2] == 0:
                 if action == ACT_NONE:
-                    p[STEP] = 1  # nothing discarded: nothing demanded
+                    g.one_time_step = 1  # nothing discarded: nothing demanded
                 else:
                     strength = t.card_strength[t.deck_card[house, action]]
                     g.hand[house] &= np.uint8(~(1 << action) & 0x7F)
                     g.discard[house] |= np.uint8(1 << action)
                     bt.recycle_by_rules(g, t, house, action)
-                    p[STEP] = 1 + strength
+                    g.one_time_step = 1 + strength
             elif action == ACT_NONE:
-                p[STEP] = 1
+                g.one_time_step = 1
             elif gain_power(g, t, house, 1) == 1:
                 lose_power(g, action, 1)
-                p[STEP] -= 1
+                g.one_time_step -= 1
             else:
-                p[STEP] = 1  # no room for more power tokens
+                g.one_time_step = 1  # no room for more power tokens
     elif kind == Decision.ONE_TIME_MOVE:
         if action != g.ctx[0]:
             g.moving[action, g.ctx[1]] += 1
-        p[NEXT] += 1
+        g.one_time_next += 1

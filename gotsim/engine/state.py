@@ -16,6 +16,12 @@ import numpy as np
 
 from gotsim.data import load_data
 from gotsim.engine.combat import BATTLE_LEN
+from gotsim.engine.counters import (
+    ONE_TIME_COUNTERS,
+    PHASE_COUNTERS,
+    WESTEROS_COUNTERS,
+    WESTEROS_WORK,
+)
 from gotsim.rules.ids import OrderType
 
 A_MAX = 58  # area slots (the 2e board has 58 areas, the 1e board 45 and 8 module ports)
@@ -23,7 +29,6 @@ H = 6
 U = 4
 N_ACTIONS = 64  # every decision's options are numbered 0 … N_ACTIONS - 1
 CTX = 8  # context slots of a pending decision
-PC = 10  # loop counters of the phase in progress
 N_STREAMS = 1 + H  # random streams: nature, then one per house (its policy)
 NATURE = 0
 HISTORY_COLUMNS = 16
@@ -242,7 +247,8 @@ def state_dtype() -> np.dtype:
         # --- flow --------------------------------------------------------------------------
         ("game_round", np.int8, ()),  # 1 … 10 (not "round": np.record has a round method)
         ("phase", np.int8, ()),  # Phase
-        ("pc", np.int16, (PC,)),  # loop counters of the phase in progress
+        # where the phase in progress stands (engine.counters.PHASE_COUNTERS: their meanings)
+        *((name, np.int16, ()) for name in PHASE_COUNTERS),
         ("turn", np.int8, ()),  # position on the Iron Throne track whose turn it is
         ("passes", np.int8, ()),  # consecutive houses with nothing left in the current step
         ("done", np.uint8, ()),
@@ -281,15 +287,17 @@ def state_dtype() -> np.dtype:
         ("one_time", np.int8, (A_MAX,)),
         ("one_time_used", np.uint16, (H,)),
         ("lions_cunning", np.int8, ()),
-        ("one_time_pc", np.int16, (6,)),
+        *((name, np.int16, ()) for name in ONE_TIME_COUNTERS),
         # --- decks ----------------------------------------------------------------------------
         ("westeros", np.int8, (3, 10)),  # card numbers per deck, drawn from index 0 up
         ("westeros_next", np.int8, (3,)),
         ("westeros_drawn", np.int8, (3,)),  # cards drawn this round (-1 none)
         ("wildlings", np.int8, (9,)),  # wildling card numbers, top first
         ("threat", np.int8, ()),  # wildling threat 0 … 12
-        ("wpc", np.int16, (PC,)),  # loop counters of the Westeros phase / wildling attack
-        ("wscratch", np.int16, (16,)),  # Westeros phase work space (bids, tie lists, …)
+        # the Westeros phase and wildling attack: where they stand, their work space
+        # (engine.counters.WESTEROS_COUNTERS and WESTEROS_WORK)
+        *((name, np.int16, ()) for name in WESTEROS_COUNTERS),
+        *((name, np.int16, (H,) if name == "new_track" else ()) for name in WESTEROS_WORK),
         # --- combat in progress -------------------------------------------------------------
         ("battle", np.int64, (BATTLE_LEN,)),  # combat.new_battle() layout
         ("combat_area", np.int8, ()),

@@ -35,8 +35,6 @@ from gotsim.players.view import (
     value_for,
 )
 
-WIN_POS = 7  # g.pc slot of the battle's winner side once known (battle.WINNER)
-
 
 @njit
 def _rival_score(g, t, memo, me: int, e: int) -> float:
@@ -451,7 +449,7 @@ def casualty(g, t, house: int, mask, params, memo) -> int:
     """CASUALTY: losers lose what could not retreat anyway (siege engines) and the cheapest
     units; winners keep their knights."""
     side = g.ctx[0]
-    winner = g.pc[WIN_POS]
+    winner = g.battle_winner
     order = cb.WINNER_CASUALTY_ORDER if side == winner else cb.LOSER_CASUALTY_ORDER
     for u in order:
         if mask[u]:

@@ -38,7 +38,6 @@ from gotsim.engine.board_state import castles_held
 from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision, Phase
-from gotsim.engine.westeros import S_BID_POS
 from gotsim.jit import njit
 from gotsim.players.heuristic import heuristic_action, load_params, policy_turn
 from gotsim.players.memo import new_memos
@@ -251,13 +250,13 @@ def resample_hidden(
             if owner >= 0 and owner != house and g.order[a] >= 0:
                 g.orders_used[owner, g.order[a]] -= 1
                 g.order[a] = -1
-        g.pc[0] = 0  # planning asks again from the top of the Iron Throne track
-        g.pc[1] = 0
+        g.loop_house = 0  # planning asks again from the top of the Iron Throne track
+        g.loop_area = 0
         g.pending = Decision.NONE
         g.pending_house = -1
     elif g.pending == Decision.BID:
         g.bid[:] = 0
-        g.wscratch[S_BID_POS] = 0  # the bidding asks again from the top
+        g.bid_pos = 0  # the bidding asks again from the top
         g.pending = Decision.NONE
         g.pending_house = -1
 

@@ -4,9 +4,9 @@ implementation of ``gotsim.engine.combat``.
 
 Steps (``g.combat_step``): SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES (and the blade's redraw),
 BLADE (its +1), RESOLVE, AFTER ("if you win" abilities), CASUALTIES, RETREAT, RETREAT_LOSS,
-FINISH. Cursors: ``g.pc[6]``
-(the step's loop position), ``g.pc[7]`` (winner side once known), ``g.pc[8]`` (the side that
-retreats, -1 none), ``g.pc[9]`` (where it retreats to). The attacking units are the march's
+FINISH. Cursors (``engine.counters``): ``g.battle_cursor`` (the step's loop position),
+``g.battle_winner`` (winner side once known), ``g.battle_retreating`` (the side that retreats,
+-1 none), ``g.battle_retreat_to`` (where it retreats to). The attacking units are the march's
 ``g.moving[target]``; they stay in the march's origin until they win or retreat.
 
 The package, each module importing only those before it: ``common`` (steps, cursors, hands,
@@ -20,9 +20,7 @@ from gotsim.engine.battle.aftermath import casualty_ok
 from gotsim.engine.battle.common import (
     AFTER,
     BLADE_REDRAW_STAGE,
-    CURSOR,
     RETREAT_LOSS_FLAG,
-    WINNER,
     card_arrays,
     next_undecided_supporter,
     recycle_by_rules,
@@ -37,9 +35,7 @@ from gotsim.engine.battle.steps import battle_step
 __all__ = [
     "AFTER",
     "BLADE_REDRAW_STAGE",
-    "CURSOR",
     "RETREAT_LOSS_FLAG",
-    "WINNER",
     "battle_apply",
     "battle_legal",
     "battle_step",

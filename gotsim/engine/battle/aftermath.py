@@ -8,9 +8,6 @@ import numpy as np
 from gotsim.engine import combat as cb
 from gotsim.engine.battle.common import (
     RETREAT_LOSS,
-    RETREAT_TO,
-    RETREATING,
-    WINNER,
     discard_card,
     recycle_by_rules,
     retreat_ok,
@@ -39,7 +36,7 @@ def casualty_ok(g, side: int, unit: int) -> bool:
     C10/E3), and no siege engine for the loser (destroyed in addition, C9) nor in the 1st
     edition (K7)."""
     target = g.combat_area
-    if unit == cb.SIEGE and (side != g.pc[WINNER] or g.battle[cb.FIRST_EDITION] != 0):
+    if unit == cb.SIEGE and (side != g.battle_winner or g.battle[cb.FIRST_EDITION] != 0):
         return False
     if side == cb.ATTACKER:
         return g.moving[target, unit] > 0
@@ -97,8 +94,8 @@ def retreat_options(g, t, side: int, mask) -> int:
 def set_retreat(g, t, dest: int) -> None:
     """The retreating side goes to ``dest``: the units it must lose to supply there are counted
     (it chooses them in RETREAT_LOSS), then it moves."""
-    side = g.pc[RETREATING]
-    g.pc[RETREAT_TO] = dest
+    side = g.battle_retreating
+    g.battle_retreat_to = dest
     g.losses[side] = retreat_losses(g, t, side, dest)
     g.combat_step = RETREAT_LOSS
 
@@ -240,7 +237,7 @@ def finish_battle(g, t) -> None:
     ability = t.card_ability
     target, origin = g.combat_area, g.combat_from
     attacker, defender = side_house(g, cb.ATTACKER), side_house(g, cb.DEFENDER)
-    winner = g.pc[WINNER]
+    winner = g.battle_winner
     march = g.order[origin]
     if winner == cb.ATTACKER:
         g.garrison[target] = 0
@@ -268,7 +265,7 @@ def finish_battle(g, t) -> None:
         # the beaten attacker's units retreat, routed, where they came from (or where Robb Stark
         # sent them), having lost what supply required (RETREAT_LOSS); siege engines die
         g.units[origin, cb.SIEGE] -= g.moving[target, cb.SIEGE]
-        dest = g.pc[RETREAT_TO]
+        dest = g.battle_retreat_to
         for u in range(U):
             if u != cb.SIEGE:
                 k = g.moving[target, u]

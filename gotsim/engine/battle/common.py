@@ -1,4 +1,4 @@
-"""A battle's shared pieces: its steps and cursors (``g.pc`` slots), hands and discards,
+"""A battle's shared pieces: its steps and cursors (``g.battle_*`` fields), hands and discards,
 starting a battle and gathering support, the Tides of Battle draw and the three-card step."""
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from gotsim.rules.ids import House
 
 SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES, BLADE, RESOLVE = 0, 1, 2, 3, 4, 5, 6
 CASUALTIES, AFTER, RETREAT, FINISH, OVER, RETREAT_LOSS = 7, 8, 9, 10, 11, 12
-CURSOR, WINNER, RETREATING, RETREAT_TO = 6, 7, 8, 9
 BLADE_REDRAW_STAGE, BLADE_PLUS_ONE_STAGE = 0, 1  # BLADE decision ctx1 (FAQ v2.0 step 4a, 4c)
 RETREAT_LOSS_FLAG = 1  # CASUALTY decision ctx2: units lost to a retreat that breaks supply
 SIDE_NONE = 3  # support_side value: decided to support nobody
@@ -99,10 +98,10 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
     g.combat_area = target
     g.combat_from = origin
     g.combat_step = SUPPORT
-    g.pc[CURSOR] = 0
-    g.pc[WINNER] = -1
-    g.pc[RETREATING] = -1
-    g.pc[RETREAT_TO] = origin
+    g.battle_cursor = 0
+    g.battle_winner = -1
+    g.battle_retreating = -1
+    g.battle_retreat_to = origin
     g.support_side[:] = 0
     g.battles[attacker] += 1
     g.battles[defender] += 1
@@ -127,8 +126,8 @@ def next_undecided_supporter(g, t) -> int:
     own support orders at once; -1 when every supporter has chosen."""
     target = g.combat_area
     b = g.battle
-    while g.pc[CURSOR] < t.n_areas:
-        a = g.pc[CURSOR]
+    while g.battle_cursor < t.n_areas:
+        a = g.battle_cursor
         if g.support_side[a] == 0 and is_support_order(g, a) and supports_into(t, a, target):
             house = g.owner[a]
             if house == b[cb.HOUSE]:
@@ -139,7 +138,7 @@ def next_undecided_supporter(g, t) -> int:
                 add_support(g, t, a, cb.DEFENDER)
             else:
                 return a
-        g.pc[CURSOR] += 1
+        g.battle_cursor += 1
     return -1
 
 
@@ -263,6 +262,18 @@ def iron_throne_first(g) -> int:
 
 
 @njit
+def next_side(g) -> int:
+    """The next side to act in a step where both act in Iron Throne order (``g.battle_cursor``
+    counts the sides that have); -1 once both have."""
+    if g.battle_cursor >= 2:
+        return -1
+    first = iron_throne_first(g)
+    side = first if g.battle_cursor == 0 else 1 - first
+    g.battle_cursor += 1
+    return side
+
+
+@njit
 def draw_tides(g, t, also_out: int) -> int:
     """One Tides of Battle card type from the full deck less the cards already drawn (and
     ``also_out``, a card set aside for a redraw, or -1)."""
@@ -287,8 +298,8 @@ def three_card_step(g, t) -> bool:
     hand face down (all it has, if fewer), one at a time (True while asking); then one of each
     side's cards is drawn at random to fight and the others go back to the hand."""
     b = g.battle
-    while g.pc[CURSOR] < 2:
-        side = g.pc[CURSOR]
+    while g.battle_cursor < 2:
+        side = g.battle_cursor
         hand = b[side * cb.SIDE + cb.HAND]
         house = side_house(g, side)
         in_hand = 0
@@ -301,7 +312,7 @@ def three_card_step(g, t) -> bool:
             ask(g, Decision.HOUSE_CARD, house, side, -1)
             g.ctx[2] = picked
             return True
-        g.pc[CURSOR] += 1
+        g.battle_cursor += 1
     for side in (cb.ATTACKER, cb.DEFENDER):
         picks = g.card_picks[side]
         n = 0

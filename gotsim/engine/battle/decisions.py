@@ -11,7 +11,6 @@ from gotsim.engine.battle.common import (
     BLADE_REDRAW_STAGE,
     CANCEL,
     CARDS,
-    CURSOR,
     LANNISTER,
     RETREAT_LOSS_FLAG,
     SIDE_NONE,
@@ -169,13 +168,13 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
             cb.play_card(b, side, t.deck_card[house, action])
         # in the card step the cursor moves to the next side; a replacement after Tyrion's
         # cancel closes the cancel step (C14: it cannot be cancelled again)
-        g.pc[CURSOR] = side + 1 if g.combat_step == CARDS else 2
+        g.battle_cursor = side + 1 if g.combat_step == CARDS else 2
     elif kind == Decision.TYRION:
         if action == 1:
             cancelled = b[(1 - side) * cb.SIDE + cb.CARD]
             cb.return_card_to_hand(b, 1 - side)
             other = side_house(g, 1 - side)
-            g.pc[CURSOR] = 2
+            g.battle_cursor = 2
             ask(g, Decision.HOUSE_CARD, other, 1 - side, slot_of(t, other, cancelled))
             g.combat_step = CANCEL
     elif kind == Decision.AERON:
@@ -186,7 +185,7 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
             cb.play_card(b, side, t.deck_card[house, action - 1])
             b[o + cb.POWER] -= 2
             lose_power(g, house, 2)
-            g.pc[CURSOR] -= 1  # the new card's own 'immediately' ability resolves next
+            g.battle_cursor -= 1  # the new card's own 'immediately' ability resolves next
     elif kind == Decision.QUEEN_OF_THORNS:
         if action != ACT_NONE:
             if g.support_side[action] == 2 - side:

@@ -24,7 +24,6 @@ from gotsim.engine.battle.common import (
     CANCEL,
     CARDS,
     CASUALTIES,
-    CURSOR,
     FINISH,
     IMMEDIATELY,
     OVER,
@@ -32,15 +31,12 @@ from gotsim.engine.battle.common import (
     RETREAT,
     RETREAT_LOSS,
     RETREAT_LOSS_FLAG,
-    RETREAT_TO,
-    RETREATING,
     SUPPORT,
     TIDES,
-    WINNER,
     card_arrays,
     destroy_in_battle,
     draw_tides,
-    iron_throne_first,
+    next_side,
     next_undecided_supporter,
     side_house,
     three_card_step,
@@ -69,36 +65,33 @@ def battle_step(g, t) -> bool:
                 ask(g, Decision.SUPPORT_SIDE, g.owner[area], g.combat_area, area)
                 return True
             g.combat_step = CARDS
-            g.pc[CURSOR] = 0
+            g.battle_cursor = 0
         elif step == CARDS:
             if t.three_card_combat:
                 if three_card_step(g, t):
                     return True
             else:
                 for side in (cb.ATTACKER, cb.DEFENDER):
-                    if b[side * cb.SIDE + cb.CARD] < 0 and g.pc[CURSOR] == side:
+                    if b[side * cb.SIDE + cb.CARD] < 0 and g.battle_cursor == side:
                         ask(g, Decision.HOUSE_CARD, side_house(g, side), side, -1)
                         return True
             g.combat_step = CANCEL
-            g.pc[CURSOR] = 0
+            g.battle_cursor = 0
         elif step == CANCEL:
-            first = iron_throne_first(g)
-            while g.pc[CURSOR] < 2:
-                side = first if g.pc[CURSOR] == 0 else 1 - first
-                g.pc[CURSOR] += 1
+            side = next_side(g)
+            while side >= 0:
                 if cb.active_ability(b, side, ability) == cb.Ability.QUEEN_OF_THORNS_1E:
                     cb.cancel_opponent_text(b, side, ability)  # 1e: before any other text (E1)
                 elif cb.active_ability(b, side, ability) == cb.Ability.TYRION:
                     if b[(1 - side) * cb.SIDE + cb.CARD] >= 0:
                         ask(g, Decision.TYRION, side_house(g, side), side, 0)
                         return True
+                side = next_side(g)
             g.combat_step = IMMEDIATELY
-            g.pc[CURSOR] = 0
+            g.battle_cursor = 0
         elif step == IMMEDIATELY:
-            first = iron_throne_first(g)
-            while g.pc[CURSOR] < 2:
-                side = first if g.pc[CURSOR] == 0 else 1 - first
-                g.pc[CURSOR] += 1
+            side = next_side(g)
+            while side >= 0:
                 other = 1 - side
                 mine = cb.active_ability(b, side, ability)
                 if mine == cb.Ability.AERON:
@@ -120,6 +113,7 @@ def battle_step(g, t) -> bool:
                 elif mine == cb.Ability.DORAN:
                     ask(g, Decision.DORAN, side_house(g, side), side, 0)
                     return True
+                side = next_side(g)
             g.combat_step = TIDES
         elif step == TIDES:
             g.combat_step = BLADE
@@ -142,7 +136,7 @@ def battle_step(g, t) -> bool:
             parts = np.zeros((2, cb.N_PARTS), np.int64)
             cb.strength_breakdown(b, card_arrays(t), tides_arrays(t), parts)
             winner = cb.ATTACKER if cb.attacker_wins(b, parts) else cb.DEFENDER
-            g.pc[WINNER] = winner
+            g.battle_winner = winner
             att, dfn = cb.casualty_counts(b, parts, winner, ability)
             g.losses[0] = att
             g.losses[1] = dfn
@@ -156,9 +150,9 @@ def battle_step(g, t) -> bool:
             # "if you win" abilities (Renly, Cersei) come before casualties and skulls (C19;
             # S&R AfterWinnerDeterminationGameState)
             g.combat_step = AFTER
-            g.pc[CURSOR] = 0
+            g.battle_cursor = 0
         elif step == CASUALTIES:
-            loser = 1 - g.pc[WINNER]
+            loser = 1 - g.battle_winner
             for side in (loser, 1 - loser):
                 left = g.losses[side]
                 if left > 0 and casualty_candidates(g, side) > 0:
@@ -167,10 +161,10 @@ def battle_step(g, t) -> bool:
                 g.losses[side] = 0
             g.combat_step = RETREAT
         elif step == AFTER:
-            winner = g.pc[WINNER]
+            winner = g.battle_winner
             mine = cb.active_ability(b, winner, ability)
-            if g.pc[CURSOR] == 0:
-                g.pc[CURSOR] = 1
+            if g.battle_cursor == 0:
+                g.battle_cursor = 1
                 if mine == cb.Ability.RENLY:
                     ask(g, Decision.RENLY, side_house(g, winner), winner, 0)
                     return True
@@ -182,32 +176,32 @@ def battle_step(g, t) -> bool:
             g.combat_step = CASUALTIES
         elif step == RETREAT:
             g.combat_step = FINISH
-            winner = g.pc[WINNER]
+            winner = g.battle_winner
             robb = cb.active_ability(b, winner, ability) == cb.Ability.ROBB
             # Robb Stark: the winner picks where the loser retreats (either side, FAQ)
             chooser = winner if robb else 1 - winner
             if winner == cb.ATTACKER and fighting_units(g, cb.DEFENDER) > 0:
                 if retreat_survivors(g, cb.DEFENDER) > 0 and any_retreat(g, t, cb.DEFENDER):
-                    g.pc[RETREATING] = cb.DEFENDER
+                    g.battle_retreating = cb.DEFENDER
                     ask(g, Decision.RETREAT, side_house(g, chooser), chooser, cb.DEFENDER)
                     return True
                 destroy_all_defenders(g)
             elif winner == cb.DEFENDER and retreat_survivors(g, cb.ATTACKER) > 0:
                 # a beaten attacker goes back where it came from, unless Robb sends it elsewhere
-                g.pc[RETREATING] = cb.ATTACKER
+                g.battle_retreating = cb.ATTACKER
                 if robb and b[cb.SIDE + cb.HOUSE] >= 0:
                     ask(g, Decision.RETREAT, side_house(g, chooser), chooser, cb.ATTACKER)
                     return True
                 set_retreat(g, t, g.combat_from)
         elif step == RETREAT_LOSS:
-            side = g.pc[RETREATING]
+            side = g.battle_retreating
             if g.losses[side] > 0 and retreat_survivors(g, side) > 0:
                 ask(g, Decision.CASUALTY, side_house(g, side), side, g.losses[side])
                 g.ctx[2] = RETREAT_LOSS_FLAG
                 return True
             g.losses[side] = 0
             if side == cb.DEFENDER:
-                retreat_defenders(g, t, g.pc[RETREAT_TO])
+                retreat_defenders(g, t, g.battle_retreat_to)
             g.combat_step = FINISH
         elif step == FINISH:
             finish_battle(g, t)

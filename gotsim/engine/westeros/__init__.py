@@ -24,30 +24,30 @@ decision that needs a follow-up decision of the same house asks it from ``wester
 resumes its loop. The one-area muster keeps its whole state in the MUSTER decision's ctx (area,
 points left): when it ends nothing is pending and control goes back to whatever runs
 ``g.phase`` — the Westeros driver (whose counters already point past that area) or the
-consolidate power phase (machine's own ``g.pc``). No return flag is needed for it.
+consolidate power phase (machine's own counters). No return flag is needed for it.
 
-``g.wpc`` (loop counters)
-  0 ``W_STEP``   phase step: 0 draw, 1 attack at threat 12, 2 resolve cards, 3 finish
-  1 ``W_CARD``   deck (0 I, 1 II, 2 III) of the card being resolved
-  2 ``W_EFFECT`` what the card is doing now (``E_*`` below)
-  3 ``W_LOOP``   mustering: turn-order position; Clash of Kings: track being bid on
-  4 ``W_AREA``   mustering: next area to consider; Clash of Kings: 0 start, 1 bids, 2 ties
-  5 ``A_STEP``   wildling attack: 0 idle, 1 bidding, 2 pick lowest/highest, 3 card effect
-  6 ``A_LOOP``   wildling attack: turn-order position of the "everyone else" loop
-  7 ``A_SUB``    wildling attack effect: 0 chosen bidder, 1 everyone else, 2 reconcile, 3 end
+Where the phase stands (``engine.counters.WESTEROS_COUNTERS``, named fields of the record)
+  ``westeros_step``   phase step: 0 draw, 1 attack at the top, 2 resolve cards, 3 finish
+  ``westeros_card``   deck (0 I, 1 II, 2 III) of the card being resolved
+  ``westeros_effect`` what the card is doing now (``E_*`` below)
+  ``westeros_loop``   mustering: turn-order position; Clash of Kings: track being bid on
+  ``westeros_area``   mustering: next area to consider; Clash of Kings: 0 start, 1 bids, 2 ties
+  ``attack_step``     wildling attack: 0 idle, 1 bidding, 2 pick lowest/highest, 3 card effect
+  ``attack_loop``     wildling attack: turn-order position of the "everyone else" loop
+  ``attack_sub``      wildling attack effect: 0 chosen bidder, 1 everyone else, 2 reconcile, 3 end
 
-``g.wscratch``
-  0 ``S_BID_POS``      next turn-order position to bid (Clash of Kings and wildlings)
-  1 ``S_BID_TRACK``    what is bid on: Track, or 3 (``WILDLINGS``)
-  2 ``S_PLACED``       houses placed so far on the track being rebuilt (Clash of Kings)
-  3 ``S_PLACED_MASK``  bit per house placed
-  4-9 ``S_ORDER``      the rebuilt track, top first
-  10 ``S_RECON``       supply reconciliation: next turn-order position to check
-  11 ``S_STRENGTH``    wildling attack strength
-  12 ``S_PARTICIPANTS`` bit per house bidding (Clash: all in play; wildlings: minus excluded)
-  13 ``S_WCARD``       wildling card revealed by this attack (-1 before)
-  14 ``S_CHOSEN``      lowest bidder (wildlings won) or highest bidder (Night's Watch won)
-  15 ``S_RESULT``      bit 0: Night's Watch won; bit 1: this is Preemptive Raid's second attack
+Work space (``engine.counters.WESTEROS_WORK``)
+  ``bid_pos``           next turn-order position to bid (Clash of Kings and wildlings)
+  ``bid_track``         what is bid on: Track, or 3 (``WILDLINGS``)
+  ``placed``            houses placed so far on the track being rebuilt (Clash of Kings)
+  ``placed_mask``       bit per house placed
+  ``new_track``         the rebuilt track, top first
+  ``recon_pos``         supply reconciliation: next turn-order position to check
+  ``wildling_strength`` wildling attack strength
+  ``participants``      bit per house bidding (Clash: all in play; wildlings: minus excluded)
+  ``wildling_card``     wildling card revealed by this attack (-1 before)
+  ``wildling_chosen``   lowest bidder (wildlings won) or highest bidder (Night's Watch won)
+  ``attack_result``     bit 0: Night's Watch won; bit 1: this is Preemptive Raid's second attack
 
 Decisions (ctx / action)
   MUSTER            ctx0 area, ctx1 points left; action ACT_FOOTMAN (1), ACT_KNIGHT (2),
@@ -113,7 +113,6 @@ from gotsim.engine.westeros.common import (
     R_CASTLE2,
     ROLE_LOWEST,
     ROLE_OTHER,
-    S_BID_POS,
     TC_KING_BOTTOM,
     TC_KING_TOP,
     WILDLINGS,
@@ -131,7 +130,6 @@ __all__ = [
     "ROLE_OTHER",
     "R_ANY",
     "R_CASTLE2",
-    "S_BID_POS",
     "TC_KING_BOTTOM",
     "TC_KING_TOP",
     "WILDLINGS",

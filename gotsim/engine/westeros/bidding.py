@@ -18,15 +18,6 @@ from gotsim.engine.state import (
     Decision,
 )
 from gotsim.engine.westeros.common import (
-    S_BID_POS,
-    S_BID_TRACK,
-    S_ORDER,
-    S_PARTICIPANTS,
-    S_PLACED,
-    S_PLACED_MASK,
-    S_STRENGTH,
-    W_AREA,
-    W_LOOP,
     WILDLINGS,
     in_play_mask,
     is_participant,
@@ -75,25 +66,25 @@ def game_of_thrones(g, t) -> None:
 
 @njit
 def start_bidding(g, what: int, participants: int) -> None:
-    g.wscratch[S_BID_POS] = 0
-    g.wscratch[S_BID_TRACK] = what
-    g.wscratch[S_PARTICIPANTS] = participants
+    g.bid_pos = 0
+    g.bid_track = what
+    g.participants = participants
     g.bid[:] = 0
 
 
 @njit
 def bidding_step(g, t) -> bool:
     """Secret bids, asked in turn order (a house without power bids 0 unasked). True when done."""
-    while g.wscratch[S_BID_POS] < t.players:
-        house = g.track[0, g.wscratch[S_BID_POS]]
-        g.wscratch[S_BID_POS] += 1
+    while g.bid_pos < t.players:
+        house = g.track[0, g.bid_pos]
+        g.bid_pos += 1
         if house < 0 or not is_participant(g, house):
             continue
         if g.power[house] <= 0:
             g.bid[house] = 0
             continue
-        what = g.wscratch[S_BID_TRACK]
-        ask(g, Decision.BID, house, what, g.wscratch[S_STRENGTH] if what == WILDLINGS else 0)
+        what = g.bid_track
+        ask(g, Decision.BID, house, what, g.wildling_strength if what == WILDLINGS else 0)
         return False
     return True
 
@@ -115,30 +106,30 @@ def pay_bids(g, t) -> int:
 def top_unplaced_bid(g) -> int:
     best = -1
     for house in range(g.bid.shape[0]):
-        if is_participant(g, house) and not (g.wscratch[S_PLACED_MASK] >> house) & 1:
+        if is_participant(g, house) and not (g.placed_mask >> house) & 1:
             best = max(best, g.bid[house])
     return best
 
 
 @njit
 def place(g, house: int) -> None:
-    g.wscratch[S_ORDER + g.wscratch[S_PLACED]] = house
-    g.wscratch[S_PLACED] += 1
-    g.wscratch[S_PLACED_MASK] |= 1 << house
+    g.new_track[g.placed] = house
+    g.placed += 1
+    g.placed_mask |= 1 << house
 
 
 @njit
 def _order_step(g, t, track: int) -> bool:
     """Rebuild a track by bids, highest first; each tie is ordered by the Iron Throne holder (for
     the Iron Throne track the previous holder: the track is written only when complete)."""
-    while g.wscratch[S_PLACED] < t.players:
+    while g.placed < t.players:
         best = top_unplaced_bid(g)
         count = 0
         first = -1
         for house in range(g.bid.shape[0]):
             if (
                 is_participant(g, house)
-                and not (g.wscratch[S_PLACED_MASK] >> house) & 1
+                and not (g.placed_mask >> house) & 1
                 and g.bid[house] == best
             ):
                 count += 1
@@ -156,24 +147,24 @@ def _order_step(g, t, track: int) -> bool:
 def clash_step(g, t) -> bool:
     """Clash of Kings: bid for the Iron Throne, then Fiefdoms, then King's Court. The top house
     of each track holds its dominance token (the Blade keeps its used flag)."""
-    while g.wpc[W_LOOP] < 3:
-        track = g.wpc[W_LOOP]
-        sub = g.wpc[W_AREA]
+    while g.westeros_loop < 3:
+        track = g.westeros_loop
+        sub = g.westeros_area
         if sub == 0:
             start_bidding(g, track, in_play_mask(g, t))
-            g.wscratch[S_PLACED] = 0
-            g.wscratch[S_PLACED_MASK] = 0
-            g.wpc[W_AREA] = 1
+            g.placed = 0
+            g.placed_mask = 0
+            g.westeros_area = 1
         elif sub == 1:
             if not bidding_step(g, t):
                 return False
             pay_bids(g, t)
-            g.wpc[W_AREA] = 2
+            g.westeros_area = 2
         else:
             if not _order_step(g, t, track):
                 return False
             for i in range(t.players):
-                g.track[track, i] = g.wscratch[S_ORDER + i]
-            g.wpc[W_LOOP] += 1
-            g.wpc[W_AREA] = 0
+                g.track[track, i] = g.new_track[i]
+            g.westeros_loop += 1
+            g.westeros_area = 0
     return True

@@ -1,5 +1,5 @@
-"""The Westeros phase's shared vocabulary: its constants (the ``g.wpc`` and ``g.wscratch``
-slots, card effects, wildling roles) and the small helpers every step uses (units of a house,
+"""The Westeros phase's shared vocabulary: its constants (the values of its counters, card
+effects, wildling roles) and the small helpers every step uses (units of a house,
 hand size, moving a house on a track)."""
 
 from __future__ import annotations
@@ -23,11 +23,9 @@ DECK_SIZE = 10
 ALL_CARDS = 0x7F  # the 7 deck slots of a house (hand / discard bit masks)
 ALL_HOUSES = 0x3F
 
-# wpc slots
-W_STEP, W_CARD, W_EFFECT, W_LOOP, W_AREA, A_STEP, A_LOOP, A_SUB = range(8)
-# W_STEP values
+# westeros_step values
 STEP_DRAW, STEP_ATTACK, STEP_CARDS, STEP_FINISH = range(4)
-# W_EFFECT values
+# westeros_effect values
 E_START = 0
 E_SUPPLY = 1  # set every house's supply level, then reconcile
 E_RECONCILE = 2
@@ -40,23 +38,12 @@ E_ATTACK = 8
 E_WAIT = 9  # a WESTEROS_CHOICE is pending; its apply sets the next effect
 E_DONE = 10
 E_ATTACK_OVER = 11  # a wildling attack card is done: control is checked before the next card
-# A_STEP values
+# attack_step values
 A_IDLE, A_BIDDING, A_CHOOSE, A_EFFECT = range(4)
-# A_SUB values
+# attack_sub values
 SUB_CHOSEN, SUB_OTHERS, SUB_RECONCILE, SUB_END = range(4)
 
-# wscratch slots
-S_BID_POS = 0
-S_BID_TRACK = 1
-S_PLACED = 2
-S_PLACED_MASK = 3
-S_ORDER = 4
-S_RECON = 10
-S_STRENGTH = 11
-S_PARTICIPANTS = 12
-S_WCARD = 13
-S_CHOSEN = 14
-S_RESULT = 15
+# attack_result bits
 RESULT_NW_WON = 1
 RESULT_NESTED = 2
 
@@ -66,7 +53,8 @@ ROLE_LOWEST, ROLE_OTHER, ROLE_HIGHEST = 0, 1, 2
 R_ANY = -1
 R_CASTLE2 = -2
 R_POINTS = -3  # 1e wildling victory: anywhere, ctx0 counts mustering points (knight 2, else 1)
-# the 1st edition's wildling attack has no card: this stands for its fixed outcome (``S_WCARD``)
+# the 1st edition's wildling attack has no card: this stands for its fixed outcome
+# (``wildling_card``)
 WILDLINGS_1E = 9
 # TRACK_CHOICE contexts
 TC_KING_TOP, TC_KING_BOTTOM, TC_PREEMPTIVE = 0, 1, 2
@@ -184,7 +172,7 @@ def hand_size(g, house: int) -> int:
 
 @njit
 def is_participant(g, house: int) -> bool:
-    return (g.wscratch[S_PARTICIPANTS] >> house) & 1 == 1
+    return (g.participants >> house) & 1 == 1
 
 
 @njit

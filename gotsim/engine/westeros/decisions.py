@@ -23,11 +23,8 @@ from gotsim.engine.westeros.common import (
     NO_DEFENSE,
     NO_MARCH_PLUS,
     ROLE_HIGHEST,
-    S_CHOSEN,
-    S_PLACED_MASK,
     TC_KING_BOTTOM,
     TC_KING_TOP,
-    W_EFFECT,
     WILDLINGS,
     WILDLINGS_1E,
     is_participant,
@@ -100,7 +97,7 @@ def _legal_tie(g, t, mask) -> None:
         for house in range(g.bid.shape[0]):
             mask[house] = (
                 is_participant(g, house)
-                and not (g.wscratch[S_PLACED_MASK] >> house) & 1
+                and not (g.placed_mask >> house) & 1
                 and g.bid[house] == best
             )
 
@@ -157,9 +154,9 @@ def westeros_legal(g, t, mask) -> bool:
 def _apply_westeros_choice(g, action: int) -> None:
     card = g.ctx[0]
     if card == WesterosCard.A_THRONE_OF_BLADES:
-        g.wpc[W_EFFECT] = E_SUPPLY if action == 0 else (E_MUSTER_START if action == 1 else E_DONE)
+        g.westeros_effect = E_SUPPLY if action == 0 else (E_MUSTER_START if action == 1 else E_DONE)
     elif card == WesterosCard.DARK_WINGS_DARK_WORDS:
-        g.wpc[W_EFFECT] = (
+        g.westeros_effect = (
             E_CLASH_START if action == 0 else (E_GAME_OF_THRONES if action == 1 else E_DONE)
         )
     else:  # Put to the Sword
@@ -167,7 +164,7 @@ def _apply_westeros_choice(g, action: int) -> None:
             g.restrict |= NO_DEFENSE
         elif action == 1:
             g.restrict |= NO_MARCH_PLUS
-        g.wpc[W_EFFECT] = E_DONE
+        g.westeros_effect = E_DONE
 
 
 @njit
@@ -179,7 +176,7 @@ def westeros_apply(g, t, kind: int, house: int, action: int) -> None:
         g.bid[house] = action
     elif kind == Decision.TIE_ORDER:
         if g.ctx[0] == WILDLINGS:
-            g.wscratch[S_CHOSEN] = action
+            g.wildling_chosen = action
         else:
             place(g, action)
     elif kind == Decision.WESTEROS_CHOICE:

@@ -22,7 +22,7 @@ from gotsim.engine.state import (
     ACT_UPGRADE_SIEGE,
     Decision,
 )
-from gotsim.engine.westeros.common import W_AREA, W_LOOP, add_unit, replace_unit
+from gotsim.engine.westeros.common import add_unit, replace_unit
 from gotsim.jit import njit
 from gotsim.rules.ids import FOOTMAN, KNIGHT, SHIP, SIEGE
 
@@ -180,13 +180,13 @@ def apply_muster(g, t, house: int, action: int) -> None:
 def mustering_step(g, t) -> bool:
     """Mustering card: in turn order, each house musters in every castle/stronghold area it
     controls, area by area. True when every house is done."""
-    while g.wpc[W_LOOP] < t.players:
-        house = g.track[0, g.wpc[W_LOOP]]
-        while house >= 0 and g.wpc[W_AREA] < t.n_areas:
-            a = g.wpc[W_AREA]
-            g.wpc[W_AREA] += 1
+    while g.westeros_loop < t.players:
+        house = g.track[0, g.westeros_loop]
+        while house >= 0 and g.westeros_area < t.n_areas:
+            a = g.westeros_area
+            g.westeros_area += 1
             if t.muster_points[a] > 0 and start_muster(g, t, house, a):
                 return False
-        g.wpc[W_LOOP] += 1
-        g.wpc[W_AREA] = 0
+        g.westeros_loop += 1
+        g.westeros_area = 0
     return True

@@ -8,6 +8,7 @@ import numpy as np
 from gotsim.engine.board_state import (
     ask,
 )
+from gotsim.engine.counters import clear_phase_counters, clear_westeros
 from gotsim.engine.rng import shuffle
 from gotsim.engine.state import (
     H_WINTER,
@@ -37,16 +38,10 @@ from gotsim.engine.westeros.common import (
     NO_MARCH_PLUS,
     NO_RAID,
     NO_SUPPORT,
-    S_RECON,
     STEP_ATTACK,
     STEP_CARDS,
     STEP_DRAW,
     STEP_FINISH,
-    W_AREA,
-    W_CARD,
-    W_EFFECT,
-    W_LOOP,
-    W_STEP,
 )
 from gotsim.engine.westeros.muster import mustering_step
 from gotsim.engine.westeros.supply import reconcile_step, set_supply_levels
@@ -160,42 +155,42 @@ def _start_card(g, t, card: int) -> int:
 
 @njit
 def _resolve_card(g, t) -> bool:
-    """Resolve the card of deck ``wpc[W_CARD]``; True when it is done."""
+    """Resolve the card of deck ``g.westeros_card``; True when it is done."""
     while g.pending == Decision.NONE:
-        effect = g.wpc[W_EFFECT]
+        effect = g.westeros_effect
         if effect == E_START:
-            g.wpc[W_EFFECT] = _start_card(g, t, g.westeros_drawn[g.wpc[W_CARD]])
+            g.westeros_effect = _start_card(g, t, g.westeros_drawn[g.westeros_card])
         elif effect == E_SUPPLY:
             set_supply_levels(g, t)
-            g.wscratch[S_RECON] = 0
-            g.wpc[W_EFFECT] = E_RECONCILE
+            g.recon_pos = 0
+            g.westeros_effect = E_RECONCILE
         elif effect == E_RECONCILE:
             if not reconcile_step(g, t):
                 return False
-            g.wpc[W_EFFECT] = E_DONE
+            g.westeros_effect = E_DONE
         elif effect == E_MUSTER_START:
-            g.wpc[W_LOOP] = 0
-            g.wpc[W_AREA] = 0
-            g.wpc[W_EFFECT] = E_MUSTER
+            g.westeros_loop = 0
+            g.westeros_area = 0
+            g.westeros_effect = E_MUSTER
         elif effect == E_MUSTER:
             if not mustering_step(g, t):
                 return False
-            g.wpc[W_EFFECT] = E_DONE
+            g.westeros_effect = E_DONE
         elif effect == E_GAME_OF_THRONES:
             game_of_thrones(g, t)
-            g.wpc[W_EFFECT] = E_DONE
+            g.westeros_effect = E_DONE
         elif effect == E_CLASH_START:
-            g.wpc[W_LOOP] = 0
-            g.wpc[W_AREA] = 0
-            g.wpc[W_EFFECT] = E_CLASH
+            g.westeros_loop = 0
+            g.westeros_area = 0
+            g.westeros_effect = E_CLASH
         elif effect == E_CLASH:
             if not clash_step(g, t):
                 return False
-            g.wpc[W_EFFECT] = E_DONE
+            g.westeros_effect = E_DONE
         elif effect == E_ATTACK:
             if not wildling_attack_step(g, t):
                 return False
-            g.wpc[W_EFFECT] = E_ATTACK_OVER
+            g.westeros_effect = E_ATTACK_OVER
         elif effect == E_WAIT:
             return False
         else:
@@ -206,9 +201,8 @@ def _resolve_card(g, t) -> bool:
 @njit
 def _finish(g) -> None:
     g.phase = Phase.PLANNING
-    g.pc[:] = 0
-    g.wpc[:] = 0
-    g.wscratch[:] = 0
+    clear_phase_counters(g)
+    clear_westeros(g)
     g.bid[:] = 0
     g.turn = 0
 
@@ -222,29 +216,29 @@ def westeros_phase(g, t) -> bool:
     machine checks ports and the castle victory again (supply and wildling losses can hand an
     area back, S&R issue #1626); called again, it goes on where it stopped."""
     while g.pending == Decision.NONE and g.phase == Phase.WESTEROS:
-        step = g.wpc[W_STEP]
+        step = g.westeros_step
         if step == STEP_DRAW:
             icons = draw_cards(g, t)
-            g.wpc[W_STEP] = STEP_CARDS
-            g.wpc[W_CARD] = 0
-            g.wpc[W_EFFECT] = E_START
+            g.westeros_step = STEP_CARDS
+            g.westeros_card = 0
+            g.westeros_effect = E_START
             if icons > 0:
                 g.threat = min(t.threat_max, g.threat + t.threat_step * icons)
                 if g.threat >= t.threat_max and t.edition == 2:  # 1e: no attack at the top (D9)
                     start_wildling_attack(g, t, g.threat)
-                    g.wpc[W_STEP] = STEP_ATTACK
+                    g.westeros_step = STEP_ATTACK
         elif step == STEP_ATTACK:
             if not wildling_attack_step(g, t):
                 return False
-            g.wpc[W_STEP] = STEP_CARDS
+            g.westeros_step = STEP_CARDS
             return True
         elif step == STEP_CARDS:
-            if g.wpc[W_CARD] >= 3:
-                g.wpc[W_STEP] = STEP_FINISH
+            if g.westeros_card >= 3:
+                g.westeros_step = STEP_FINISH
             elif _resolve_card(g, t):
-                attacked = g.wpc[W_EFFECT] == E_ATTACK_OVER
-                g.wpc[W_CARD] += 1
-                g.wpc[W_EFFECT] = E_START
+                attacked = g.westeros_effect == E_ATTACK_OVER
+                g.westeros_card += 1
+                g.westeros_effect = E_START
                 if attacked:
                     return True
             else:

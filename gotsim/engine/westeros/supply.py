@@ -14,7 +14,6 @@ from gotsim.engine.board_state import (
 from gotsim.engine.state import (
     Decision,
 )
-from gotsim.engine.westeros.common import S_RECON
 from gotsim.jit import njit
 
 # --- supply ---------------------------------------------------------------------------------------
@@ -63,9 +62,9 @@ def cut_useful(g, t, house: int, a: int) -> bool:
 def reconcile_step(g, t) -> bool:
     """Supply: in turn order, each house whose armies exceed its supply destroys units until they
     fit (SUPPLY_CUT / SUPPLY_CUT_UNIT, chained in ``westeros_apply``). True when all fit."""
-    while g.wscratch[S_RECON] < t.players:
-        house = g.track[0, g.wscratch[S_RECON]]
-        g.wscratch[S_RECON] += 1
+    while g.recon_pos < t.players:
+        house = g.track[0, g.recon_pos]
+        g.recon_pos += 1
         if house >= 0 and not armies_within_supply(g, t, house):
             ask(g, Decision.SUPPLY_CUT, house)
             return False

@@ -25,9 +25,6 @@ from gotsim.engine.westeros.common import (
     A_CHOOSE,
     A_EFFECT,
     A_IDLE,
-    A_LOOP,
-    A_STEP,
-    A_SUB,
     ALL_CARDS,
     ALL_HOUSES,
     R_ANY,
@@ -38,12 +35,6 @@ from gotsim.engine.westeros.common import (
     ROLE_HIGHEST,
     ROLE_LOWEST,
     ROLE_OTHER,
-    S_CHOSEN,
-    S_PARTICIPANTS,
-    S_RECON,
-    S_RESULT,
-    S_STRENGTH,
-    S_WCARD,
     SUB_CHOSEN,
     SUB_END,
     SUB_OTHERS,
@@ -393,13 +384,13 @@ def apply_track_choice(g, t, action: int) -> None:
 @njit
 def _begin_attack(g, t, strength: int, participants: int, nested: bool) -> None:
     start_bidding(g, WILDLINGS, participants)
-    g.wscratch[S_STRENGTH] = strength
-    g.wscratch[S_WCARD] = -1
-    g.wscratch[S_CHOSEN] = -1
-    g.wscratch[S_RESULT] = RESULT_NESTED if nested else 0
-    g.wpc[A_STEP] = A_BIDDING
-    g.wpc[A_LOOP] = 0
-    g.wpc[A_SUB] = SUB_CHOSEN
+    g.wildling_strength = strength
+    g.wildling_card = -1
+    g.wildling_chosen = -1
+    g.attack_result = RESULT_NESTED if nested else 0
+    g.attack_step = A_BIDDING
+    g.attack_loop = 0
+    g.attack_sub = SUB_CHOSEN
 
 
 @njit
@@ -411,7 +402,7 @@ def start_wildling_attack(g, t, strength: int) -> None:
 
 @njit
 def _nw_won(g) -> bool:
-    return (g.wscratch[S_RESULT] & RESULT_NW_WON) != 0
+    return (g.attack_result & RESULT_NW_WON) != 0
 
 
 @njit
@@ -445,7 +436,7 @@ def _reveal_wildling_card(g) -> int:
 def _choose_bidder(g, t) -> bool:
     """Fix the lowest (wildlings won) or highest (Night's Watch won) bidder; a tie goes to the
     Iron Throne holder (TIE_ORDER), except where the card makes it moot. True when fixed."""
-    if g.wscratch[S_CHOSEN] >= 0:
+    if g.wildling_chosen >= 0:
         return True
     highest = _nw_won(g)
     count = 0
@@ -456,8 +447,8 @@ def _choose_bidder(g, t) -> bool:
             count += 1
             if first < 0:
                 first = house
-    if count == 1 or g.wscratch[S_WCARD] == WildlingCard.SILENCE_AT_THE_WALL:
-        g.wscratch[S_CHOSEN] = first
+    if count == 1 or g.wildling_card == WildlingCard.SILENCE_AT_THE_WALL:
+        g.wildling_chosen = first
         return True
     ask(g, Decision.TIE_ORDER, g.track[0, 0], WILDLINGS, ROLE_HIGHEST if highest else ROLE_LOWEST)
     return False
@@ -468,7 +459,7 @@ def _end_attack(g, t) -> bool:
     """Threat: 0 after a Night's Watch victory, 4 lower (not below 0) after a wildling victory.
     Preemptive Raid won by the Night's Watch then attacks again at strength 6 without the highest
     bidder. True when the attack is over."""
-    card = g.wscratch[S_WCARD]
+    card = g.wildling_card
     row = min(max(g.game_round, 1), 10) - 1
     g.history[row, H_ATTACKS] += 1
     g.history[row, H_ATTACK_RESULT] = 1 if _nw_won(g) else 2
@@ -479,42 +470,42 @@ def _end_attack(g, t) -> bool:
         g.threat = 0
     else:
         g.threat = max(0, g.threat - t.threat_drop)
-    nested = (g.wscratch[S_RESULT] & RESULT_NESTED) != 0
+    nested = (g.attack_result & RESULT_NESTED) != 0
     if card == WildlingCard.PREEMPTIVE_RAID and _nw_won(g) and not nested:
-        others = g.wscratch[S_PARTICIPANTS] & (ALL_HOUSES ^ (1 << g.wscratch[S_CHOSEN]))
+        others = g.participants & (ALL_HOUSES ^ (1 << g.wildling_chosen))
         _begin_attack(g, t, 6, others, True)
         return False
-    g.wpc[A_STEP] = A_IDLE
+    g.attack_step = A_IDLE
     return True
 
 
 @njit
 def _attack_effect_step(g, t) -> bool:
-    card = g.wscratch[S_WCARD]
-    chosen = g.wscratch[S_CHOSEN]
-    sub = g.wpc[A_SUB]
+    card = g.wildling_card
+    chosen = g.wildling_chosen
+    sub = g.attack_sub
     if sub == SUB_CHOSEN:
         if _nw_won(g):
-            g.wpc[A_SUB] = SUB_END
+            g.attack_sub = SUB_END
             _highest_effect(g, t, card, chosen)
         else:
-            g.wpc[A_SUB] = SUB_OTHERS
-            g.wpc[A_LOOP] = 0
+            g.attack_sub = SUB_OTHERS
+            g.attack_loop = 0
             _lowest_effect(g, t, card, chosen)
     elif sub == SUB_OTHERS:
-        if g.wpc[A_LOOP] >= t.players:
-            g.wpc[A_SUB] = SUB_RECONCILE
-            g.wscratch[S_RECON] = 0
+        if g.attack_loop >= t.players:
+            g.attack_sub = SUB_RECONCILE
+            g.recon_pos = 0
         else:
-            house = g.track[0, g.wpc[A_LOOP]]
-            g.wpc[A_LOOP] += 1
+            house = g.track[0, g.attack_loop]
+            g.attack_loop += 1
             if house >= 0 and house != chosen and is_participant(g, house):
                 _other_effect(g, t, card, house)
     elif sub == SUB_RECONCILE:
         # Rattleshirt's Raiders lowered supply levels: armies are reduced as with Supply
         if card == WildlingCard.RATTLESHIRTS_RAIDERS and not reconcile_step(g, t):
             return False
-        g.wpc[A_SUB] = SUB_END
+        g.attack_sub = SUB_END
     else:
         return _end_attack(g, t)
     return False
@@ -526,7 +517,7 @@ def wildling_attack_step(g, t) -> bool:
     (True): secret bids, bids paid, card revealed, lowest/highest bidder fixed, the card's effect
     (lowest bidder first, then everyone else in turn order; or the highest bidder's reward)."""
     while g.pending == Decision.NONE:
-        step = g.wpc[A_STEP]
+        step = g.attack_step
         if step == A_IDLE:
             return True
         if step == A_BIDDING:
@@ -534,17 +525,17 @@ def wildling_attack_step(g, t) -> bool:
                 return False
             total = pay_bids(g, t)
             if t.edition == 1:
-                g.wscratch[S_WCARD] = WILDLINGS_1E  # no wildling deck: a fixed outcome
+                g.wildling_card = WILDLINGS_1E  # no wildling deck: a fixed outcome
             else:
-                g.wscratch[S_WCARD] = _reveal_wildling_card(g)
-            if total >= g.wscratch[S_STRENGTH]:
-                g.wscratch[S_RESULT] |= RESULT_NW_WON
-            g.wpc[A_STEP] = A_CHOOSE
+                g.wildling_card = _reveal_wildling_card(g)
+            if total >= g.wildling_strength:
+                g.attack_result |= RESULT_NW_WON
+            g.attack_step = A_CHOOSE
         elif step == A_CHOOSE:
             if not _choose_bidder(g, t):
                 return False
-            g.wpc[A_STEP] = A_EFFECT
-            g.wpc[A_SUB] = SUB_CHOSEN
+            g.attack_step = A_EFFECT
+            g.attack_sub = SUB_CHOSEN
         elif _attack_effect_step(g, t):
             return True
     return False
