@@ -37,11 +37,15 @@ from gotsim.engine.state import (
     RavenUse,
 )
 from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table
+from gotsim.inputs import InputError, seed_value, whole_number
 from gotsim.play.runner import castle_table, play_random
-from gotsim.rules.ids import House
+from gotsim.rules.ids import HOUSE_IDS, House
+from gotsim.rules.setup import SetupDataError, load_setup
 from gotsim.rules.variants import Rules
 
 MAX_DECISIONS = 1_000_000
+MAX_GAMES = 10**8  # games in one call (each holds a record of a few kilobytes)
+MAX_JOBS = 4096
 BATCH = 1024
 
 
@@ -299,6 +303,24 @@ def rounds_frame(games: np.recarray, *, first_game: int = 0) -> pd.DataFrame:
     return pd.DataFrame(frame)
 
 
+def _check_policies(policies: Any, edition: str, players: int) -> None:
+    """A policy for a house that is not playing is a mistake, not something to ignore."""
+    if not isinstance(policies, Mapping) or "kind" in policies:
+        return
+    try:
+        playing = [h.id for h in load_setup(edition, players).houses]
+    except (SetupDataError, ValueError, KeyError):
+        return  # the engine names the bad edition or player count
+    for house in policies:
+        if house == "default":
+            continue
+        if house in HOUSE_IDS and house not in playing:  # (the engine names unknown ones)
+            raise InputError(
+                f"policies.{house}: {house} is not playing with {players} players "
+                f"(houses: {', '.join(playing)})"
+            )
+
+
 def simulate(
     n_games: int,
     *,
@@ -322,8 +344,15 @@ def simulate(
     ``round10``), per house in play ``castles_<house>, power_<house>, supply_<house>,
     battles_<house>``, and ``battles`` (battles fought in the game).
     """
-    if not isinstance(n_games, int) or n_games < 0:
-        raise ValueError(f"n_games must be a whole number ≥ 0, got {n_games!r}")
+    # the command's checks, with its one-line messages (InputError, a ValueError), before anything
+    # is allocated
+    n_games = whole_number(n_games, "n_games", 0, MAX_GAMES)
+    players = whole_number(players, "players", 1, 99)
+    seed = seed_value(seed)
+    n_jobs = whole_number(n_jobs, "n_jobs", 1, MAX_JOBS)
+    if not isinstance(edition, str):
+        raise InputError(f"edition: expected '1e' or '2e', got {edition!r}")
+    _check_policies(policies, edition, players)
     _policies(policies)  # bad specs fail before any game is played
     games = play_games(
         n_games,
