@@ -164,28 +164,36 @@ def enemy_marches_next_to(g, t, house: int, a: int) -> float:
     (from next door, or carried by that house's ships in a sea next to it)."""
     worst = 0.0
     land = t.kind[a] == LAND
-    width = t.neighbours.shape[1]
-    for j in range(width):
+    for j in range(t.neighbours.shape[1]):
         b = t.neighbours[a, j]
         if b < 0:
             break
         e = g.owner[b]
         if e < 0 or e == house:
             continue
-        if 0 <= g.order[b] <= 2 and (t.kind[b] == LAND) == land:
-            s = float(attack_strength(g, t, b, a))
-            if s > worst:
-                worst = s
-        if land and t.kind[b] == SEA and g.units[b, SHIP] > 0:
-            # armies that the enemy's ships in this sea can carry here
-            for k in range(width):
-                c = t.neighbours[b, k]
-                if c < 0:
-                    break
-                if c != a and g.owner[c] == e and t.kind[c] == LAND and 0 <= g.order[c] <= 2:
-                    s = float(attack_strength(g, t, c, a))
-                    if s > worst:
-                        worst = s
+        s = _march_threat(g, t, a, b, e, land, True)
+        if s > worst:
+            worst = s
+    return worst
+
+
+@njit
+def _march_threat(g, t, a: int, b: int, e: int, land_a: bool, by_sea: bool) -> float:
+    """The strongest unresolved march order of ``e`` (holding ``b``, next to ``a``) that could
+    come into ``a``: from ``b`` itself, or (``by_sea``) an army that e's ships in the sea ``b``
+    can carry there; 0.0 if none."""
+    worst = 0.0
+    if 0 <= g.order[b] <= 2 and (t.kind[b] == LAND) == land_a:
+        worst = float(attack_strength(g, t, b, a))
+    if by_sea and land_a and t.kind[b] == SEA and g.units[b, SHIP] > 0:
+        for k in range(t.neighbours.shape[1]):
+            c = t.neighbours[b, k]
+            if c < 0:
+                break
+            if c != a and g.owner[c] == e and t.kind[c] == LAND and 0 <= g.order[c] <= 2:
+                s = float(attack_strength(g, t, c, a))
+                if s > worst:
+                    worst = s
     return worst
 
 
@@ -206,21 +214,10 @@ def _danger_and_marches(g, t, memo, house: int, a: int):
         e = g.owner[b]
         if e < 0 or e == house:
             continue
-        land_b = t.kind[b] == LAND
-        # enemy_marches_next_to
-        if 0 <= g.order[b] <= 2 and land_b == land_a:
-            s = float(attack_strength(g, t, b, a))
-            if s > worst:
-                worst = s
-        if land_a and t.kind[b] == SEA and g.units[b, SHIP] > 0 and (memo.marching >> e) & 1:
-            for k in range(width):  # (only a house with march orders left can come this way)
-                c = t.neighbours[b, k]
-                if c < 0:
-                    break
-                if c != a and g.owner[c] == e and t.kind[c] == LAND and 0 <= g.order[c] <= 2:
-                    s = float(attack_strength(g, t, c, a))
-                    if s > worst:
-                        worst = s
+        # enemy_marches_next_to (only a house with march orders left can come by sea)
+        s = _march_threat(g, t, a, b, e, land_a, ((memo.marching >> e) & 1) != 0)
+        if s > worst:
+            worst = s
         marcher |= add_local_danger(g, t, memo, a, b, e, sums)  # local_danger
     return largest_marcher(sums, marcher), worst
 
