@@ -15,6 +15,7 @@ copied into it): slots added at its end since then are left out, every other byt
 ``--leave-out FIELD`` (repeatable) hashes each record without a work-space field: one added since
 the fingerprints were saved (``walk_lands``, say), or one a change replaces, named in both the
 saving run and the comparing one (a field the record does not have is noted and passed over).
+``--by-name`` hashes the fields in name order, for a change that only reorders them (in both runs).
 """
 
 from __future__ import annotations
@@ -88,11 +89,15 @@ def _note_absent(names: tuple[str, ...]) -> None:
 
 
 def laid_out(
-    records: np.ndarray, battle_slots: int | None, leave_out: tuple[str, ...] = ()
+    records: np.ndarray,
+    battle_slots: int | None,
+    leave_out: tuple[str, ...] = (),
+    by_name: bool = False,
 ) -> np.ndarray:
-    """The records in the layout whose battle vector had ``battle_slots`` slots and without the
-    fields ``leave_out`` (the same records when None and empty)."""
-    if battle_slots is None and not leave_out:
+    """The records in the layout whose battle vector had ``battle_slots`` slots, without the
+    fields ``leave_out``, and with the fields in name order if ``by_name`` (the same records
+    when None, empty and False)."""
+    if battle_slots is None and not leave_out and not by_name:
         return records
     fields = records.dtype.fields
     assert fields is not None
@@ -100,7 +105,8 @@ def laid_out(
     if absent:  # a field of the other layout (the one before or after the change)
         _note_absent(absent)
     layout = []
-    for name in records.dtype.names or ():
+    names = records.dtype.names or ()
+    for name in sorted(names) if by_name else names:
         if name in leave_out:
             continue
         sub = fields[name][0]
@@ -118,6 +124,7 @@ def fingerprints(
     v1: bool = False,
     battle_slots: int | None = None,
     leave_out: tuple[str, ...] = (),
+    by_name: bool = False,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, edition, players, variants, policies, games in SETTINGS:
@@ -138,7 +145,7 @@ def fingerprints(
             "games": n,
             "records": [
                 hashlib.sha256(r.tobytes()).hexdigest()[:16]
-                for r in laid_out(records, battle_slots, leave_out)
+                for r in laid_out(records, battle_slots, leave_out, by_name)
             ],
             "games_frame": frame_digest(
                 games_frame(records, players=players, edition=edition, seed=20240)
@@ -186,8 +193,15 @@ def main() -> None:
         metavar="FIELD",
         help="hash records without this work-space field (repeat for several)",
     )
+    parser.add_argument(
+        "--by-name",
+        action="store_true",
+        help="hash each record's fields in name order (for a change that reorders them)",
+    )
     args = parser.parse_args()
-    now = fingerprints(args.scale, args.jobs, args.v1, args.battle_slots, tuple(args.leave_out))
+    now = fingerprints(
+        args.scale, args.jobs, args.v1, args.battle_slots, tuple(args.leave_out), args.by_name
+    )
     if args.save:
         with open(args.save, "w") as f:
             json.dump(now, f)

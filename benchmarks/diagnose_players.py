@@ -12,6 +12,8 @@ habits behind its win shares.
   move was an attack);
 - ``empty_raids``: share of raids resolved with nothing to raid (no legal target but "none");
   ``empty_raids_next_to_enemies``: those with another house's area in reach all the same;
+  ``empty_raids_of_star_raids``: the share among star raids; ``…_by_what_the_enemies_next_to_them
+  _hold``: the orders in the enemy areas the empty raids reach (``no enemy``: none in reach);
 - ``stars_used``: star orders on the board once the Messenger Raven has acted, as a share of
   the stars allowed (each house's King's Court place), and of those it could have placed (no
   more than the areas it gave orders to);
@@ -46,13 +48,18 @@ from gotsim.engine.machine import (
     stars_used,
 )
 from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.state import ACT_NONE, N_ACTIONS, Decision, EndReason, Track
+from gotsim.engine.state import ACT_NONE, N_ACTIONS, ORDER_TYPE, Decision, EndReason, Order, Track
 from gotsim.engine.tables import rules_table
 from gotsim.players.heuristic import heuristic_action
 from gotsim.players.memo import new_memos
 from gotsim.players.params import HEURISTIC, SEARCH, policy_table
 from gotsim.players.search import Searcher, settings_table
-from gotsim.rules.ids import House, Unit
+from gotsim.rules.ids import House, OrderType, Unit
+
+
+def order_word(kind: int) -> str:
+    """An order kind's type in a word (``none``: no order)."""
+    return "none" if kind < 0 else OrderType(int(ORDER_TYPE[kind])).name.lower()
 
 
 def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
@@ -70,6 +77,7 @@ def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
     count: Counter[str] = Counter()
     first_battles: Counter[str] = Counter()
     home_falls: Counter[str] = Counter()
+    empty_raid_next_to: Counter[str] = Counter()
     for i in range(n_games):
         g = games[i]
         memo = memos[i]
@@ -125,16 +133,20 @@ def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
                     ship_attacks.add((rnd, house, int(g.ctx[0]), action))
             elif kind == Decision.RAID_TARGET and g.ctx[1] == 0:
                 count["raids"] += 1
+                count["raids_star"] += int(g.order[int(g.ctx[0])]) == Order.RAID_STAR
                 targets = int(mask.sum()) - int(mask[ACT_NONE])
                 count["empty_raids"] += targets == 0
                 if targets == 0:
                     src = int(g.ctx[0])
-                    near = any(
-                        int(g.owner[x]) not in (-1, house) and raid_reaches(t, src, x)
+                    near = [
+                        int(x)
                         for x in t.neighbours[src]
-                        if x >= 0
-                    )
-                    count["empty_raids_near_enemy"] += near
+                        if x >= 0 and int(g.owner[x]) not in (-1, house) and raid_reaches(t, src, x)
+                    ]
+                    count["empty_raids_near_enemy"] += bool(near)
+                    count["empty_raids_star"] += int(g.order[src]) == Order.RAID_STAR
+                    held = sorted({order_word(int(g.order[x])) for x in near}) or ["no enemy"]
+                    empty_raid_next_to["+".join(held)] += 1
             elif kind == Decision.BID and int(g.power[house]) > 0:
                 if g.ctx[0] == Track.KINGS_COURT:
                     count["kings_court_bids"] += 1
@@ -176,6 +188,10 @@ def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
         "ship_moves_reversed_after_attack": share("ship_moves_reversed_after_attack", "ship_moves"),
         "empty_raids": share("empty_raids", "raids"),
         "empty_raids_next_to_enemies": share("empty_raids_near_enemy", "raids"),
+        "empty_raids_of_star_raids": share("empty_raids_star", "raids_star"),
+        "empty_raids_by_what_the_enemies_next_to_them_hold": dict(
+            empty_raid_next_to.most_common(8)
+        ),
         "stars_used_of_allowed": share("stars_used", "stars_allowed"),
         "stars_used_of_possible": share("stars_used", "stars_possible"),
         "kings_court_all_in": share("kings_court_all_in", "kings_court_bids"),

@@ -141,7 +141,7 @@ def house_at(g, position: int) -> int:
     return g.track[0, position]
 
 
-@njit
+@njit(inline="always")
 def turn_order_area(g, t) -> int:
     """Where a resumable loop over the houses in turn order and, for each, every area stands
     (``g.loop_house``, ``g.loop_area``; the caller moves ``loop_area`` on): the area, past a

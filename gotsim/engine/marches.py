@@ -33,12 +33,13 @@ LANNISTER = 1  # House.LANNISTER
 assert A_MAX < 64  # transport_walk keeps the areas met as bits of an int64
 
 
-@njit
-def transport_walk(g, t, house: int, origin: int, lands, seas) -> int:
+@njit(inline="always")
+def transport_walk(g, t, house: int, origin: int, lands, seas, skip_blocked: bool) -> int:
     """List in ``lands`` the land areas that land units in ``origin`` can march to, in the order
     a depth-first walk meets them: the areas next to ``origin``, then those next to each sea of
     a chain of seas holding ``house``'s ships that touches it (neighbours in table order, the
-    sea found last walked first). ``seas`` is work space, one slot per area. Returns how many.
+    sea found last walked first); impassable ones left out if ``skip_blocked``. ``seas`` is work
+    space, one slot per area. Returns how many.
 
     The one implementation of transport: the engine's legal marches and retreats
     (``transport_reach_bits``), the heuristic's march list and, in tests, the position queries
@@ -58,8 +59,9 @@ def transport_walk(g, t, house: int, origin: int, lands, seas) -> int:
                 continue
             if t.kind[b] == LAND:
                 seen |= one << b
-                lands[n] = b
-                n += 1
+                if not (skip_blocked and g.blocked[b]):
+                    lands[n] = b
+                    n += 1
             elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP] > 0:
                 seen |= one << b
                 seas[top] = b
@@ -85,7 +87,7 @@ def transport_reach_bits(g, t, house: int, origin: int) -> np.int64:
     in the record's work space (``walk_lands``, ``walk_seas``), so that the legal marches of
     every unit need no work array."""
     lands = g.walk_lands
-    n = transport_walk(g, t, house, origin, lands, g.walk_seas)
+    n = transport_walk(g, t, house, origin, lands, g.walk_seas, False)
     one = np.int64(1)
     bits = np.int64(0)
     for i in range(n):

@@ -333,6 +333,9 @@ def state_dtype() -> np.dtype:
         # --- randomness -------------------------------------------------------------------------
         ("rng", np.uint64, (N_STREAMS, 4)),  # xoshiro256** states: nature, then per house
     ]
+    # widest first, so that every field sits at a multiple of its own width (the record is
+    # packed: a field's offset is the sum of the widths before it)
+    fields.sort(key=lambda f: -np.dtype(f[1]).itemsize)
     return np.dtype([(name, dtype, shape) for name, dtype, shape in fields])
 
 

@@ -98,7 +98,7 @@ def _plain(ability: int) -> bool:
     )
 
 
-@njit
+@njit(inline="always")
 def _card_effects(t, b, cards, parts, deck_house, side, slots, base_own, base_other, own, other):
     """For each deck slot of ``deck_house`` (fighting on ``side``) in ``slots``: ``own[c]`` that
     side's total with the slot's card played, ``other[c]`` the change the card makes to the

@@ -183,7 +183,7 @@ def load_params(memo, params) -> None:
             memo.params[h, k] = params[h, k]
 
 
-@njit
+@njit(inline="always")
 def policy_turn(g, t, kinds, mask, memo) -> bool:
     """Answer the pending decision with the deciding house's policy (``kinds[house]``: RANDOM or
     HEURISTIC, ``gotsim.players.params``) and apply it; False when it has no legal action."""

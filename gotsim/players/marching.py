@@ -77,14 +77,9 @@ def reach_list(g, t, house: int, origin: int, memo) -> int:
     out = 0
     width = t.neighbours.shape[1]
     if t.kind[origin] == LAND:
-        # walked into memo.reach, then the blocked areas left out in place (out <= i)
-        n = mv.transport_walk(g, t, house, origin, memo.reach, memo.stack)
-        for i in range(n):
-            b = memo.reach[i]
-            if not g.blocked[b]:
-                memo.reach[out] = b
-                listed |= one << b
-                out += 1
+        out = mv.transport_walk(g, t, house, origin, memo.reach, memo.stack, True)
+        for i in range(out):
+            listed |= one << memo.reach[i]
         memo.reach_bits = listed
         return out
     for j in range(width):
@@ -177,7 +172,7 @@ def enemy_marches_next_to(g, t, house: int, a: int) -> float:
     return worst
 
 
-@njit
+@njit(inline="always")
 def _march_threat(g, t, a: int, b: int, e: int, land_a: bool, by_sea: bool) -> float:
     """The strongest unresolved march order of ``e`` (holding ``b``, next to ``a``) that could
     come into ``a``: from ``b`` itself, or (``by_sea``) an army that e's ships in the sea ``b``

@@ -454,7 +454,7 @@ def local_danger(g, t, memo, house: int, a: int) -> float:
     return largest_marcher(sums, marcher)
 
 
-@njit
+@njit(inline="always")
 def add_local_danger(g, t, memo, a: int, b: int, e: int, sums) -> int:
     """``local_danger``'s part of the neighbour ``b`` of ``a``, held by the other house ``e``:
     adds to ``sums[e]`` what its units could bring to an attack on ``a`` (by march or support);
@@ -472,7 +472,7 @@ def add_local_danger(g, t, memo, a: int, b: int, e: int, sums) -> int:
     return (1 << e) if land_b == land_a else 0
 
 
-@njit
+@njit(inline="always")
 def largest_marcher(sums, marcher: int) -> float:
     """The largest ``sums[e]`` of a house ``e`` whose bit is set in ``marcher`` (0.0 if none)."""
     best = 0.0

@@ -261,7 +261,7 @@ def iron_throne_first(g) -> int:
     return cb.ATTACKER if b[cb.IRON_THRONE_POS] < b[cb.SIDE + cb.IRON_THRONE_POS] else cb.DEFENDER
 
 
-@njit
+@njit(inline="always")
 def next_side(g) -> int:
     """The next side to act in a step where both act in Iron Throne order (``g.battle_cursor``
     counts the sides that have); -1 once both have."""
