@@ -12,7 +12,6 @@ from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision
 from gotsim.jit import njit
 from gotsim.players.heuristic import load_params, policy_turn
-from gotsim.players.params import HEURISTIC, RANDOM
 from gotsim.players.view import init_memos
 
 
@@ -58,8 +57,6 @@ def castle_table(games, rules):
 
 # --- mixed policies (random and heuristic players, gotsim.players) -----------------------------
 # Kept apart from ``play_random`` so the all-random path stays exactly as it was.
-
-POLICY_RANDOM, POLICY_HEURISTIC = RANDOM, HEURISTIC
 
 
 @njit
