@@ -24,8 +24,9 @@ habits behind its win shares.
 - ``battle_in_round_1`` and the most common first-round battle; win shares, castle victories.
 
 Run: ``python benchmarks/diagnose_players.py [--games N] [--policy heuristic|heuristic_v1|search]
-[--seed S]``. Prints one JSON object. The games are played in Python decision by decision (the
-compiled heuristic answering), about 10 ms a heuristic game.
+[--seed S]`` (``--policy`` also takes a spec as JSON: ``'{"kind": "heuristic", "foresight": 0}'``).
+Prints one JSON object. The games are played in Python decision by decision (the compiled
+heuristic answering), about 10 ms a heuristic game.
 """
 
 from __future__ import annotations
@@ -212,7 +213,7 @@ def main() -> None:
     parser.add_argument("--policy", default="heuristic")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    policy: Any = args.policy
+    policy: Any = json.loads(args.policy) if args.policy.startswith("{") else args.policy
     if args.policy == "search":
         policy = {"default": "heuristic", "stark": "search"}
     start = time.perf_counter()

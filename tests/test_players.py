@@ -517,9 +517,148 @@ def test_second_heuristic_raids_where_orders_are_likely_raidable() -> None:
         widows_watch    baratheon 3K
     """)
     g, t = case.g, case.t
-    assert _raid_worth(g, t, stark, area("winterfell"), v2[stark]) == -RAID_EMPTY
-    assert _raid_worth(g, t, stark, area("moat_cailin"), v2[stark]) > 0.0
-    assert _raid_worth(g, t, stark, area("white_harbor"), v2[stark]) < 0.0
+    memo = new_memos(1)[0]  # (no prediction of the other houses' orders: from their strength)
+    claim = np.zeros(t.n_areas)
+    assert _raid_worth(g, t, memo, stark, area("winterfell"), v2[stark], claim) == -RAID_EMPTY
+    assert _raid_worth(g, t, memo, stark, area("moat_cailin"), v2[stark], claim) > 0.0
+    assert _raid_worth(g, t, memo, stark, area("white_harbor"), v2[stark], claim) < 0.0
+
+
+def test_second_heuristic_predicts_the_other_houses_orders_fairly() -> None:
+    """Before Stark's plan, the second heuristic predicts every other house's orders (the plan
+    its own heuristic would make in their place, without noise): once a round, from the public
+    board, drawing no random number and leaving the other houses' own plans alone; a raid then
+    counts a neighbour's order as raidable by the prediction."""
+    from enginecase import Case, area
+
+    from gotsim.players.orders import (
+        O_MARCH_ZERO,
+        O_SUPPORT_ZERO,
+        RAIDABLE_IF_PREDICTED,
+        _raidable_chance,
+        plan_orders,
+    )
+
+    stark, lannister = int(House.STARK), int(House.LANNISTER)
+    _, v2 = _v1_v2_rows()
+    case = Case(6).phase("planning")
+    case.place("""
+        moat_cailin stark F
+        the_twins   lannister F
+        seagard     greyjoy 2F K
+    """)
+    g, t = case.g, case.t
+    memo = _memo_playing(v2)
+    streams = g.rng.copy()
+    lannister_plan = memo.plan[lannister].copy()
+    plan_orders(g, t, stark, v2[stark], memo)
+    others = [s for s in range(g.rng.shape[0]) if s != 1 + stark]  # (Stark's own noise drawn)
+    assert (g.rng[others] == streams[others]).all()  # (the others' noise left out, not drawn)
+    assert memo.pred_key[lannister] == g.game_round and memo.pred_key[stark] == 0
+    assert memo.pred[lannister, area("the_twins")] >= 0
+    assert memo.pred[int(House.GREYJOY), area("seagard")] >= 0
+    assert memo.plan_key[lannister] == 0 and (memo.plan[lannister] == lannister_plan).all()
+    assert memo.plan[stark, area("moat_cailin")] >= 0
+    memo.pred[lannister, area("the_twins")] = O_SUPPORT_ZERO
+    assert _raidable_chance(g, t, memo, area("the_twins"), True) == RAIDABLE_IF_PREDICTED[0]
+    memo.pred[lannister, area("the_twins")] = O_MARCH_ZERO
+    assert _raidable_chance(g, t, memo, area("the_twins"), True) == RAIDABLE_IF_PREDICTED[1]
+    assert _raidable_chance(g, t, memo, area("the_twins"), False) == 0.65  # (by its strength)
+    # without foresight no prediction is made
+    from gotsim.players.params import P_FORESIGHT
+
+    rows = v2.copy()
+    rows[:, P_FORESIGHT] = 0.0
+    memo = _memo_playing(rows)
+    plan_orders(g, t, stark, rows[stark], memo)
+    assert (memo.pred_key == 0).all()
+
+
+def test_second_heuristic_counts_an_order_once_for_two_raids() -> None:
+    """Lannister's lone footmen in the Fingers and Seagard are next to Stark's Twins; the Fingers'
+    is also the only enemy next to Stark's Mountains of the Moon. A raid in the Twins is worth
+    placing, but once a raid is planned in the Mountains it will take the order in the Fingers,
+    and a raid in the Twins is left one likely order: not worth placing (and with both claimed,
+    worth what a raid with nothing to raid is)."""
+    from enginecase import Case, area
+
+    from gotsim.players.orders import RAID_EMPTY, _claim_raid_targets, _raid_worth
+
+    stark = int(House.STARK)
+    _, v2 = _v1_v2_rows()
+    case = Case(6).phase("planning")
+    case.place("""
+        the_twins                 stark F
+        the_mountains_of_the_moon stark F
+        the_fingers               lannister F
+        seagard                   lannister F
+    """)
+    g, t = case.g, case.t
+    memo = new_memos(1)[0]  # (no prediction of the other houses' orders: from their strength)
+    claim = np.zeros(t.n_areas)
+    twins = area("the_twins")
+    before = _raid_worth(g, t, memo, stark, twins, v2[stark], claim)
+    assert _claim_raid_targets(g, t, memo, stark, area("the_mountains_of_the_moon"), claim, False)
+    assert claim[area("the_fingers")] == 1.0  # (the raid there has no other order to take)
+    after = _raid_worth(g, t, memo, stark, twins, v2[stark], claim)
+    assert before > 0.0 > after > -RAID_EMPTY
+    claim[area("seagard")] = 1.0
+    assert _raid_worth(g, t, memo, stark, twins, v2[stark], claim) == -RAID_EMPTY
+    assert not _claim_raid_targets(g, t, memo, stark, twins, claim, False)  # nothing left to take
+
+
+def test_second_heuristic_moves_a_raid_to_where_it_finds_orders() -> None:
+    """Tokens ran out so a raid was planned where nothing is next to it, while an area next to
+    enemies holds a consolidate power order: the second heuristic swaps the two (the same
+    tokens); when the swap gains little it keeps the plan."""
+    from gotsim.engine.state import N_ORDER_KINDS
+    from gotsim.players.orders import NEG, O_CONSOLIDATE, O_RAID, _move_raids
+
+    stark = int(House.STARK)
+    memo = new_memos(1)[0]
+    areas = np.array([10, 11])
+    score = np.full((2, N_ORDER_KINDS), NEG)
+    score[0, O_RAID], score[0, O_CONSOLIDATE] = -3.0, 0.5  # nothing to raid, some power
+    score[1, O_RAID], score[1, O_CONSOLIDATE] = 0.8, 0.6  # enemies next to it, some power
+    memo.plan[stark, 10], memo.plan[stark, 11] = O_RAID, O_CONSOLIDATE
+    _move_raids(stark, memo, areas, 2, score)
+    assert (memo.plan[stark, 10], memo.plan[stark, 11]) == (O_CONSOLIDATE, O_RAID)
+    score[0, O_RAID], score[1, O_CONSOLIDATE] = 0.5, 0.8  # now the plan is as good as the swap
+    memo.plan[stark, 10], memo.plan[stark, 11] = O_RAID, O_CONSOLIDATE
+    _move_raids(stark, memo, areas, 2, score)
+    assert (memo.plan[stark, 10], memo.plan[stark, 11]) == (O_RAID, O_CONSOLIDATE)
+
+
+def test_second_heuristic_resolves_raids_so_each_finds_an_order() -> None:
+    """Stark's raid in the Mountains of the Moon can take only Lannister's support in the
+    Fingers; its raid in the Twins can take that support or Lannister's raid in Seagard. The
+    second heuristic resolves the Mountains' raid first (fewest orders to choose from), and the
+    Twins' raid, resolved first all the same, takes Seagard's raid and leaves the support to the
+    other raid; the first heuristic's Twins raid takes the support (worth more), leaving the
+    Mountains' raid nothing."""
+    from enginecase import Case, area
+
+    from gotsim.players.raids import raid_from, raid_target
+
+    stark = int(House.STARK)
+    v1, v2 = _v1_v2_rows()
+    case = Case(6).phase("planning")
+    case.place("""
+        the_twins                 stark F raid
+        the_mountains_of_the_moon stark F raid
+        the_fingers               lannister F support+0
+        seagard                   lannister F raid
+    """)
+    g, t = case.g, case.t
+    memo = new_memos(1)[0]
+    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    mask[area("the_twins")] = mask[area("the_mountains_of_the_moon")] = 1
+    assert raid_from(g, t, stark, mask, v2[stark], memo) == area("the_mountains_of_the_moon")
+    g.ctx[0] = area("the_twins")
+    targets = np.zeros(N_ACTIONS, dtype=np.bool_)
+    targets[area("the_fingers")] = targets[area("seagard")] = 1
+    assert raid_target(g, t, stark, targets, v2[stark], memo) == area("seagard")
+    assert raid_target(g, t, stark, targets, v1[stark], memo) == area("the_fingers")
 
 
 def test_second_heuristic_takes_back_a_raid_with_nothing_to_raid() -> None:
@@ -528,7 +667,8 @@ def test_second_heuristic_takes_back_a_raid_with_nothing_to_raid() -> None:
     it."""
     from enginecase import Case, area
 
-    from gotsim.players.orders import O_CONSOLIDATE, _raven_swap
+    from gotsim.players.orders import O_CONSOLIDATE
+    from gotsim.players.raids import _raven_swap
 
     stark = int(House.STARK)
     v1, v2 = _v1_v2_rows()

@@ -34,8 +34,9 @@ from gotsim.players.marching import (
     supports_by_house,
 )
 from gotsim.players.memo import new_memos
-from gotsim.players.orders import _march_targets, _raid_value, plan_orders
+from gotsim.players.orders import plan_orders
 from gotsim.players.params import DEFAULTS
+from gotsim.players.raids import _march_targets, _raid_value
 from gotsim.players.values import lead_of, position_value
 from gotsim.players.view import (
     O_CONSOLIDATE_STAR,

@@ -19,6 +19,7 @@ from gotsim.players import fighting as fi
 from gotsim.players import marching as ma
 from gotsim.players import one_time as ot
 from gotsim.players import orders as od
+from gotsim.players import raids as ra
 from gotsim.players import westeros as we
 from gotsim.players.params import HEURISTIC
 from gotsim.players.view import init_memo
@@ -34,9 +35,9 @@ def _choose(g, t, house: int, mask, params, memo) -> int:
     if kind == Decision.MARCH_FROM:
         return ma.march_from(g, t, house, mask, params, memo)
     if kind == Decision.RAID_FROM:
-        return od.raid_from(g, t, house, mask, params, memo)
+        return ra.raid_from(g, t, house, mask, params, memo)
     if kind == Decision.RAID_TARGET:
-        return od.raid_target(g, t, house, mask, params, memo)
+        return ra.raid_target(g, t, house, mask, params, memo)
     if kind == Decision.LEAVE_POWER:
         return ma.leave_power(g, t, house, mask, params, memo)
     if kind == Decision.HOUSE_CARD:
@@ -48,13 +49,13 @@ def _choose(g, t, house: int, mask, params, memo) -> int:
     if kind == Decision.TIE_ORDER:
         return we.tie_order(g, t, house, mask, params, memo)
     if kind == Decision.RAVEN:
-        return od.raven(g, t, house, mask, params, memo)
+        return ra.raven(g, t, house, mask, params, memo)
     if kind == Decision.RAVEN_AREA:
-        return od.raven_area(g, t, house, mask, params, memo)
+        return ra.raven_area(g, t, house, mask, params, memo)
     if kind == Decision.RAVEN_ORDER:
-        return od.raven_order(g, t, house, mask, params, memo)
+        return ra.raven_order(g, t, house, mask, params, memo)
     if kind == Decision.RAVEN_BURY:
-        return od.raven_bury(g, t, house, mask, params, memo)
+        return ra.raven_bury(g, t, house, mask, params, memo)
     if kind == Decision.SUPPORT_SIDE:
         return fi.support_side(g, t, house, mask, params, memo)
     if kind == Decision.TYRION:

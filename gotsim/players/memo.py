@@ -98,6 +98,14 @@ MEMO_DTYPE = np.dtype(
         ("p_done", np.uint8, (A_MAX,)),
         ("p_num", np.float64, (8, A_MAX)),  # strength, target, margin, gain, peaceful, alt, …
         ("p_hold", np.float64, (A_MAX,)),  # defence added by the orders planned so far
+        ("p_claim", np.float64, (A_MAX,)),  # chance a planned raid takes the order there
+        ("p_mood", np.float64, (2, A_MAX)),  # the noise factors of each area's raid worths
+        # the other houses' orders as the second heuristic predicts them (orders._predict_orders)
+        ("pred_key", np.int32, (H,)),  # round of the prediction, 0 none
+        ("pred", np.int8, (H, A_MAX)),  # predicted Order kind per area, -1 none
+        ("pred_params", np.float64, (N_PARAMS,)),  # work space: the parameters it plans with
+        ("pred_save", np.int8, (2, A_MAX)),  # work space: the other house's own plan, kept
+        ("pred_value", np.float64, (A_MAX,)),
         ("p_left", np.int64, (N_ORDER_KINDS,)),
         ("p_usable", np.uint8, (N_ORDER_KINDS,)),
         ("p_ok", np.uint8, (N_ORDER_KINDS,)),

@@ -6,20 +6,20 @@ Messenger Raven, and which raid to resolve against what.
 Compiled (numba). Planning reads the public board only: never other houses' orders.
 """
 
-# ruff: noqa: SIM102, SIM109
+# ruff: noqa: SIM109
 
 from __future__ import annotations
 
 import numpy as np
 
 from gotsim.engine.board_state import LAND, unit_count
-from gotsim.engine.machine import order_allowed, raid_reaches, stars_allowed, stars_used
+from gotsim.engine.machine import raid_reaches, stars_allowed, stars_used
 from gotsim.engine.state import (
-    ACT_NONE,
     N_ORDER_KINDS,
     ORDER_COUNT,
     ORDER_STAR,
     ORDER_TYPE,
+    H,
     Restriction,
 )
 from gotsim.jit import njit
@@ -27,6 +27,7 @@ from gotsim.players.marching import R_GAIN, R_LEN, R_MARGIN, R_PEACEFUL, R_TARGE
 from gotsim.players.params import (
     P_AGGRESSION,
     P_DEFENCE,
+    P_FORESIGHT,
     P_NOISE,
     P_POWER,
     P_VERSION,
@@ -46,7 +47,6 @@ from gotsim.players.view import (
     O_SUPPORT_ZERO,
     SHIP,
     army_strength,
-    attack_strength,
     danger,
     ensure_view,
     fiefdoms_higher,
@@ -63,6 +63,11 @@ MARCH, DEFENSE, SUPPORT, RAID, CONSOLIDATE = 1, 2, 3, 4, 5
 NEG = -1.0e9
 STAR_COST = 0.15  # a star spent here is one not spent elsewhere
 RAID_EMPTY = 3.0  # second heuristic: cost of a raid that finds nothing to raid
+# chance that another house's order is one a raid removes when its predicted order is (0), is not
+# (1), or when no order is predicted there (2), measured on all-heuristic 6-player games; and (3)
+# that a predicted raid is still there when the house's raid resolves (its house resolves it
+# first about half the time)
+RAIDABLE_IF_PREDICTED = (0.90, 0.12, 0.78, 0.45)
 SPARE_STAR_LOSS = 0.3  # second heuristic: a spare star may change an order's kind for this less
 MAX_AREAS = 64
 
@@ -110,11 +115,24 @@ def _raid_targets(g, t, house: int, a: int) -> int:
 
 
 @njit
-def _raidable_chance(g, t, x: int) -> float:
+def _raidable_chance(g, t, memo, x: int, foresight: bool) -> float:
     """Chance that the order in ``x`` (another house's) is one a raid removes (support, raid,
-    consolidate power), from the strength there: strong armies mostly march or defend. Measured
-    on all-heuristic 6-player games: 0.65 with strength 1 or less, 0.53 with 2, 0.26 with 3 or
-    more on land (at sea 0.52 from 2)."""
+    consolidate power). Where the second heuristic has predicted that house's orders this round
+    (``_predict_orders``) and plays with ``foresight``, from the prediction
+    (``RAIDABLE_IF_PREDICTED``); else from the
+    strength there: strong armies mostly march or defend. Measured on all-heuristic 6-player
+    games: 0.65 with strength 1 or less, 0.53 with 2, 0.26 with 3 or more on land (at sea 0.52
+    from 2)."""
+    e = g.owner[x]
+    if foresight and memo.pred_key[e] == g.game_round:
+        k = memo.pred[e, x]
+        if k < 0:
+            return RAIDABLE_IF_PREDICTED[2]
+        kt = ORDER_TYPE[k]
+        if kt == RAID:
+            return RAIDABLE_IF_PREDICTED[3]
+        raidable = kt == SUPPORT or kt == CONSOLIDATE
+        return RAIDABLE_IF_PREDICTED[0] if raidable else RAIDABLE_IF_PREDICTED[1]
     s = army_strength(g, t, x)
     if s <= 1:
         return 0.65
@@ -124,28 +142,185 @@ def _raidable_chance(g, t, x: int) -> float:
 
 
 @njit
-def _raid_worth(g, t, house: int, a: int, params) -> float:
+def _raid_worth(g, t, memo, house: int, a: int, params, claim) -> float:
     """Second heuristic: worth of a raid order in ``a``, from the expected number of raidable
     orders next to it (at most 2 count) less the chance it finds none; with nothing to raid it
-    is the last order an area gets."""
+    is the last order an area gets. An order another planned raid of the house will likely take
+    (``claim``: that chance) counts only for what is left of it."""
     expected = 0.0
     none = 1.0
+    foresight = params[P_FORESIGHT] > 0.5
     for j in range(t.neighbours.shape[1]):
         x = t.neighbours[a, j]
         if x < 0:
             break
         if g.owner[x] >= 0 and g.owner[x] != house and raid_reaches(t, a, x):
-            p = _raidable_chance(g, t, x)
+            p = _raidable_chance(g, t, memo, x, foresight) * (1.0 - claim[x])
             expected += p
             none *= 1.0 - p
     return 0.3 * min(expected, 2.0) * (0.6 + params[P_POWER]) - RAID_EMPTY * none
 
 
 @njit
+def _claim_raid_targets(g, t, memo, house: int, a: int, claim, foresight: bool) -> bool:
+    """Second heuristic: a raid planned in ``a`` takes one of the raidable orders next to it,
+    each as likely as the others: raise their ``claim`` (the chance the order is gone before
+    another raid of the house comes to it). Whether any order next to ``a`` could be taken."""
+    expected = 0.0
+    for j in range(t.neighbours.shape[1]):
+        x = t.neighbours[a, j]
+        if x < 0:
+            break
+        if g.owner[x] >= 0 and g.owner[x] != house and raid_reaches(t, a, x):
+            expected += _raidable_chance(g, t, memo, x, foresight) * (1.0 - claim[x])
+    if expected <= 0.0:
+        return False
+    share = 1.0 / max(expected, 1.0)
+    for j in range(t.neighbours.shape[1]):
+        x = t.neighbours[a, j]
+        if x < 0:
+            break
+        if g.owner[x] >= 0 and g.owner[x] != house and raid_reaches(t, a, x):
+            claim[x] += (1.0 - claim[x]) * share
+    return True
+
+
+@njit
+def _claim_by_others(g, t, memo, house: int, claim) -> None:
+    """Second heuristic: the raids predicted for the other houses (``_predict_orders``) take
+    orders too, before the house's own raid about half the time: each raises the ``claim`` on
+    the orders next to it of houses other than its own and ``house``, by half its share."""
+    for y in range(t.n_areas):
+        e = g.owner[y]
+        if e < 0 or e == house or memo.pred_key[e] != g.game_round:
+            continue
+        k = memo.pred[e, y]
+        if k < 0 or ORDER_TYPE[k] != RAID:
+            continue
+        expected = 0.0
+        for j in range(t.neighbours.shape[1]):
+            x = t.neighbours[y, j]
+            if x < 0:
+                break
+            o = g.owner[x]
+            if o >= 0 and o != e and o != house and raid_reaches(t, y, x):
+                expected += _raidable_chance(g, t, memo, x, True)
+        if expected <= 0.0:
+            continue
+        share = 0.5 / max(expected, 1.0)
+        for j in range(t.neighbours.shape[1]):
+            x = t.neighbours[y, j]
+            if x < 0:
+                break
+            o = g.owner[x]
+            if o >= 0 and o != e and o != house and raid_reaches(t, y, x):
+                claim[x] += (1.0 - claim[x]) * share
+
+
+@njit
+def _score_raids(g, t, memo, house: int, i: int, a: int, params, score, claim, mood) -> None:
+    """The second heuristic's raid worths of the ``i``-th area to plan, ``a`` (``mood``: the
+    area's noise factors for a raid and a star raid)."""
+    rv = _raid_worth(g, t, memo, house, a, params, claim)
+    star = rv + 0.1 * min(_raid_targets(g, t, house, a), 2) - STAR_COST
+    score[i, O_RAID] = rv * mood[0, i]
+    score[i, O_RAID_STAR] = star * mood[1, i]
+
+
+@njit
+def _move_raids(house: int, memo, areas, na: int, score) -> None:
+    """Second heuristic: the rules give every area an order while tokens are left, so a raid may
+    be planned where it finds little while another area next to more enemies holds a defence,
+    support or consolidate power order. Swap the two orders while the areas are worth more
+    together that way (the tokens used stay the same)."""
+    for _ in range(na):
+        best = 0.05
+        bi = -1
+        bj = -1
+        for i in range(na):
+            ki = memo.plan[house, areas[i]]
+            if ki < 0 or ORDER_TYPE[ki] != RAID:
+                continue
+            for j in range(na):
+                kj = memo.plan[house, areas[j]]
+                if kj < 0 or ORDER_TYPE[kj] == MARCH or ORDER_TYPE[kj] == RAID:
+                    continue
+                if score[i, kj] <= 0.5 * NEG or score[j, ki] <= 0.5 * NEG:
+                    continue
+                gain = score[i, kj] + score[j, ki] - score[i, ki] - score[j, kj]
+                if gain > best:
+                    best = gain
+                    bi = i
+                    bj = j
+        if bi < 0:
+            return
+        a = areas[bi]
+        b = areas[bj]
+        memo.plan[house, a], memo.plan[house, b] = memo.plan[house, b], memo.plan[house, a]
+
+
+@njit
+def _predict_orders(g, t, house: int, params, memo) -> None:
+    """Second heuristic: the order each other house will likely place in each of its areas this
+    round, into ``memo.pred`` (-1 none): the plan ``house``'s own heuristic (``params``, without
+    noise) would make in its place from the public board, every area and token still open, as
+    before any order of the round. Made for the houses next to its units (the ones it may
+    raid), once a round per house by the first planner that needs it, and shared; an other
+    house's own plan, if it made one, is left as it was."""
+    r = g.game_round
+    n = t.n_areas
+    near = 0  # the houses next to the house's armies and fleets, as bits: the ones it may raid
+    for a in range(n):
+        if g.owner[a] != house or unit_count(g, a) == 0:
+            continue
+        for j in range(t.neighbours.shape[1]):
+            x = t.neighbours[a, j]
+            if x < 0:
+                break
+            e = g.owner[x]
+            if e >= 0 and e != house and raid_reaches(t, a, x):
+                near |= 1 << e
+    row = memo.pred_params
+    for k in range(row.shape[0]):
+        row[k] = params[k]
+    row[P_NOISE] = 0.0
+    made = False
+    for e in range(H):
+        if (near >> e) & 1 == 0 or memo.pred_key[e] == r:
+            continue
+        key = memo.plan_key[e]
+        for a in range(n):
+            memo.pred_save[0, a] = memo.plan[e, a]
+            memo.pred_save[1, a] = memo.plan_target[e, a]
+            memo.pred_value[a] = memo.plan_value[e, a]
+        _plan(g, t, e, row, memo, False, True)
+        for a in range(n):
+            memo.pred[e, a] = memo.plan[e, a]
+            memo.plan[e, a] = memo.pred_save[0, a]
+            memo.plan_target[e, a] = memo.pred_save[1, a]
+            memo.plan_value[e, a] = memo.pred_value[a]
+        memo.plan_key[e] = key
+        memo.pred_key[e] = r
+        made = True
+    if made:
+        memo.d_key[:] = -1  # (destination worths filled for another house, without its noise)
+
+
+@njit
 def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
     """Plan every order ``house`` still has to place this round into ``memo.plan``
     (``recount``: every support worth counted afresh after each support or defence planned,
-    the plain way the shortcut is tested against)."""
+    the plain way the shortcut is tested against); the second heuristic with ``foresight``
+    first predicts the orders of the houses next to it (``_predict_orders``)."""
+    if params[P_VERSION] >= 2.0 and params[P_FORESIGHT] > 0.5:
+        _predict_orders(g, t, house, params, memo)
+    _plan(g, t, house, params, memo, recount, False)
+
+
+@njit
+def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
+    """``plan_orders`` itself (``fresh``: every area of the house and every token counted as
+    open, as before any order of the round was placed)."""
     ensure_view(g, t, memo)
     n = t.n_areas
     memo.plan[house, :] = -1
@@ -154,7 +329,7 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
     areas = memo.p_areas  # work space kept in the memo: no allocation per plan
     na = 0
     for a in range(n):
-        if g.owner[a] == house and g.order[a] < 0 and unit_count(g, a) > 0:
+        if g.owner[a] == house and (fresh or g.order[a] < 0) and unit_count(g, a) > 0:
             areas[na] = a
             na += 1
     if na == 0:
@@ -162,9 +337,9 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
     left = memo.p_left
     usable = memo.p_usable
     for k in range(N_ORDER_KINDS):
-        left[k] = ORDER_COUNT[k] - g.orders_used[house, k]
+        left[k] = ORDER_COUNT[k] - (0 if fresh else g.orders_used[house, k])
         usable[k] = 0 if restricted(g, k) else 1
-    stars = stars_allowed(g, t, house) - stars_used(g, house)
+    stars = stars_allowed(g, t, house) - (0 if fresh else stars_used(g, house))
     last_round = g.game_round >= t.max_rounds
 
     score = memo.p_score[:na]
@@ -180,6 +355,14 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
     res = memo.p_num[6, :R_LEN]
     hold_extra = memo.p_hold[:n]  # defence strength added by planned orders
     hold_extra[:] = 0.0
+    v2 = params[P_VERSION] >= 2.0
+    claim = memo.p_claim[:n]  # (second heuristic) chance a planned raid takes the order there
+    claim[:] = 0.0
+    foresight = v2 and params[P_FORESIGHT] > 0.5
+    if foresight and not fresh:
+        _claim_by_others(g, t, memo, house, claim)
+    raid_mood = memo.p_mood[:, :na]
+    raid_mood[:, :] = 1.0
 
     for i in range(na):
         a = areas[i]
@@ -191,8 +374,8 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
         score[i, O_DEFENSE_TWO] = def_two - STAR_COST
         # raids
         nr = _raid_targets(g, t, house, a)
-        if params[P_VERSION] >= 2.0:
-            rv = _raid_worth(g, t, house, a, params)
+        if v2:
+            rv = _raid_worth(g, t, memo, house, a, params, claim)
         else:
             rv = 0.3 * min(nr, 2) * (0.6 + params[P_POWER])
         score[i, O_RAID] = rv
@@ -218,7 +401,12 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
         noise = params[P_NOISE]
         if noise > 0.0:
             for k in (O_DEFENSE_ONE, O_DEFENSE_TWO, O_RAID, O_RAID_STAR, O_CONSOLIDATE):
-                score[i, k] *= jitter(g, house, noise)
+                f = jitter(g, house, noise)
+                score[i, k] *= f
+                if k == O_RAID:
+                    raid_mood[0, i] = f
+                elif k == O_RAID_STAR:
+                    raid_mood[1, i] = f
             score[i, O_CONSOLIDATE_STAR] *= jitter(g, house, noise)
         best_alt = 0.0
         for k in (O_DEFENSE_ONE, O_RAID, O_CONSOLIDATE):
@@ -373,8 +561,18 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
         elif bk == O_DEFENSE_TWO:
             hold_extra[a] += 2.0
             changed_hold |= one << a
-    if params[P_VERSION] >= 2.0 and stars > 0:
-        _spend_spare_stars(house, memo, areas, na, score, left, usable, stars)
+        elif (
+            v2
+            and ORDER_TYPE[bk] == RAID
+            and _claim_raid_targets(g, t, memo, house, a, claim, foresight)
+        ):
+            for i in range(na):
+                if not done[i]:
+                    _score_raids(g, t, memo, house, i, areas[i], params, score, claim, raid_mood)
+    if v2:
+        _move_raids(house, memo, areas, na, score)
+        if stars > 0:
+            _spend_spare_stars(house, memo, areas, na, score, left, usable, stars)
 
 
 @njit
@@ -527,208 +725,4 @@ def place_order(g, t, house: int, mask, params, memo) -> int:
     return -1
 
 
-# --- the Messenger Raven ----------------------------------------------------------------------
-
-
-@njit
-def _exposed(g, t, house: int, a: int) -> float:
-    """Strength of revealed enemy march orders next to ``a`` (orders are face up now)."""
-    worst = 0.0
-    for j in range(t.neighbours.shape[1]):
-        b = t.neighbours[a, j]
-        if b < 0:
-            break
-        e = g.owner[b]
-        if e >= 0 and e != house and 0 <= g.order[b] <= 2:
-            s = float(attack_strength(g, t, b, a))
-            if t.kind[b] == LAND and t.kind[a] != LAND:
-                s = 0.0
-            if s > worst:
-                worst = s
-    return worst
-
-
-@njit
-def _raven_swap(g, t, house: int, memo, params) -> tuple:
-    """The best order to swap with the Raven now that orders are revealed: (gain, area, kind).
-    A threatened area without a defence order takes one; (second heuristic) a raid with nothing
-    to raid becomes a consolidate power order."""
-    best = 0.0
-    best_a = -1
-    best_k = -1
-    for a in range(t.n_areas):
-        if g.owner[a] != house or g.order[a] < 0:
-            continue
-        cur = g.order[a]
-        ct = ORDER_TYPE[cur]
-        ex = _exposed(g, t, house, a)
-        if ex > 0.0 and ct != DEFENSE and ct != MARCH:
-            hold = hold_strength(g, t, a)
-            v = value_for(g, t, memo, house, a)
-            for k in (O_DEFENSE_TWO, O_DEFENSE_ONE):
-                if order_allowed(g, t, house, a, k, cur):
-                    extra = 2.0 if k == O_DEFENSE_TWO else 1.0
-                    gain = (
-                        v
-                        * (lose_chance(ex, hold) - lose_chance(ex, hold + extra))
-                        * (0.5 + params[P_DEFENCE])
-                    )
-                    if gain > best:
-                        best = gain
-                        best_a = a
-                        best_k = k
-                    break
-        elif ct == RAID and params[P_VERSION] >= 2.0 and not _raidable_next_to(g, t, house, a):
-            # the second heuristic takes back a raid that has nothing to raid
-            gain = 0.25 + 0.3 * power_income(g, t, house, a)
-            if gain > best:
-                best = gain
-                best_a = a
-                best_k = O_CONSOLIDATE
-    return best, best_a, best_k
-
-
-@njit
-def _raidable_next_to(g, t, house: int, a: int) -> bool:
-    """Whether the raid order in ``a`` has an order to remove next to it (orders face up):
-    support, raid or consolidate power, and defence for a star raid."""
-    star = g.order[a] == O_RAID_STAR
-    for j in range(t.neighbours.shape[1]):
-        x = t.neighbours[a, j]
-        if x < 0:
-            break
-        e = g.owner[x]
-        if e < 0 or e == house or g.order[x] < 0 or not raid_reaches(t, a, x):
-            continue
-        kt = ORDER_TYPE[g.order[x]]
-        if kt == SUPPORT or kt == RAID or kt == CONSOLIDATE or (star and kt == DEFENSE):
-            return True
-    return False
-
-
-@njit
-def raven(g, t, house: int, mask, params, memo) -> int:
-    if mask[1]:
-        gain, a, _k = _raven_swap(g, t, house, memo, params)
-        if a >= 0 and gain > 0.2:
-            return 1
-    return 2 if mask[2] else 0
-
-
-@njit
-def raven_area(g, t, house: int, mask, params, memo) -> int:
-    _gain, a, _k = _raven_swap(g, t, house, memo, params)
-    if a >= 0 and mask[a]:
-        return a
-    return -1
-
-
-@njit
-def raven_order(g, t, house: int, mask, params, memo) -> int:
-    a = g.ctx[0]
-    if _exposed(g, t, house, a) > 0.0:
-        for k in (O_DEFENSE_TWO, O_DEFENSE_ONE):
-            if mask[k]:
-                return k
-    for k in (O_CONSOLIDATE_STAR, O_CONSOLIDATE, O_DEFENSE_ONE, O_SUPPORT_ZERO):
-        if mask[k]:
-            return k
-    return -1
-
-
-@njit
-def raven_bury(g, t, house: int, mask, params, memo) -> int:
-    """The seen wildling card goes to the bottom when its penalty would hurt (a harsh card and a
-    threat high enough that an attack may come soon)."""
-    card = g.ctx[0]
-    harsh = card == 1 or card == 2 or card == 6 or card == 7 or card == 5  # see WildlingCard
-    return 1 if harsh and g.threat >= 6 else 0
-
-
-# --- raids ------------------------------------------------------------------------------------
-
-
-@njit
-def _march_targets(g, t, house: int, memo) -> int:
-    """The planned attack targets of ``house``'s march orders still on the board, as bits."""
-    bits = 0
-    for a in range(t.n_areas):
-        y = memo.plan_target[house, a]
-        if y >= 0 and g.owner[a] == house and 0 <= g.order[a] <= 2:
-            bits |= 1 << y
-    return bits
-
-
-@njit
-def _raid_value(g, t, house: int, source: int, x: int, memo, targets: int) -> float:
-    """Worth of raiding the order in ``x`` (``targets``: ``_march_targets``)."""
-    kind = g.order[x]
-    kt = ORDER_TYPE[kind]
-    if kt == CONSOLIDATE:
-        return 1.2 + (0.4 if kind == O_CONSOLIDATE_STAR else 0.0)
-    # a target of the house's marches, or an order that can support in a battle there
-    targeted = (targets >> x) & 1 != 0
-    if not targeted:
-        for j in range(t.neighbours.shape[1]):
-            y = t.neighbours[x, j]
-            if y < 0:
-                break
-            if (targets >> y) & 1 and support_reaches(t, x, y):
-                targeted = True
-                break
-    if kt == SUPPORT:
-        near_me = False
-        for j in range(t.neighbours.shape[1]):
-            y = t.neighbours[x, j]
-            if y < 0:
-                break
-            if g.owner[y] == house and support_reaches(t, x, y):
-                near_me = True
-        return 0.5 + (1.0 if targeted else 0.0) + (0.4 if near_me else 0.0)
-    if kt == RAID:
-        return 0.6
-    if kt == DEFENSE:
-        return 1.5 if targeted else 0.3
-    return 0.1
-
-
-@njit
-def raid_from(g, t, house: int, mask, params, memo) -> int:
-    targets = _march_targets(g, t, house, memo)
-    best = -1.0
-    best_a = -1
-    for a in range(t.n_areas):
-        if not mask[a]:
-            continue
-        v = 0.0
-        for j in range(t.neighbours.shape[1]):  # raids reach neighbours only
-            x = t.neighbours[a, j]
-            if x < 0:
-                break
-            if g.owner[x] >= 0 and g.owner[x] != house and g.order[x] >= 0:
-                if raid_reaches(t, a, x):
-                    r = _raid_value(g, t, house, a, x, memo, targets)
-                    if r > v:
-                        v = r
-        if v > best:
-            best = v
-            best_a = a
-    return best_a
-
-
-@njit
-def raid_target(g, t, house: int, mask, params, memo) -> int:
-    source = g.ctx[0]
-    targets = _march_targets(g, t, house, memo)
-    best = 0.0
-    best_x = ACT_NONE
-    for x in range(t.n_areas):
-        if mask[x]:
-            v = _raid_value(g, t, house, source, x, memo, targets)
-            if v > best:
-                best = v
-                best_x = x
-    return best_x
-
-
-__all__ = ["place_order", "plan_orders", "raid_from", "raid_target", "raven"]
+__all__ = ["place_order", "plan_orders", "restricted"]

@@ -143,6 +143,16 @@ PARAMS: tuple[Param, ...] = (
         "keeps its fleets still unless a move gains clearly more, and leaves the house furthest "
         "behind alone while others lead.",
     ),
+    Param(
+        "foresight",
+        1.0,
+        0.0,
+        1.0,
+        "Second heuristic: above 0.5, before it plans its orders it predicts the orders of the "
+        "houses next to it (the plan its own heuristic would make in their place, from the "
+        "public board) and places its raids by that prediction; planning then costs about "
+        "twice as much. Below 0.5, a neighbour's order counts as raidable by its strength alone.",
+    ),
 )
 
 PARAM_NAMES: tuple[str, ...] = tuple(p.name for p in PARAMS)
@@ -151,7 +161,7 @@ DEFAULTS: NDArray[np.float64] = np.array([p.default for p in PARAMS], np.float64
 DEFAULTS.setflags(write=False)
 # the first heuristic's parameters (its defaults as they were when the second was begun)
 V1_DEFAULTS: NDArray[np.float64] = np.array(
-    [0.6, 0.5, 0.7, 0.5, 0.25, 0.2, 0.35, 1.0, 0.5, 0.5, 0.2, 1.0], np.float64
+    [0.6, 0.5, 0.7, 0.5, 0.25, 0.2, 0.35, 1.0, 0.5, 0.5, 0.2, 1.0, 0.0], np.float64
 )
 V1_DEFAULTS.setflags(write=False)
 # indices for the compiled code
@@ -168,6 +178,7 @@ V1_DEFAULTS.setflags(write=False)
     P_POWER,
     P_NOISE,
     P_VERSION,
+    P_FORESIGHT,
 ) = range(N_PARAMS)
 
 
@@ -302,6 +313,7 @@ __all__ = [
     "N_PARAMS",
     "PARAMS",
     "PARAM_NAMES",
+    "P_FORESIGHT",
     "P_NOISE",
     "P_VERSION",
     "RANDOM",
