@@ -365,6 +365,37 @@ def test_adwd_reek_brings_ramsay_back_in_the_calculator():
     assert "reek brings ramsay_bolton back to the hand" in all_notes(r)
 
 
+def test_adwd_exact_and_sampled_odds_agree():
+    """Full hands with Tides of Battle and the blade in play — Baratheon against Tyrell at
+    Highgarden (Mance Rayder, Margaery Tyrell, Stannis, the Queen of Thorns), Greyjoy against
+    Lannister (Aeron's and Qyburn's choices, Euron, Ser Addam): the sampled odds (200,000
+    battles) agree with the exact ones within four standard errors."""
+    specs = [
+        make_spec(
+            "highgarden",
+            side("baratheon", {"knight": 1, "footman": 1}, power=4),
+            side("tyrell", {"footman": 2}),
+            fiefdoms=["baratheon", "tyrell"],
+            supports=(support("baratheon", "attacker", {"footman": 1}),),
+            wildling_threat=6,
+        ),
+        make_spec(
+            "lannisport",
+            side("greyjoy", {"knight": 2}, power=3),
+            side("lannister", {"knight": 1, "footman": 1}, power=4),
+            fiefdoms=["lannister", "greyjoy"],
+            discards={"tyrell": ["mace_tyrell_dwd"]},
+        ),
+    ]
+    for spec in specs:
+        spec |= {"adwd_house_cards": True, "tides_of_battle": True, "blade_used": False}
+        exact = combat_odds(spec, model="uniform")
+        sampled = combat_odds(spec, model="uniform", samples=200_000, seed=3)
+        assert exact.exact and not sampled.exact
+        assert abs(exact.p_attacker_wins - sampled.p_attacker_wins) < 4 * sampled.std_error
+        assert 0.0 < exact.p_attacker_wins < 1.0
+
+
 def test_adwd_spec_refuses_mixed_decks():
     """A base card in an ADwD battle (or an ADwD card in a base one) names the deck it is in."""
     with pytest.raises(BattleSpecError, match="A Dance with Dragons decks"):
@@ -416,6 +447,29 @@ def test_adwd_engine_ser_ilyn_payne_destroys_a_footman_anywhere():
     assert c.at("karhold") == "" and c.order_at("karhold") is None
     assert c.at("blackwater") == "lannister 2K"
     assert c.at("harrenhal") == "stark Fr"
+
+
+def test_adwd_engine_ser_ilyn_payne_defending_kills_a_marching_footman():
+    """Stark attacks The Reach with 2 footmen and a knight and loses to Lannister (2 knights,
+    Ser Ilyn Payne). Ilyn takes one of the marching footmen (the embattled area stands for
+    them): the beaten attackers go home one footman short."""
+    c = marches().place("""
+        kingswood  stark 2F K march+0
+        the_reach  lannister 2K
+    """)
+    c.play("""
+        stark MARCH_FROM kingswood
+        stark MARCH_UNIT F the_reach
+        stark MARCH_UNIT F the_reach
+        stark MARCH_UNIT K the_reach
+        stark HOUSE_CARD damon_dance_for_me
+        lannister HOUSE_CARD ser_ilyn_payne
+    """)
+    c.expect("lannister CARD_ABILITY")
+    assert c.options() == {"the_reach", "none"}
+    c.play("lannister CARD_ABILITY the_reach")
+    assert c.at("kingswood") == "stark Fr Kr"
+    assert c.at("the_reach") == "lannister 2K"
 
 
 def test_adwd_engine_jon_snow_moves_the_wildling_threat():
@@ -797,3 +851,64 @@ def test_adwd_random_games_narrate_the_card_abilities():
             b.rng[:, 1:] = 0
             assert a.tobytes() == b.tobytes()
     assert texts and not any("option" in t for t in texts)
+
+
+def test_adwd_play_command_takes_the_variant(tmp_path, capsys):
+    """``gotsim play --variant adwd_house_cards`` plays a narrated game with the ADwD decks;
+    the 1st edition refuses the switch in one line (status 2)."""
+    from gotsim.cli import main
+
+    log = tmp_path / "game.log"
+    assert (
+        main(
+            [
+                "play",
+                "--players",
+                "4",
+                "--seed",
+                "3",
+                "--variant",
+                "adwd_house_cards",
+                "--log",
+                str(log),
+            ]
+        )
+        == 0
+    )
+    text = log.read_text("utf-8")
+    deck = {c.name for c in house_cards("2e", "adwd")} - {c.name for c in house_cards("2e")}
+    assert any(name in text for name in deck)
+    with pytest.raises(SystemExit) as info:
+        main(["play", "--edition", "1e", "--players", "4", "--variant", "adwd_house_cards"])
+    assert info.value.code == 2
+    assert "2nd-edition" in capsys.readouterr().err
+
+
+def test_adwd_combat_form_keeps_the_decks():
+    """The notebook form offers the ADwD decks for an ADwD spec and gives back the same battle
+    (the switch, the wildling threat and the discards kept)."""
+    from gotsim.analysis.combat_form import battle_from_form, form_values
+
+    discards = {"martell": ["big_man", "ser_gerris_drinkwater"], "tyrell": ["willas_tyrell"]}
+    hands = {
+        house: [c.id for c in house_cards("2e", "adwd") if c.house.id == house and c.id not in out]
+        for house, out in discards.items()
+    }
+    spec = make_spec(
+        "highgarden",
+        side("martell", {"footman": 2, "knight": 2}, hand=hands["martell"], order="march+1"),
+        side("tyrell", {"footman": 1, "knight": 1}, hand=hands["tyrell"], order="defense+1"),
+        fiefdoms=["tyrell", "martell"],
+        supports=(support("martell", "attacker", {"knight": 1}),),
+        blade=True,
+        adwd_house_cards=True,
+        tides_of_battle=True,
+        wildling_threat=4,
+        discards=discards,
+    )
+    values = form_values(spec)
+    assert "margaery_tyrell_dwd" in values["defender_hand"]
+    again = battle_from_form(values, spec)
+    assert again["adwd_house_cards"] is True and again["wildling_threat"] == 4
+    assert again["discards"] == discards
+    assert combat_odds(again).p_attacker_wins == pytest.approx(combat_odds(spec).p_attacker_wins)
