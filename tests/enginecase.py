@@ -62,7 +62,7 @@ from gotsim.engine.state import (
 )
 from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table
 from gotsim.rules.board import load_board
-from gotsim.rules.cards import house_deck
+from gotsim.rules.cards import card_table, house_deck
 from gotsim.rules.ids import House
 
 BOARD = load_board("2e")
@@ -74,9 +74,9 @@ TRACKS = ("iron_throne", "fiefdoms", "kings_court")
 DECK = {h: tuple(c.id for c in house_deck("2e", h)) for h in House}
 
 
-def deck_ids(edition: str) -> dict[House, tuple[str, ...]]:
+def deck_ids(edition: str, card_set: str = "base") -> dict[House, tuple[str, ...]]:
     """Each house's card ids in deck-slot order (empty for a house without cards)."""
-    return {h: tuple(c.id for c in house_deck(edition, h)) for h in House}
+    return {h: tuple(c.id for c in house_deck(edition, h, card_set)) for h in House}
 
 
 _UNIT_TOKEN = re.compile(r"^(\d*)([FKSE])(r?)$")
@@ -156,6 +156,8 @@ class Case:
         self.edition = edition
         self.board = load_board(edition)
         self.deck = DECK if edition == "2e" else deck_ids(edition)
+        if (variants or {}).get("adwd_house_cards"):
+            self.deck = deck_ids(edition, "adwd")
         self.rules = rules_table(edition, players, {**(variants or {}), "tides_of_battle": tides})
         self.t = self.rules[0]
         self.games = new_games(
@@ -357,6 +359,8 @@ class Case:
             return self.deck[House(house)][action]
         if kind == Decision.AERON:
             return "keep" if action == 0 else self.deck[House(house)][action - 1]
+        if kind == Decision.CARD_ABILITY:
+            return self._card_ability_word(action)
         if kind == Decision.PATCHFACE:
             return self.deck[House(int(g.ctx[0]))][action]
         if kind in UNIT_KINDS:
@@ -395,6 +399,10 @@ class Case:
                     return a
         if kind == Decision.AERON and word == "keep":
             return 0
+        if kind == Decision.CARD_ABILITY:
+            for a in range(N_ACTIONS):
+                if self._card_ability_word(a) == word:
+                    return a
         if kind in (Decision.HOUSE_CARD, Decision.AERON, Decision.PATCHFACE) or (
             kind == Decision.WILDLING_CHOICE and word in self.deck[House(house)]
         ):
@@ -412,6 +420,34 @@ class Case:
         if word in self.board.area_index:
             return self._area(word)
         return int(word)
+
+    def _card_ability_word(self, action: int) -> str:
+        """CARD_ABILITY actions (A Dance with Dragons cards): Ser Ilyn Payne areas, Qyburn card
+        ids, Melisandre the card ids of her deck, Ser Gerris track ids, Rodrik the Reader's
+        second stage Westeros card names; numbers otherwise (Aeron's power, Jon Snow, Reek,
+        Rodrik's deck)."""
+        g = self.g
+        ability = cb.Ability(int(g.ctx[1]))
+        house = House(int(g.pending_house))
+        if action == ACT_NONE:
+            return "none"
+        if ability == cb.Ability.ILYN_PAYNE and action < self.board.n_areas:
+            return self.board.area_ids[action]
+        if ability == cb.Ability.QYBURN and action < len(self.card_ids):
+            return self.card_ids[action]
+        if ability == cb.Ability.MELISANDRE_DWD and action < 7:
+            return self.deck[house][action]
+        if ability == cb.Ability.GERRIS_DRINKWATER and action < 3:
+            return TRACKS[action]
+        if ability == cb.Ability.RODRIK_THE_READER and g.ctx[2] == 1 and action < 15:
+            return WesterosCard(action).name.lower()
+        return str(action)
+
+    @property
+    def card_ids(self) -> tuple[str, ...]:
+        """The card ids by card number (the rules table's card set)."""
+        card_set = "adwd" if self.t.adwd_house_cards else "base"
+        return card_table(self.edition, card_set).ids
 
     def _one_time_target_word(self, action: int) -> str:
         """ONE_TIME_TARGET actions: areas (Iron Fleet, Soul of R'hllor), houses (Lion's

@@ -153,6 +153,12 @@ def test_heuristic_answers_every_decision_kind_legally() -> None:
         games = new_games(seeds, edition="1e", players=players)
         _explore(games, rules, DEFAULTS.copy(), new_memos(40), counts, bad, every)
         assert games.done.all()
+    # and the A Dance with Dragons house cards theirs (CARD_ABILITY)
+    rules = rules_table("2e", 6, {"adwd_house_cards": True, "tides_of_battle": True})
+    seeds = [np.random.SeedSequence(31, spawn_key=(i,)) for i in range(60)]
+    games = new_games(seeds, players=6)
+    _explore(games, rules, DEFAULTS.copy(), new_memos(60), counts, bad, 2)
+    assert games.done.all()
     kinds = [k for k in Decision if k != Decision.NONE]
     missing = [k.name for k in kinds if counts[k] == 0]
     assert not missing, f"decision kinds never reached: {missing}"

@@ -37,24 +37,32 @@ def form_values(spec: Mapping[str, Any]) -> dict[str, Any]:
         "support_units": dict(support.get("units", {})),
     }
     edition = spec.get("edition", "2e")
+    card_set = _card_set(spec)
     for side, default_order in (("attacker", "march+0"), ("defender", "none")):
         house = spec[side]["house"]
         values[side] = house
         values[f"{side}_units"] = dict(spec[side].get("units", {}))
         values[f"{side}_order"] = spec[side].get("order", default_order)
-        deck = [card.id for card in house_deck(edition, House.from_id(house))]
+        deck = [card.id for card in house_deck(edition, House.from_id(house), card_set)]
         values[f"{side}_hand"] = tuple(spec[side].get("hand", deck))
     return values
 
 
+def _card_set(spec: Mapping[str, Any]) -> str:
+    """The house-card set of a spec: the A Dance with Dragons decks with ``adwd_house_cards``."""
+    return "adwd" if spec.get("adwd_house_cards") else "base"
+
+
 def battle_from_form(values: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any]:
     """A battle spec from the form's ``values``, keeping ``base``'s other fields (edition,
-    tracks; discards of the houses still fighting, less the cards now in hand)."""
+    tracks, the A Dance with Dragons switch and the wildling threat; discards of the houses still
+    fighting, less the cards now in hand)."""
     fighting = {values["attacker"], values["defender"], values.get("supporter")} - {None}
     spec: dict[str, Any] = {
         k: copy.deepcopy(v)
         for k, v in base.items()
-        if k == "edition" or (k in ("fiefdoms", "iron_throne") and fighting <= set(v))
+        if k in ("edition", "adwd_house_cards", "wildling_threat")
+        or (k in ("fiefdoms", "iron_throne") and fighting <= set(v))
     }  # a track without a house now fighting falls back to the starting order
     spec["area"] = values["area"]
     spec["tides_of_battle"] = bool(values["tides_of_battle"])
@@ -185,7 +193,8 @@ class CombatForm:
         self.update()
 
     def _cards(self, house: str) -> list[tuple[str, str]]:
-        return [(c.name, c.id) for c in house_deck(self.edition, House.from_id(house))]
+        deck = house_deck(self.edition, House.from_id(house), _card_set(self.base))
+        return [(c.name, c.id) for c in deck]
 
     def _house_changed(self, side: str) -> Any:
         def changed(change: Mapping[str, Any]) -> None:

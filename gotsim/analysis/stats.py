@@ -16,7 +16,7 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from gotsim.rules.ids import HOUSE_IDS
-from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS
+from gotsim.rules.variants import ADWD_HOUSE_CARDS, CLASH_OF_KINGS_VARIANTS
 
 __all__ = [
     "CELL_COLUMNS",
@@ -38,6 +38,7 @@ CELL_COLUMNS: tuple[str, ...] = (
     "tides_of_battle",
     "kings_court_swap",
     *CLASH_OF_KINGS_VARIANTS,
+    ADWD_HOUSE_CARDS,
     "policies",
     "start_position",
 )

@@ -65,6 +65,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     cards = sub.add_parser("cards", help="list the house cards")
     cards.add_argument("--edition", choices=EDITIONS, default="2e", help="rules edition")
+    cards.add_argument(
+        "--set",
+        dest="card_set",
+        choices=("base", "adwd"),
+        default="base",
+        help="house-card set: base (the edition's decks) or adwd (the 2nd edition's A Dance "
+        "with Dragons decks, the adwd_house_cards variant)",
+    )
     cards.add_argument("--json", action="store_true", help="print JSON instead of a table")
     cards.set_defaults(run=cmd_cards)
 

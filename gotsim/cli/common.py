@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 from gotsim.inputs import (
     InputError,
 )
-from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS
+from gotsim.rules.variants import ADWD_HOUSE_CARDS, CLASH_OF_KINGS_VARIANTS
 
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a Unix tool killed by a closed pipe
@@ -103,7 +103,10 @@ def check_edition(args: argparse.Namespace) -> None:
     if args.edition == "1e" and getattr(args, "tides", False):
         fail("--tides: Tides of Battle is a 2nd-edition variant")
     for module in args.variant or ():
-        if args.edition == "2e":
+        if module == ADWD_HOUSE_CARDS:
+            if args.edition != "2e":
+                fail(f"--variant {module}: the A Dance with Dragons house cards are 2nd-edition")
+        elif args.edition == "2e":
             fail(
                 f"--variant {module}: an A Clash of Kings module of the 1st edition (--edition 1e)"
             )
@@ -146,8 +149,9 @@ def variant_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--variant",
         action="append",
-        choices=CLASH_OF_KINGS_VARIANTS,
+        choices=(*CLASH_OF_KINGS_VARIANTS, ADWD_HOUSE_CARDS),
         metavar="MODULE",
         help="an A Clash of Kings module of the 1st edition (repeat for several): "
-        + ", ".join(CLASH_OF_KINGS_VARIANTS),
+        + ", ".join(CLASH_OF_KINGS_VARIANTS)
+        + "; or, in the 2nd edition, adwd_house_cards (the A Dance with Dragons house cards)",
     )

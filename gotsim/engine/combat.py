@@ -70,7 +70,19 @@ FIRST_EDITION = FORTIFIED + 3  # 1 for a 1st-edition battle (routed units killed
 STRENGTH = FORTIFIED + 4
 SIEGE_CASTLE = STRENGTH + N_UNIT_TYPES
 FORTIFIED_KNIGHT = SIEGE_CASTLE + 1
-BATTLE_LEN = FORTIFIED_KNIGHT + 1
+# A Dance with Dragons house cards (appended, so that the slots above keep their places): per
+# side (add ``3 * side``) strength, swords and fortifications added to its card (Qyburn's copy,
+# Aeron Damphair's power); per side (add ``side``) 1 if its card goes back to the hand instead of
+# the discards (Reek), 1 if a card fixes its final strength (Mance Rayder, Margaery Tyrell:
+# written by ``board_and_card_strength``; the blade and Tides of Battle add nothing to it then);
+# the wildling threat (Mance); 1 if the embattled area is the defender's home area or holds its
+# power token (Margaery)
+CARD_PLUS = FORTIFIED_KNIGHT + 1
+KEEP_CARD = CARD_PLUS + 6
+FINAL_FIXED = KEEP_CARD + 2
+THREAT = FINAL_FIXED + 2
+DEFENDER_HOLDS = THREAT + 1
+BATTLE_LEN = DEFENDER_HOLDS + 1
 
 # --- strength breakdown components (``strength_breakdown`` output columns) ----------------------
 PART_NAMES = (
@@ -206,7 +218,10 @@ def add_chance_strength(
             out[side, P_SWORDS] += tides_swords[t]
             out[side, P_FORTS] += tides_forts[t]
             out[side, P_SKULLS] = tides_skulls[t]
-        out[side, P_TOTAL] += out[side, P_BLADE] + out[side, P_TIDES]
+        if b[FINAL_FIXED + side] != 0:  # a fixed final strength (Mance Rayder, Margaery Tyrell)
+            out[side, P_MODS] -= out[side, P_BLADE] + out[side, P_TIDES]
+        else:
+            out[side, P_TOTAL] += out[side, P_BLADE] + out[side, P_TIDES]
 
 
 @njit
@@ -254,11 +269,12 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
         if not attacking and b[FORTIFIED] & FORTIFICATION_TOKEN:
             out[side, P_GARRISON] += 1  # a fortification counts with the garrisons: +1
         card = b[o + CARD]
+        mods = 0
         if card >= 0:
             out[side, P_CARD] = 0 if theirs == Ability.BALON else card_strength[card]
-            out[side, P_SWORDS] = card_swords[card]
-            out[side, P_FORTS] = card_forts[card]
-        mods = 0
+            out[side, P_SWORDS] = card_swords[card] + b[CARD_PLUS + 3 * side + 1]
+            out[side, P_FORTS] = card_forts[card] + b[CARD_PLUS + 3 * side + 2]
+            mods += b[CARD_PLUS + 3 * side]
         if mine == Ability.STANNIS:
             if b[other * SIDE + IRON_THRONE_POS] < b[o + IRON_THRONE_POS]:
                 mods += 1
@@ -293,11 +309,77 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
                 out[side, P_SWORDS] += 1
             else:
                 out[side, P_FORTS] += 1
+        elif mine >= Ability.ILYN_PAYNE:
+            mods += _adwd_strength(b, side, mine, card, cards, own_ships_count, out)
         out[side, P_MODS] = mods
         total = 0
         for part in range(P_TOTAL):
             total += out[side, part]
+        fixed, value = fixed_final_strength(b, side, card_ability)
+        b[FINAL_FIXED + side] = 1 if fixed else 0
+        if fixed:  # Mance Rayder, Margaery Tyrell: the card modifiers make up the difference
+            out[side, P_MODS] += value - total
+            total = value
         out[side, P_TOTAL] = total
+
+
+@njit
+def _count_bits(mask) -> int:
+    n = 0
+    while mask != 0:
+        n += mask & 1
+        mask >>= 1
+    return n
+
+
+@njit
+def _adwd_strength(b, side: int, mine: int, card: int, cards: tuple, own_ships: int, out) -> int:
+    """The strength modifier of an A Dance with Dragons card ability ``mine`` played by
+    ``side`` (its swords and fortifications go straight into ``out``)."""
+    card_strength, _, _, _, card_ref = cards
+    o = side * SIDE
+    if mine == Ability.ADDAM_MARBRAND:  # attacking: own knights, supporting ones too, +1 each
+        if side == ATTACKER:
+            return b[o + UNITS + KNIGHT] + b[o + SUPPORT_OWN + KNIGHT]
+    elif mine == Ability.PAXTER_REDWYNE:  # at sea: own ships, supporting ones too, +1 each
+        if b[SEA_BATTLE] != 0:
+            return own_ships * (b[o + UNITS + SHIP] + b[o + SUPPORT_OWN + SHIP])
+    elif mine == Ability.RAMSAY_BOLTON:  # Reek still in hand: +1 and three swords
+        ref = card_ref[card]
+        if ref >= 0 and (b[o + HAND] >> ref) & 1:
+            out[side, P_SWORDS] += 3
+            return 1
+    elif mine == Ability.EURON_DWD:  # the opponent above on Fiefdoms: +1
+        if b[(1 - side) * SIDE + FIEFDOMS_POS] < b[o + FIEFDOMS_POS]:
+            return 1
+    elif mine == Ability.DORAN_DWD:  # per other card in hand: a sword, a fort, -1 (not below 0)
+        n = _count_bits(b[o + HAND])
+        out[side, P_SWORDS] += n
+        out[side, P_FORTS] += n
+        return -min(n, card_strength[card] + b[CARD_PLUS + 3 * side])
+    elif mine == Ability.QUENTYN_MARTELL:  # +1 per card in the discard pile
+        return _count_bits(b[o + DISCARDS])
+    return 0
+
+
+@njit
+def fixed_final_strength(b: NDArray[np.int64], side: int, card_ability: NDArray[np.int64]):
+    """Whether a card fixes ``side``'s final combat strength (after the blade and Tides of
+    Battle), and to what: Mance Rayder's own, to the wildling threat; Margaery Tyrell's
+    opponent's, to 2, when she defends her home area or an area holding her power token. With
+    both, the later in Iron Throne order has the last word (S&R ``getFinalCombatStrength``)."""
+    fixed = False
+    value = 0
+    first = ATTACKER if b[IRON_THRONE_POS] < b[SIDE + IRON_THRONE_POS] else DEFENDER
+    for k in range(2):
+        s = first if k == 0 else 1 - first
+        ability = active_ability(b, s, card_ability)
+        if ability == Ability.MANCE_RAYDER and s == side:
+            fixed, value = True, b[THREAT]
+        elif ability == Ability.MARGAERY_DWD and s != side and s == DEFENDER:
+            if b[DEFENDER_HOLDS] != 0 and b[side * SIDE + CARD] >= 0:
+                fixed, value = True, 2
+    return fixed, value
 
 
 @njit
@@ -510,6 +592,64 @@ def discard_played_card(b: NDArray[np.int64], side: int) -> None:
     b[o + CARD] = -1
 
 
+# --- A Dance with Dragons: "before combat" and "immediately" abilities ---------------------------
+
+
+@njit
+def clear_support(b: NDArray[np.int64], side: int) -> None:
+    """Stannis Baratheon (ADwD), unsupported: every support order next to the battle is removed,
+    so ``side`` (his opponent) loses all its support."""
+    o = side * SIDE
+    for u in range(N_UNIT_TYPES):
+        b[o + SUPPORT_OWN + u] = 0
+        b[o + SUPPORT_ALLY + u] = 0
+    b[o + SUPPORT_BONUS] = 0
+    b[o + SUPPORTERS] = 0
+
+
+@njit
+def redirect_support(
+    b: NDArray[np.int64], from_side: int, units: NDArray[np.int64], bonus: int
+) -> None:
+    """Walder Frey: one support order of a third house backing ``from_side`` backs its opponent
+    instead (its units and modifier)."""
+    remove_support(b, from_side, False, units, bonus)
+    o = (1 - from_side) * SIDE
+    for u in range(N_UNIT_TYPES):
+        b[o + SUPPORT_ALLY + u] += units[u]
+    b[o + SUPPORT_BONUS] += bonus
+    b[o + SUPPORTERS] += 1
+
+
+@njit
+def add_to_card(
+    b: NDArray[np.int64], side: int, strength: int, swords: int, forts: int, power: int
+) -> None:
+    """Qyburn (a discarded card's printed numbers, for 2 power) and Aeron Damphair (ADwD: +1 per
+    power token spent): numbers added to ``side``'s card, ``power`` paid."""
+    b[CARD_PLUS + 3 * side] += strength
+    b[CARD_PLUS + 3 * side + 1] += swords
+    b[CARD_PLUS + 3 * side + 2] += forts
+    b[side * SIDE + POWER] -= power
+    b[side * SIDE + POWER_DELTA] -= power
+
+
+@njit
+def reek_returns_ramsay(b: NDArray[np.int64], side: int, cards: tuple) -> int:
+    """Reek: Ramsay Bolton, if discarded, goes back to the hand at once. Returns his card
+    number, or -1 when he was not in the discard pile (or the text is cancelled)."""
+    card_ability, card_ref = cards[3], cards[4]
+    o = side * SIDE
+    if active_ability(b, side, card_ability) != Ability.REEK:
+        return -1
+    ramsay = card_ref[b[o + CARD]]
+    if ramsay < 0 or (b[o + DISCARDS] >> ramsay) & 1 == 0:
+        return -1
+    b[o + DISCARDS] &= ~bit(ramsay)
+    b[o + HAND] |= bit(ramsay)
+    return ramsay
+
+
 # --- abilities of the winner, right after the victor is known -----------------------------------
 
 
@@ -519,6 +659,14 @@ def power_for_winning(b: NDArray[np.int64], winner: int, card_ability: NDArray[n
     mine = active_ability(b, winner, card_ability)
     if mine == Ability.TYWIN or mine == Ability.JAIME_1E:
         return 2
+    return 0
+
+
+@njit
+def power_for_losing(b: NDArray[np.int64], loser: int, card_ability: NDArray[np.int64]) -> int:
+    """Power the loser's card takes from the pool: Qarl the Maid, 3 when his side attacked."""
+    if loser == ATTACKER and active_ability(b, loser, card_ability) == Ability.QARL_THE_MAID:
+        return 3
     return 0
 
 

@@ -357,6 +357,11 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     phase, step = boundary(g, t)
     if t.edition != 2:
         raise PositionError("edition: reading a 1st-edition record back as a position is not built")
+    if t.adwd_house_cards:
+        raise PositionError(
+            "variants: positions hold base-deck hands; a record with the A Dance with Dragons "
+            "house cards cannot be read back as a position"
+        )
     board = load_board(EDITION)
     players = int(t.players)
     houses = [House(h) for h in range(len(House)) if g.in_play[h]]

@@ -39,12 +39,14 @@ from gotsim.engine.state import (
 from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table
 from gotsim.engine.westeros import WILDLINGS_1E
 from gotsim.rules.board import load_board
-from gotsim.rules.cards import house_deck
+from gotsim.rules.cards import house_cards, house_deck
 from gotsim.rules.ids import EDITIONS, House, Unit
 from gotsim.rules.setup import load_setup
 from gotsim.rules.variants import Rules
 
 TRACK_NAMES = ("iron_throne", "fiefdoms", "kings_court")
+# A Dance with Dragons abilities whose CARD_ABILITY action 0 means "not used"
+ADWD_ZERO_UNUSED = (cb.Ability.JON_SNOW, cb.Ability.REEK)
 
 # --- the game's words for the engine's codes (narration) -----------------------------------------
 
@@ -189,6 +191,7 @@ class Game:
             else (np.random.SeedSequence(self.seed, spawn_key=(0,)))
         )
         self.rules = rules_table(rules)
+        self.card_set = rules.card_set
         self.games = new_games(
             [seq],
             edition=self.edition,
@@ -399,7 +402,7 @@ class Game:
         return self.board.area_names[a] if 0 <= a < self.board.n_areas else str(a)
 
     def _card(self, house: House, slot: int) -> str:
-        return house_deck(self.edition, house)[slot].name
+        return house_deck(self.edition, house, self.card_set)[slot].name
 
     def describe(self, pending: Pending, action: int) -> str:
         """The action in the game's words (``places March +1 ★ in Dragonstone``)."""
@@ -568,7 +571,34 @@ class Game:
             if order == OneTimeOrder.POWER_OF_HIGHGARDEN:
                 return f"{name}: takes 1 power from {house_words(action)}"
             return f"{name} names {house_words(action)}"
+        if kind == Decision.CARD_ABILITY:
+            return self._card_ability(house, ctx, action)
         return f"decides {kind.name.lower().replace('_', ' ')}: option {action}"
+
+    def _card_ability(self, house: House, ctx: tuple[int, ...], action: int) -> str:
+        """A CARD_ABILITY (A Dance with Dragons card) in words: ctx1 the ability, ctx2 its
+        stage."""
+        ability = cb.Ability(ctx[1])
+        if ability == cb.Ability.AERON_DWD:
+            return f"spends {action} power for +{action} strength (Aeron Damphair)"
+        if action == ACT_NONE or (ability in ADWD_ZERO_UNUSED and action == 0):
+            return f"does not use {ability.name.lower().replace('_', ' ')}"
+        if ability == cb.Ability.QYBURN:
+            card = house_cards(self.edition, self.card_set)[action]
+            return f"pays 2 power for the numbers of {card.name} (Qyburn)"
+        if ability == cb.Ability.ILYN_PAYNE:
+            return f"destroys a footman in {self._area(action)} (Ser Ilyn Payne)"
+        if ability == cb.Ability.JON_SNOW:
+            return f"moves the wildling threat {('', 'down', 'up')[action]} (Jon Snow)"
+        if ability == cb.Ability.RODRIK_THE_READER and ctx[2] == 0:
+            return f"looks through Westeros deck {'I' * (action + 1)} (Rodrik the Reader)"
+        if ability == cb.Ability.RODRIK_THE_READER:
+            return f"puts {card_words(WesterosCard(action))} on top (Rodrik the Reader)"
+        if ability == cb.Ability.GERRIS_DRINKWATER:
+            return f"moves up on {TRACK_WORDS[action]} (Ser Gerris Drinkwater)"
+        if ability == cb.Ability.REEK:
+            return "takes Reek back into its hand"
+        return f"pays power to take {self._card(house, action)} back (Melisandre)"
 
     def _wildling_choice(self, house: House, ctx: tuple[int, ...], action: int) -> str:
         """A WILDLING_CHOICE in words: ctx0 the wildling card (``WILDLINGS_1E``: the 1st

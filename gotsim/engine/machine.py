@@ -690,7 +690,7 @@ def legal(g, t, mask) -> int:
     elif kind == Decision.LEAVE_POWER or kind == Decision.CONSOLIDATE_CHOICE:
         mask[0] = True
         mask[1] = True
-    elif kind >= Decision.ONE_TIME_ORDER:
+    elif Decision.ONE_TIME_ORDER <= kind <= Decision.ONE_TIME_MOVE:
         ot.one_time_legal(g, t, mask)
     elif not ws.westeros_legal(g, t, mask):
         bt.battle_legal(g, t, mask)
@@ -786,7 +786,7 @@ def apply_legal(g, t, action: int) -> None:
                 gain_power(g, t, house, consolidate_income(g, t, a))
         elif action == 0 or not ws.start_muster(g, t, house, a):
             gain_power(g, t, house, consolidate_income(g, t, a))
-    elif kind >= Decision.ONE_TIME_ORDER:
+    elif Decision.ONE_TIME_ORDER <= kind <= Decision.ONE_TIME_MOVE:
         ot.one_time_apply(g, t, kind, house, action)
     elif ws.is_westeros_decision(kind):
         ws.westeros_apply(g, t, kind, house, action)

@@ -228,6 +228,13 @@ class Decision(IntEnum):
     # card slot (Power of Highgarden's discard); ACT_NONE none / stop
     ONE_TIME_MOVE = 38  # ctx0 area the unit stands in, ctx1 unit type, ctx2 OneTimeOrder (Young
     # Wolf, Forced March), ctx3 its area; action = destination (ctx0: stay)
+    # 2e A Dance with Dragons house cards (gotsim.engine.battle.adwd):
+    CARD_ABILITY = 39  # ctx0 side, ctx1 the card's Ability, ctx2 stage, ctx3 (Rodrik) the deck;
+    # action per ability: Aeron Damphair the power spent; Qyburn the card number copied; Ser
+    # Ilyn Payne the area of the footman destroyed; Jon Snow 0 nothing, 1 threat down, 2 up;
+    # Rodrik the Reader (stage 0) the Westeros deck, (stage 1) the WesterosCard put on top; Ser
+    # Gerris Drinkwater the Track; Reek 0 discard him, 1 back to hand; Melisandre the deck slot
+    # bought back. ACT_NONE: the ability is not used
 
 
 N_DECISIONS = len(Decision)

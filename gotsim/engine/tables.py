@@ -83,6 +83,7 @@ RULES_DTYPE = np.dtype(
             "three_card_combat",
             np.uint8,
         ),  # 1e A Clash of Kings battle variant: three cards, one drawn
+        ("adwd_house_cards", np.uint8),  # 2e: the houses play the A Dance with Dragons decks
         ("kind", np.int8, (A_MAX,)),  # AreaKind
         ("castle", np.int8, (A_MAX,)),
         ("stronghold", np.int8, (A_MAX,)),
@@ -181,6 +182,7 @@ def _rules_table(chosen: Rules) -> np.recarray:
     for name in ("tides_of_battle", *CLASH_OF_KINGS_VARIANTS):
         t[name] = chosen.on(name)
     t["ports"] = chosen.on("ports") or edition == "2e"
+    t["adwd_house_cards"] = chosen.card_set == "adwd"
     units = unit_facts(edition)
     t["unit_strength"][:] = units.strength
     t["siege_castle_strength"] = units.siege_against_castle
@@ -240,7 +242,7 @@ def _rules_table(chosen: Rules) -> np.recarray:
     t["stars"][: len(setup.stars)] = setup.stars
     for level, sizes in enumerate(setup.supply_table):
         t["supply_table"][level, : len(sizes)] = sizes
-    table = card_table(edition)
+    table = card_table(edition, chosen.card_set)
     for house in House:
         limits = setup.unit_limits.get(house)
         if limits:
@@ -251,7 +253,7 @@ def _rules_table(chosen: Rules) -> np.recarray:
             t["unit_limits"][house, Unit.SIEGE_ENGINE] = siege["unit_limits_with_clash_of_kings"][
                 "siege_engine"
             ]
-        for slot, card in enumerate(house_deck(edition, house)):
+        for slot, card in enumerate(house_deck(edition, house, chosen.card_set)):
             t["deck_card"][house, slot] = table.number(card.id)
     for key, column in zip(
         ("card_strength", "card_swords", "card_forts", "card_ability", "card_ref"),

@@ -212,7 +212,7 @@ class _Resolver:
         self, b: NDArray[np.int64], queue: list[int], notes: tuple[str, ...]
     ) -> Cell:
         if not queue:
-            return self.leaf(b, notes)
+            return self.before_combat_step(b, self.order(b), notes)
         side, rest = queue[0], queue[1:]
         other = 1 - side
         ability = cb.active_ability(b, side, self.ability)
@@ -228,6 +228,11 @@ class _Resolver:
                 return self.immediately_step(after, rest, (*notes, f"{who} finds no footman"))
             cb.mace_destroy_footman(after, other)
             return self.immediately_step(after, rest, (*notes, f"{who} destroys a footman"))
+        if ability == cb.Ability.REEK:
+            after = b.copy()
+            if cb.reek_returns_ramsay(after, side, self.cards) >= 0:
+                notes = (*notes, "reek brings ramsay_bolton back to the hand")
+            return self.immediately_step(after, rest, notes)
         if ability == cb.Ability.BRIENNE_1E:
             after = b.copy()
             if cb.remove_defense_order(after, other):
@@ -281,6 +286,70 @@ class _Resolver:
             ]
             return max(cells, key=lambda c: self.value(c, side))
         return self.immediately_step(b, rest, notes)
+
+    def before_combat_step(
+        self, b: NDArray[np.int64], queue: list[int], notes: tuple[str, ...]
+    ) -> Cell:
+        """A Dance with Dragons "before combat" abilities, in Iron Throne order: Stannis
+        Baratheon and Walder Frey act on the support; Qyburn and Aeron Damphair choose what
+        helps their side most (ties: spend less)."""
+        if not queue:
+            return self.leaf(b, notes)
+        side, rest = queue[0], queue[1:]
+        other = 1 - side
+        o = side * cb.SIDE
+        ability = cb.active_ability(b, side, self.ability)
+        if ability == cb.Ability.STANNIS_DWD and b[o + cb.SUPPORTERS] == 0:
+            after = b.copy()
+            cb.clear_support(after, other)
+            note = "stannis_baratheon_dwd removes every support order next to the battle"
+            return self.before_combat_step(after, rest, (*notes, note))
+        if ability == cb.Ability.WALDER_FREY and b[other * cb.SIDE + cb.SUPPORTERS] > 0:
+            after = b.copy()
+            moved = 0
+            for s in self.battle.supporters:
+                if s.side == other and not s.own_house:
+                    cb.redirect_support(after, other, s.units, s.bonus)
+                    moved += 1
+            if moved:
+                notes = (*notes, f"walder_frey takes over {moved} supporting order(s)")
+            return self.before_combat_step(after, rest, notes)
+        if ability == cb.Ability.QYBURN and b[o + cb.POWER] >= 2:
+            best = self.before_combat_step(b, rest, notes)
+            table = self.battle.card_table
+            discarded = [
+                *cb.house_cards_in(int(b[cb.DISCARDS])),
+                *cb.house_cards_in(int(b[cb.SIDE + cb.DISCARDS])),
+                *self.battle.other_discards,
+            ]
+            seen = set()
+            for card in discarded:
+                icons = (
+                    int(table.strength[card]),
+                    int(table.swords[card]),
+                    int(table.fortifications[card]),
+                )
+                if icons in seen:
+                    continue
+                seen.add(icons)
+                alt = b.copy()
+                cb.add_to_card(alt, side, *icons, 2)
+                note = f"qyburn pays 2 power for the numbers of {self._id(card)}"
+                cell = self.before_combat_step(alt, rest, (*notes, note))
+                if self.value(cell, side) > self.value(best, side):
+                    best = cell
+            return best
+        if ability == cb.Ability.AERON_DWD and b[o + cb.POWER] >= 1:
+            best = self.before_combat_step(b, rest, notes)
+            for x in range(1, int(b[o + cb.POWER]) + 1):
+                alt = b.copy()
+                cb.add_to_card(alt, side, x, 0, 0, x)
+                note = f"aeron_damphair_dwd spends {x} power for +{x}"
+                cell = self.before_combat_step(alt, rest, (*notes, note))
+                if self.value(cell, side) > self.value(best, side):
+                    best = cell
+            return best
+        return self.before_combat_step(b, rest, notes)
 
     def doran(self, b: NDArray[np.int64], side: int, track: str) -> NDArray[np.int64]:
         """Move the opponent to the bottom of ``track``; the blade follows the Fiefdoms top."""

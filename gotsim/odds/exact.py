@@ -17,6 +17,7 @@ from gotsim.engine.combat import (
     BLADE_HOLDER,
     BLADE_USED,
     DEFENDER,
+    FINAL_FIXED,
     N_PARTS,
     N_UNIT_TYPES,
     POWER_DELTA,
@@ -26,6 +27,7 @@ from gotsim.engine.combat import (
     attacker_wins,
     blade_redraw_chances,
     board_and_card_strength,
+    power_for_losing,
     power_for_winning,
     settle_losses,
 )
@@ -73,6 +75,8 @@ def _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc):
         power = b[side * SIDE + POWER_DELTA]
         if side == winner:
             power += power_for_winning(b, side, cards[3])
+        else:
+            power += power_for_losing(b, side, cards[3])  # Qarl the Maid
         misc[M_POWER_ATTACKER + side] += weight * power
     if win:
         misc[M_ATTACKER_WINS] += weight
@@ -80,10 +84,11 @@ def _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc):
 
 @njit
 def _holder(b) -> int:
-    """The side holding an unused Valyrian Steel Blade, or -1."""
+    """The side holding an unused Valyrian Steel Blade, or -1 (also when a card fixes its
+    final strength, Mance Rayder or Margaery Tyrell: the blade cannot be used then)."""
     for side in (ATTACKER, DEFENDER):
         if b[side * SIDE + BLADE_HOLDER] != 0 and b[side * SIDE + BLADE_USED] == 0:
-            return side
+            return side if b[FINAL_FIXED + side] == 0 else -1
     return -1
 
 

@@ -61,11 +61,21 @@ TOP_KEYS = (
     "fortification",
     "siege_engines",
     "three_card_combat",
+    "adwd_house_cards",
+    "wildling_threat",
     "name",
     "description",
 )
 SIDE_KEYS = ("house", "units", "order", "hand", "card", "power", "discards")
-DEFENDER_KEYS = (*SIDE_KEYS, "garrison", "routed", "no_retreat", "neutral_force", "neutral_army")
+DEFENDER_KEYS = (
+    *SIDE_KEYS,
+    "garrison",
+    "routed",
+    "no_retreat",
+    "power_token",
+    "neutral_force",
+    "neutral_army",
+)
 # the player count whose starting tracks are the default ones
 DEFAULT_PLAYERS = {"2e": 6, "1e": 5}
 SUPPORT_KEYS = ("house", "side", "units", "order")
@@ -103,6 +113,10 @@ class Battle:
     # 1e three-card combat: each side's card is drawn from three it puts down (docs/combat.md)
     three_card_combat: bool = False
     fixed_picks: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # the three, model 'fixed'
+    # the house-card set (``rules.cards.CARD_SETS``): "adwd" with ``adwd_house_cards``
+    card_set: str = "base"
+    # cards in the discard piles of houses other than the two combatants (Qyburn may copy them)
+    other_discards: tuple[int, ...] = ()
 
     def picks(self, side: int) -> int:
         """How many cards the side puts down in three-card combat (three, or its whole hand)."""
@@ -110,7 +124,7 @@ class Battle:
 
     @property
     def card_table(self) -> cb.CardTable:
-        return cb.card_table(self.edition)
+        return cb.card_table(self.edition, self.card_set)
 
 
 # the field checks every reader of gotsim input shares (``gotsim.inputs.FieldChecks``)
@@ -170,10 +184,15 @@ def _units(
 
 
 def _hand(
-    side_spec: Mapping[str, Any], house: House, edition: str, discards: list[str], where: str
+    side_spec: Mapping[str, Any],
+    house: House,
+    edition: str,
+    discards: list[str],
+    where: str,
+    card_set: str = "base",
 ) -> tuple[int, ...]:
-    table = cb.card_table(edition)
-    deck = {c.id for c in house_deck(edition, house)}
+    table = cb.card_table(edition, card_set)
+    deck = {c.id for c in house_deck(edition, house, card_set)}
     raw = side_spec.get("hand")
     if raw is None:
         chosen = [c for c in table.ids if c in deck and c not in discards]
@@ -183,7 +202,7 @@ def _hand(
         chosen = []
         for i, card in enumerate(raw):
             if card not in deck:
-                raise _fail(f"{where}.hand[{i}]", _not_in_deck(card, house, edition))
+                raise _fail(f"{where}.hand[{i}]", _not_in_deck(card, house, edition, card_set))
             if card in chosen:
                 raise _fail(f"{where}.hand[{i}]", f"{card!r} is listed twice")
             if card in discards:
@@ -194,9 +213,16 @@ def _hand(
     return tuple(table.number(c) for c in chosen)
 
 
-def _not_in_deck(card: Any, house: House, edition: str) -> str:
-    """Why ``card`` cannot be in ``house``'s hand, naming the edition it belongs to if another."""
+def _not_in_deck(card: Any, house: House, edition: str, card_set: str = "base") -> str:
+    """Why ``card`` cannot be in ``house``'s hand, naming the edition or the house-card set it
+    belongs to if another."""
     message = f"{card!r} is not a {house.id} house card"
+    other_set = "base" if card_set == "adwd" else "adwd"
+    if edition == "2e" and any(c.id == card for c in house_deck(edition, house, other_set)):
+        if other_set == "adwd":
+            adwd = 'an A Dance with Dragons card: set "adwd_house_cards": true'
+            return f"{message} of the base decks ({adwd})"
+        return f"{message} of the A Dance with Dragons decks (it is a base-game card)"
     for other in EDITIONS:
         if other != edition and any(c.id == card for c in house_deck(other, house)):
             return f"{message} in the {edition} (it is a {other} card)"
@@ -204,7 +230,12 @@ def _not_in_deck(card: Any, house: House, edition: str) -> str:
 
 
 def _discards(
-    spec: Mapping[str, Any], side_spec: Mapping[str, Any], house: House, edition: str, where: str
+    spec: Mapping[str, Any],
+    side_spec: Mapping[str, Any],
+    house: House,
+    edition: str,
+    where: str,
+    card_set: str = "base",
 ) -> list[str]:
     top = _object(spec.get("discards", {}), "discards")
     for key in top:
@@ -212,10 +243,10 @@ def _discards(
     raw = side_spec.get("discards", top.get(house.id, []))
     if not isinstance(raw, list):
         raise _fail(f"{where}.discards", "must be a list of house card ids")
-    deck = {c.id for c in house_deck(edition, house)}
+    deck = {c.id for c in house_deck(edition, house, card_set)}
     for i, card in enumerate(raw):
         if card not in deck:
-            raise _fail(f"{where}.discards[{i}]", _not_in_deck(card, house, edition))
+            raise _fail(f"{where}.discards[{i}]", _not_in_deck(card, house, edition, card_set))
         if card in raw[:i]:
             raise _fail(f"{where}.discards[{i}]", f"{card!r} is listed twice")
     return list(raw)
@@ -304,8 +335,17 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
             raise _fail(key, f"{key} is a 1st-edition (A Clash of Kings) variant")
     if board.kind[area] == AreaKind.PORT:
         raise _fail("area", f"{area_id!r} is a port, and a port is never attacked")
+    adwd = spec.get("adwd_house_cards", False)
+    if not isinstance(adwd, bool):
+        raise _fail("adwd_house_cards", f"must be true or false, got {adwd!r}")
+    if adwd and edition != "2e":
+        raise _fail(
+            "adwd_house_cards", "the A Dance with Dragons house cards are 2nd-edition cards"
+        )
+    card_set = "adwd" if adwd else "base"
 
     b = cb.new_battle(edition)
+    b[cb.THREAT] = _int(spec.get("wildling_threat", 2), "wildling_threat", 0, 12)
     b[cb.FORTIFIED] = int(board.castle[area] or board.stronghold[area])
     if fortification:
         b[cb.FORTIFIED] |= cb.FORTIFICATION_TOKEN
@@ -372,9 +412,9 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
                 b[cb.DEFENDER * cb.SIDE + cb.GARRISON] = neutral
             continue
         b[o + cb.HOUSE] = int(house)
-        discards = _discards(spec, side_spec, house, edition, where)
-        hands[side] = _hand(side_spec, house, edition, discards, where)
-        table = cb.card_table(edition)
+        discards = _discards(spec, side_spec, house, edition, where, card_set)
+        hands[side] = _hand(side_spec, house, edition, discards, where, card_set)
+        table = cb.card_table(edition, card_set)
         for discarded in discards:
             b[o + cb.DISCARDS] |= cb.bit(table.number(discarded))
         for number in hands[side]:
@@ -382,7 +422,7 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         b[o + cb.POWER] = _int(side_spec.get("power", DEFAULT_POWER), f"{where}.power", 0, 20)
         card = side_spec.get("card")
         if card is not None and three:
-            picks[side] = _picks(card, hands[side], house, edition, f"{where}.card")
+            picks[side] = _picks(card, hands[side], house, edition, f"{where}.card", card_set)
         elif card is not None:
             if not isinstance(card, str):
                 raise _fail(f"{where}.card", f"must be a house card id, got {card!r}")
@@ -432,6 +472,10 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         if not isinstance(no_retreat, bool):
             raise _fail("defender.no_retreat", f"must be true or false, got {no_retreat!r}")
         b[d + cb.NO_RETREAT] = int(no_retreat)
+        token = def_spec.get("power_token", False)
+        if not isinstance(token, bool):
+            raise _fail("defender.power_token", f"must be true or false, got {token!r}")
+        b[cb.DEFENDER_HOLDS] = int(token or board.home[area] == int(defender))
         if (
             b[d + cb.UNITS : d + cb.UNITS + len(Unit)].sum() + routed.sum() + b[d + cb.GARRISON]
             == 0
@@ -493,14 +537,36 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         tracks=tracks,
         three_card_combat=three and defender is not None,
         fixed_picks=(picks[0], picks[1]),
+        card_set=card_set,
+        other_discards=_other_discards(spec, houses_in, edition, card_set),
     )
 
 
+def _other_discards(
+    spec: Mapping[str, Any], combatants: list[House], edition: str, card_set: str
+) -> tuple[int, ...]:
+    """Card numbers in the discard piles (top-level ``discards``) of the houses not fighting."""
+    table = cb.card_table(edition, card_set)
+    out: list[int] = []
+    for key, cards in _object(spec.get("discards", {}), "discards").items():
+        house = _house(key, f"discards.{key}", edition)
+        if house in combatants:
+            continue
+        if not isinstance(cards, list):
+            raise _fail(f"discards.{key}", "must be a list of house card ids")
+        deck = {c.id for c in house_deck(edition, house, card_set)}
+        for i, card in enumerate(cards):
+            if card not in deck:
+                raise _fail(f"discards.{key}[{i}]", _not_in_deck(card, house, edition, card_set))
+            out.append(table.number(card))
+    return tuple(out)
+
+
 def _picks(
-    value: Any, hand: tuple[int, ...], house: House, edition: str, where: str
+    value: Any, hand: tuple[int, ...], house: House, edition: str, where: str, card_set: str
 ) -> tuple[int, ...]:
     """Three-card combat, model 'fixed': the cards put face down (three, or the whole hand)."""
-    table = cb.card_table(edition)
+    table = cb.card_table(edition, card_set)
     want = min(3, len(hand))
     if not isinstance(value, list) or len(value) != want:
         raise _fail(where, f"with three_card_combat: a list of the {want} cards put face down")

@@ -95,6 +95,7 @@ def _plain(ability: int) -> bool:
         or ability == cb.Ability.KEVAN
         or ability == cb.Ability.VICTARION
         or ability == cb.Ability.SALLADHOR
+        or ability >= cb.Ability.ILYN_PAYNE  # A Dance with Dragons: read every one in full
     )
 
 
@@ -528,9 +529,62 @@ def patchface(g, t, house: int, mask, params, memo) -> int:
     return card_slot_by_strength(t, g.ctx[0], mask, 1, ACT_NONE)
 
 
+@njit
+def card_ability(g, t, house: int, mask, params, memo) -> int:
+    """CARD_ABILITY (A Dance with Dragons): Aeron spends the least power that wins the battle as
+    it stands (none if no amount does); Qyburn copies the strongest discarded card when it has
+    strength 2 or more; Ser Ilyn Payne destroys a footman, the battle's first; Jon Snow lowers
+    the threat; Ser Gerris climbs the Iron Throne first; Reek goes back to the hand; Melisandre
+    buys back her dearest affordable card of strength 2 or more keeping a power token; Rodrik
+    the Reader is left to chance (-1)."""
+    side = g.ctx[0]
+    ability = g.ctx[1]
+    if ability == cb.Ability.AERON_DWD:
+        for x in range(64):
+            if mask[x] and _current_win(g, t, side, x):
+                return x
+        return 0
+    if ability == cb.Ability.QYBURN:
+        best = 1
+        best_c = ACT_NONE
+        for c in range(ACT_NONE):
+            if mask[c] and t.card_strength[c] > best:
+                best = t.card_strength[c]
+                best_c = c
+        return best_c
+    if ability == cb.Ability.ILYN_PAYNE:
+        if mask[g.combat_area]:
+            return g.combat_area
+        for a in range(t.n_areas):
+            if mask[a]:
+                return a
+        return ACT_NONE
+    if ability == cb.Ability.JON_SNOW:
+        return 1 if mask[1] else 0
+    if ability == cb.Ability.GERRIS_DRINKWATER:
+        for track in range(3):
+            if mask[track]:
+                return track
+        return ACT_NONE
+    if ability == cb.Ability.REEK:
+        return 1
+    if ability == cb.Ability.MELISANDRE_DWD:
+        best = 1
+        best_s = ACT_NONE
+        for slot in range(7):
+            if mask[slot]:
+                strength = t.card_strength[t.deck_card[house, slot]]
+                if strength > best and strength < g.power[house]:
+                    best = strength
+                    best_s = slot
+        return best_s
+    return -1
+
+
 __all__ = [
     "aeron",
     "blade",
+    "card_ability",
     "card_win_table",
     "casualty",
     "cersei",

@@ -78,6 +78,8 @@ def _choose(g, t, house: int, mask, params, memo) -> int:
         return fi.cersei(g, t, house, mask, params, memo)
     if kind == Decision.PATCHFACE:
         return fi.patchface(g, t, house, mask, params, memo)
+    if kind == Decision.CARD_ABILITY:
+        return fi.card_ability(g, t, house, mask, params, memo)
     if kind == Decision.SUPPLY_CUT:
         return we.supply_cut(g, t, house, mask, params, memo)
     if kind == Decision.SUPPLY_CUT_UNIT or kind == Decision.DESTROY_UNIT_TYPE:

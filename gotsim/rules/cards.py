@@ -1,10 +1,12 @@
 """House cards as frozen records, per edition, and the tables the combat code runs on.
 
-``house_cards(edition)`` gives every card; ``house_card(edition, card_id)`` one card;
-``house_deck(edition, house)`` a house's seven. ``Ability`` numbers the card abilities the
-combat code knows, keyed by the data's ``effect`` tags; ``card_table(edition)`` and
-``tides_deck()`` are the arrays the compiled code takes (cards by number, the Tides of Battle
-deck).
+``house_cards(edition, card_set)`` gives every card of a set; ``house_card(edition, card_id)``
+one card (of any set); ``house_deck(edition, house, card_set)`` a house's seven. The sets
+(``CARD_SETS``): ``"base"`` (the edition's own decks) and, for the 2nd edition, ``"adwd"`` (the
+A Dance with Dragons decks of the six base houses, played with the ``adwd_house_cards``
+variant). ``Ability`` numbers the card abilities the combat code knows, keyed by the data's
+``effect`` tags; ``card_table(edition, card_set)`` and ``tides_deck()`` are the arrays the
+compiled code takes (one set's cards by number, the Tides of Battle deck).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ class CardDataError(ValueError):
 TIMINGS: tuple[str, ...] = (
     "cancel",
     "immediately",
+    "before_combat",
     "strength",
     "after_winner",
     "casualties",
@@ -74,35 +77,60 @@ def _card(house: House, record: Mapping[str, Any]) -> HouseCard:
     )
 
 
-@lru_cache(maxsize=4)
-def house_cards(edition: str = "2e") -> tuple[HouseCard, ...]:
-    """Every house card of the edition, house by house in ``House`` order."""
-    data = load_data(edition, "house_cards.json")
+# the house-card sets a game may be played with: "base" the edition's own decks, "adwd" the A
+# Dance with Dragons decks (2nd edition; the ``adwd_house_cards`` variant), by their key in
+# ``house_cards_variants.json``
+CARD_SETS: tuple[str, ...] = ("base", "adwd")
+_VARIANT_SET_KEYS = {"adwd": "a_dance_with_dragons"}
+
+
+def _set_houses(edition: str, card_set: str) -> Mapping[str, Any]:
+    if card_set == "base":
+        return load_data(edition, "house_cards.json")["houses"]
+    if card_set not in _VARIANT_SET_KEYS:
+        raise CardDataError(f"unknown house-card set {card_set!r} (known: {', '.join(CARD_SETS)})")
+    if edition != "2e":
+        raise CardDataError(f"the {card_set} house cards belong to the 2nd edition")
+    sets = load_data(edition, "house_cards_variants.json")["sets"]
+    return sets[_VARIANT_SET_KEYS[card_set]]["houses"]
+
+
+@lru_cache(maxsize=8)
+def house_cards(edition: str = "2e", card_set: str = "base") -> tuple[HouseCard, ...]:
+    """Every house card of the edition's set, house by house in ``House`` order."""
     cards: list[HouseCard] = []
-    for house_id, records in data["houses"].items():
+    for house_id, records in _set_houses(edition, card_set).items():
         house = House.from_id(house_id)
         cards.extend(_card(house, r) for r in records)
     cards.sort(key=lambda c: c.house)
     ids = [c.id for c in cards]
     if len(set(ids)) != len(ids):
-        raise CardDataError(f"{edition} house cards repeat an id")
+        raise CardDataError(f"{edition} {card_set} house cards repeat an id")
     return tuple(cards)
+
+
+def card_sets(edition: str) -> tuple[str, ...]:
+    """The house-card sets of an edition (``("base", "adwd")`` for the 2nd)."""
+    return CARD_SETS if edition == "2e" else ("base",)
 
 
 @lru_cache(maxsize=4)
 def _by_id(edition: str) -> Mapping[str, HouseCard]:
-    return MappingProxyType({c.id: c for c in house_cards(edition)})
+    return MappingProxyType(
+        {c.id: c for card_set in card_sets(edition) for c in house_cards(edition, card_set)}
+    )
 
 
 def house_card(edition: str, card_id: str) -> HouseCard:
+    """One card of the edition, of any of its sets (card ids are unique across sets)."""
     try:
         return _by_id(edition)[card_id]
     except KeyError:
         raise CardDataError(f"unknown {edition} house card {card_id!r}") from None
 
 
-def house_deck(edition: str, house: House) -> tuple[HouseCard, ...]:
-    return tuple(c for c in house_cards(edition) if c.house == house)
+def house_deck(edition: str, house: House, card_set: str = "base") -> tuple[HouseCard, ...]:
+    return tuple(c for c in house_cards(edition, card_set) if c.house == house)
 
 
 class Ability(IntEnum):
@@ -144,6 +172,27 @@ class Ability(IntEnum):
     QUEEN_OF_THORNS_1E = 32
     BRIENNE_1E = 33
     RENLY_1E = 34
+    # 2nd edition, A Dance with Dragons house cards (the ``adwd_house_cards`` variant); its Queen
+    # of Thorns cancels the opponent's text as the 1st edition's does (QUEEN_OF_THORNS_1E)
+    ILYN_PAYNE = 35
+    ADDAM_MARBRAND = 36
+    QYBURN = 37
+    RAMSAY_BOLTON = 38
+    WALDER_FREY = 39
+    REEK = 40
+    STANNIS_DWD = 41
+    JON_SNOW = 42
+    MELISANDRE_DWD = 43
+    MANCE_RAYDER = 44
+    EURON_DWD = 45
+    RODRIK_THE_READER = 46
+    QARL_THE_MAID = 47
+    AERON_DWD = 48
+    DORAN_DWD = 49
+    GERRIS_DRINKWATER = 50
+    QUENTYN_MARTELL = 51
+    PAXTER_REDWYNE = 52
+    MARGAERY_DWD = 53
 
 
 EFFECT_TAGS: dict[str, Ability] = {
@@ -171,6 +220,27 @@ EFFECT_TAGS: dict[str, Ability] = {
     "arianne_block_attacker_advance": Ability.ARIANNE,
     "nymeria_sword_or_fortification": Ability.NYMERIA,
     "doran_opponent_to_bottom_of_track": Ability.DORAN,
+    # A Dance with Dragons
+    "ilyn_destroy_enemy_footman_anywhere_on_win": Ability.ILYN_PAYNE,
+    "addam_attacking_knights_plus1": Ability.ADDAM_MARBRAND,
+    "qyburn_copy_discarded_card_icons": Ability.QYBURN,
+    "ramsay_bonus_if_reek_in_hand": Ability.RAMSAY_BOLTON,
+    "walder_frey_redirect_support": Ability.WALDER_FREY,
+    "reek_return_ramsay_and_self": Ability.REEK,
+    "stannis_dwd_remove_adjacent_support_if_unsupported": Ability.STANNIS_DWD,
+    "jon_snow_shift_wildling_track_on_win": Ability.JON_SNOW,
+    "melisandre_dwd_buy_back_discarded_card": Ability.MELISANDRE_DWD,
+    "mance_final_strength_equals_wildling_threat": Ability.MANCE_RAYDER,
+    "euron_plus1_if_opponent_higher_on_fiefdoms": Ability.EURON_DWD,
+    "rodrik_stack_westeros_deck_on_win": Ability.RODRIK_THE_READER,
+    "qarl_gain_3_power_if_attacking_and_lose": Ability.QARL_THE_MAID,
+    "aeron_dwd_buy_strength_with_power": Ability.AERON_DWD,
+    "doran_dwd_icons_per_card_in_hand": Ability.DORAN_DWD,
+    "gerris_move_up_one_track_on_win": Ability.GERRIS_DRINKWATER,
+    "quentyn_plus1_per_discarded_card": Ability.QUENTYN_MARTELL,
+    "queen_of_thorns_dwd_ignore_opponent_text": Ability.QUEEN_OF_THORNS_1E,
+    "paxter_sea_ships_plus1": Ability.PAXTER_REDWYNE,
+    "margaery_dwd_cap_opponent_final_strength": Ability.MARGAERY_DWD,
 }
 
 # the 1st edition's tags; a tag shared with the 2nd edition maps to the same ability only where
@@ -206,6 +276,12 @@ AFTER_COMBAT_ONLY = frozenset(
         Ability.ROOSE,
         Ability.LORAS,
         Ability.ARIANNE,
+        # A Dance with Dragons: choices on the board, the tracks, the Westeros decks and hands
+        Ability.ILYN_PAYNE,
+        Ability.JON_SNOW,
+        Ability.RODRIK_THE_READER,
+        Ability.GERRIS_DRINKWATER,
+        Ability.MELISANDRE_DWD,
     }
 )
 # 1st edition: abilities that act on the board outside the battle (orders anywhere, or next to
@@ -256,10 +332,19 @@ class CardTable(NamedTuple):
         return (self.strength, self.swords, self.fortifications, self.ability, self.ref)
 
 
-@lru_cache(maxsize=4)
-def card_table(edition: str = "2e") -> CardTable:
-    """The edition's card arrays; every card's ``effect`` tag must be known to the combat code."""
-    cards = house_cards(edition)
+# the card an ability refers to (``CardTable.ref``): Davos → Stannis, Ramsay ↔ Reek
+_REF_CARDS = {
+    Ability.DAVOS: "stannis_baratheon",
+    Ability.RAMSAY_BOLTON: "reek",
+    Ability.REEK: "ramsay_bolton",
+}
+
+
+@lru_cache(maxsize=8)
+def card_table(edition: str = "2e", card_set: str = "base") -> CardTable:
+    """The card arrays of an edition's set (numbered in ``house_cards(edition, card_set)``
+    order); every card's ``effect`` tag must be known to the combat code."""
+    cards = house_cards(edition, card_set)
     tags = EFFECT_TAGS_BY_EDITION[edition]
     ids = tuple(c.id for c in cards)
     ability = np.zeros(len(cards), np.int64)
@@ -269,8 +354,8 @@ def card_table(edition: str = "2e") -> CardTable:
             if c.effect not in tags:
                 raise NotImplementedError(f"{edition} card {c.id}: ability {c.effect!r} unknown")
             ability[i] = tags[c.effect]
-        if ability[i] == Ability.DAVOS:
-            ref[i] = next(j for j, d in enumerate(cards) if d.id == "stannis_baratheon")
+        if ability[i] in _REF_CARDS:
+            ref[i] = next(j for j, d in enumerate(cards) if d.id == _REF_CARDS[Ability(ability[i])])
         elif ability[i] == Ability.ATTACKING_UNITS_PLUS1:
             if c.params.get("per_unit_bonus") != 1 or c.params.get("includes_own_support"):
                 raise NotImplementedError(f"{edition} card {c.id}: params {dict(c.params)}")

@@ -27,9 +27,12 @@ VARIANTS: tuple[str, ...] = (
     "ports",
     "one_time_orders",
     "three_card_combat",
+    "adwd_house_cards",
 )
 # the 1st edition's A Clash of Kings modules (each refused with the 2nd edition)
-CLASH_OF_KINGS_VARIANTS: tuple[str, ...] = VARIANTS[2:]
+CLASH_OF_KINGS_VARIANTS: tuple[str, ...] = VARIANTS[2:8]
+# 2nd edition: every house plays the A Dance with Dragons house cards instead of its base deck
+ADWD_HOUSE_CARDS = "adwd_house_cards"
 # what the 2nd edition refuses of them, after "the 2nd edition has"
 _SECOND_EDITION_HAS = {
     "siege_engines": "them in its base game",
@@ -68,6 +71,10 @@ class Rules:
         variant_flags(dict.fromkeys(self.variants, True))  # unknown names
         if self.edition == "1e" and "tides_of_battle" in self.variants:
             raise ValueError("Tides of Battle is a 2nd-edition variant; the 1st edition has none")
+        if self.edition == "1e" and ADWD_HOUSE_CARDS in self.variants:
+            raise ValueError(
+                "adwd_house_cards (the A Dance with Dragons house cards) is a 2nd-edition variant"
+            )
         if self.edition == "2e":
             for name in CLASH_OF_KINGS_VARIANTS:
                 if name in self.variants:
@@ -96,6 +103,12 @@ class Rules:
         """Every variant switch, in ``VARIANTS`` order."""
         return {name: name in self.variants for name in VARIANTS}
 
+    @property
+    def card_set(self) -> str:
+        """The house-card set the houses play (``rules.cards.CARD_SETS``): ``"adwd"`` with the
+        ``adwd_house_cards`` variant, else ``"base"``."""
+        return "adwd" if ADWD_HOUSE_CARDS in self.variants else "base"
+
     def on(self, name: str) -> bool:
         """Whether the variant ``name`` is switched on (``ValueError`` for an unknown name)."""
         if name not in VARIANTS:
@@ -103,4 +116,4 @@ class Rules:
         return name in self.variants
 
 
-__all__ = ["CLASH_OF_KINGS_VARIANTS", "VARIANTS", "Rules", "variant_flags"]
+__all__ = ["ADWD_HOUSE_CARDS", "CLASH_OF_KINGS_VARIANTS", "VARIANTS", "Rules", "variant_flags"]

@@ -65,7 +65,7 @@ class BlockTask:
     policies: str  # the cell's policy spec as JSON
     seed: int
     position: str | None = None  # the start position as JSON
-    modules: tuple[str, ...] = ()  # A Clash of Kings modules switched on (1st edition)
+    modules: tuple[str, ...] = ()  # modules switched on (A Clash of Kings; ADwD house cards)
     parent_pid: int | None = None  # a local worker's study process (workers exit without it)
 
     @property

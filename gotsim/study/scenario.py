@@ -25,7 +25,7 @@ from gotsim.players.params import PARAM_NAMES, PARAMS, SEARCH_KNOBS
 from gotsim.players.search import search_settings
 from gotsim.rules.ids import HOUSE_IDS, House
 from gotsim.rules.setup import load_setup
-from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS
+from gotsim.rules.variants import ADWD_HOUSE_CARDS, CLASH_OF_KINGS_VARIANTS
 
 __all__ = [
     "GRID_AXES",
@@ -63,8 +63,9 @@ TOP_KEYS: tuple[str, ...] = (
     "compare",
 )
 SETUP_KEYS: tuple[str, ...] = ("houses", "kings_court_swap")
-# the 1st edition's A Clash of Kings modules, each a [variants] switch and a [grid] axis
-MODULES: tuple[str, ...] = CLASH_OF_KINGS_VARIANTS
+# the 1st edition's A Clash of Kings modules and the 2nd edition's A Dance with Dragons house
+# cards, each a [variants] switch and a [grid] axis (a cell's ``modules``)
+MODULES: tuple[str, ...] = (*CLASH_OF_KINGS_VARIANTS, ADWD_HOUSE_CARDS)
 VARIANT_KEYS: tuple[str, ...] = ("tides_of_battle", *MODULES)
 COMPARE_KEYS: tuple[str, ...] = ("by", "houses", "baseline")
 # grid axis → where a fixed value of the same parameter is written
@@ -110,7 +111,8 @@ class Cell:
     tides_of_battle: bool
     kings_court_swap: bool
     policies: PolicySpec = field(hash=False)
-    # the A Clash of Kings modules switched on in this cell (1st edition), sorted
+    # the modules switched on in this cell (A Clash of Kings, 1st edition; the A Dance with
+    # Dragons house cards, 2nd edition), in ``MODULES`` order
     modules: tuple[str, ...] = ()
 
     @property
@@ -640,7 +642,13 @@ def _check_cell(
             f"Tides of Battle is a 2nd-edition variant; the 1st edition has none{where}",
         )
     for module in cell.modules:
-        if cell.edition == "2e":
+        if module == ADWD_HOUSE_CARDS:
+            if cell.edition != "2e":
+                r.fail(
+                    _key(module, axes),
+                    f"the A Dance with Dragons house cards are a 2nd-edition variant{where}",
+                )
+        elif cell.edition == "2e":
             r.fail(
                 _key(module, axes),
                 f"{module} is a 1st-edition (A Clash of Kings) module; the 2nd edition has "
@@ -682,6 +690,12 @@ def _check_cell(
                 _key("kings_court_swap", axes),
                 f"start_position fixes the influence tracks; the swap applies to the starting "
                 f"setup only{where}",
+            )
+        if ADWD_HOUSE_CARDS in cell.modules:
+            r.fail(
+                _key(ADWD_HOUSE_CARDS, axes),
+                f"a start_position holds base-deck hands; the A Dance with Dragons house cards "
+                f"are played from a game's start only{where}",
             )
 
 

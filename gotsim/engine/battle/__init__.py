@@ -2,16 +2,18 @@
 Valyrian Steel Blade, casualties, retreat and the aftermath — on ``g.battle`` with the one combat
 implementation of ``gotsim.engine.combat``.
 
-Steps (``g.combat_step``): SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES (and the blade's redraw),
-BLADE (its +1), RESOLVE, AFTER ("if you win" abilities), CASUALTIES, RETREAT, RETREAT_LOSS,
-FINISH. Cursors (``engine.counters``): ``g.battle_cursor`` (the step's loop position),
-``g.battle_winner`` (winner side once known), ``g.battle_retreating`` (the side that retreats,
--1 none), ``g.battle_retreat_to`` (where it retreats to). The attacking units are the march's
+Steps (``g.combat_step``): SUPPORT, CARDS, CANCEL, IMMEDIATELY, BEFORE_COMBAT (A Dance with
+Dragons cards only), TIDES (and the blade's redraw), BLADE (its +1), RESOLVE, AFTER ("if you
+win" abilities), CASUALTIES, RETREAT, RETREAT_LOSS, FINISH. Cursors (``engine.counters``):
+``g.battle_cursor`` (the step's loop position), ``g.battle_winner`` (winner side once known),
+``g.battle_retreating`` (the side that retreats, -1 none), ``g.battle_retreat_to`` (where it
+retreats to). The attacking units are the march's
 ``g.moving[target]``; they stay in the march's origin until they win or retreat.
 
 The package, each module importing only those before it: ``common`` (steps, cursors, hands,
-support, the Tides of Battle draw), ``aftermath`` (casualties, retreats, finishing),
-``decisions`` (legal options and applying answers) and ``steps`` (the step machine).
+support, the Tides of Battle draw), ``aftermath`` (casualties, retreats, finishing), ``adwd``
+(the A Dance with Dragons cards' steps and their ``CARD_ABILITY`` decision), ``decisions``
+(legal options and applying answers) and ``steps`` (the step machine).
 """
 
 from __future__ import annotations

@@ -282,6 +282,7 @@ def finish_battle(g, t) -> None:
         house = side_house(g, side)
         card = b[side * cb.SIDE + cb.CARD]
         roose_back = side != winner and cb.active_ability(b, side, ability) == cb.Ability.ROOSE
+        roose_back = roose_back or b[cb.KEEP_CARD + side] != 0  # Reek back to hand (ADwD)
         if card >= 0 and not roose_back:
             discard_card(g, t, house, card)
             # 1e: after the seventh card all seven return (D10); 2e keeps the last one out

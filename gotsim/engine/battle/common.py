@@ -25,6 +25,7 @@ from gotsim.rules.ids import House
 
 SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES, BLADE, RESOLVE = 0, 1, 2, 3, 4, 5, 6
 CASUALTIES, AFTER, RETREAT, FINISH, OVER, RETREAT_LOSS = 7, 8, 9, 10, 11, 12
+BEFORE_COMBAT = 13  # A Dance with Dragons: "before combat" abilities, after IMMEDIATELY
 BLADE_REDRAW_STAGE, BLADE_PLUS_ONE_STAGE = 0, 1  # BLADE decision ctx1 (FAQ v2.0 step 4a, 4c)
 RETREAT_LOSS_FLAG = 1  # CASUALTY decision ctx2: units lost to a retreat that breaks supply
 SIDE_NONE = 3  # support_side value: decided to support nobody
@@ -84,6 +85,10 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
     b[cb.SEA_BATTLE] = 1 if t.kind[target] != LAND else 0
     b[cb.FIRST_EDITION] = 1 if t.edition == 1 else 0
     b[cb.RAINS] = 1 if g.restrict & FOOTMEN_NO_SUPPORT else 0
+    # A Dance with Dragons: Mance Rayder's threat, Margaery Tyrell's home area or power token
+    b[cb.THREAT] = g.threat
+    held = t.home[target] == defender or g.power_token[target] == defender
+    b[cb.DEFENDER_HOLDS] = 1 if held else 0
     for side, house in ((cb.ATTACKER, np.int64(attacker)), (cb.DEFENDER, np.int64(defender))):
         o = side * cb.SIDE
         b[o + cb.HAND] = hand_mask(t, house, g.hand[house])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from gotsim.engine import combat as cb
+from gotsim.engine.battle.adwd import card_ability_apply, card_ability_legal
 from gotsim.engine.battle.aftermath import casualty_ok, retreat_options, set_retreat
 from gotsim.engine.battle.common import (
     BLADE_REDRAW_STAGE,
@@ -144,7 +145,8 @@ def battle_legal(g, t, mask) -> bool:
             for slot in range(7):
                 mask[slot] = (g.hand[loser] >> slot) & 1 != 0
         mask[ACT_NONE] = True
-
+    elif kind == Decision.CARD_ABILITY:
+        card_ability_legal(g, t, mask)
     else:
         return False
     return True
@@ -257,6 +259,8 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
         ):
             g.discard[house] &= np.uint8(~(1 << action) & 0x7F)
             g.hand[house] |= np.uint8(1 << action)
+    elif kind == Decision.CARD_ABILITY:
+        card_ability_apply(g, t, house, action)
     elif kind == Decision.PATCHFACE:
         if action != ACT_NONE:
             loser = g.ctx[0]

@@ -6,6 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from gotsim.engine import combat as cb
+from gotsim.engine.battle.adwd import (
+    after_winner_step,
+    before_combat_step,
+    blade_barred,
+    post_combat_step,
+    reek_immediately,
+)
 from gotsim.engine.battle.aftermath import (
     any_retreat,
     casualty_candidates,
@@ -18,6 +25,7 @@ from gotsim.engine.battle.aftermath import (
 )
 from gotsim.engine.battle.common import (
     AFTER,
+    BEFORE_COMBAT,
     BLADE,
     BLADE_PLUS_ONE_STAGE,
     BLADE_REDRAW_STAGE,
@@ -113,7 +121,16 @@ def battle_step(g, t) -> bool:
                 elif mine == cb.Ability.DORAN:
                     ask(g, Decision.DORAN, side_house(g, side), side, 0)
                     return True
+                elif mine == cb.Ability.REEK:
+                    reek_immediately(g, t, side)
                 side = next_side(g)
+            g.combat_step = TIDES
+            if t.adwd_house_cards:
+                g.combat_step = BEFORE_COMBAT
+                g.battle_cursor = 0
+        elif step == BEFORE_COMBAT:
+            if before_combat_step(g, t):
+                return True
             g.combat_step = TIDES
         elif step == TIDES:
             g.combat_step = BLADE
@@ -122,14 +139,16 @@ def battle_step(g, t) -> bool:
                     b[side * cb.SIDE + cb.TIDES] = draw_tides(g, t, -1)
                 # FAQ v2.0 step 4a: the holder, seeing its own card only, may redraw it
                 for side in (cb.ATTACKER, cb.DEFENDER):
-                    if b[side * cb.SIDE + cb.BLADE_HOLDER] and not g.blade_used:
+                    holds = b[side * cb.SIDE + cb.BLADE_HOLDER] != 0 and not g.blade_used
+                    if holds and not blade_barred(g, t, side):
                         ask(g, Decision.BLADE, side_house(g, side), side, BLADE_REDRAW_STAGE)
                         return True
         elif step == BLADE:
             # step 4c: both cards shown; a holder that did not redraw may take +1
             g.combat_step = RESOLVE
             for side in (cb.ATTACKER, cb.DEFENDER):
-                if b[side * cb.SIDE + cb.BLADE_HOLDER] and not g.blade_used:
+                holds = b[side * cb.SIDE + cb.BLADE_HOLDER] != 0 and not g.blade_used
+                if holds and not blade_barred(g, t, side):
                     ask(g, Decision.BLADE, side_house(g, side), side, BLADE_PLUS_ONE_STAGE)
                     return True
         elif step == RESOLVE:
@@ -143,6 +162,10 @@ def battle_step(g, t) -> bool:
             g.battles_won[side_house(g, winner)] += 1
             if cb.power_for_winning(b, winner, ability) > 0:  # Tywin (2e), Ser Jaime (1e)
                 gain_power(g, t, side_house(g, winner), cb.power_for_winning(b, winner, ability))
+            if t.adwd_house_cards and cb.power_for_losing(b, 1 - winner, ability) > 0:  # Qarl
+                gain_power(
+                    g, t, side_house(g, 1 - winner), cb.power_for_losing(b, 1 - winner, ability)
+                )
             if cb.active_ability(b, 1 - winner, ability) == cb.Ability.ROOSE:
                 loser = side_house(g, 1 - winner)
                 g.hand[loser] |= g.discard[loser]
@@ -173,6 +196,8 @@ def battle_step(g, t) -> bool:
                     return True
                 if first_edition_after_winner(g, t, winner, mine):
                     return True
+            if t.adwd_house_cards and after_winner_step(g, t):
+                return True
             g.combat_step = CASUALTIES
         elif step == RETREAT:
             g.combat_step = FINISH
@@ -213,6 +238,8 @@ def battle_step(g, t) -> bool:
                     if g.hand[opponent] != 0:
                         ask(g, Decision.PATCHFACE, side_house(g, side), opponent, 0)
                         return True
+            if t.adwd_house_cards and post_combat_step(g, t):
+                return True
         else:
             return False
 

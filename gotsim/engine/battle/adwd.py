@@ -1,0 +1,313 @@
+"""The A Dance with Dragons house cards in a battle (the ``adwd_house_cards`` variant): Reek's
+"immediately", the "before combat" step (Stannis Baratheon, Walder Frey, Qyburn, Aeron Damphair),
+the "after the winner" abilities of both sides in Iron Throne order (Ser Ilyn Payne, Jon Snow,
+Rodrik the Reader, Ser Gerris Drinkwater, Reek) and Melisandre after the combat, with the one
+decision they share (``Decision.CARD_ABILITY``: its legal options and applying an answer).
+
+The strengths (Ser Addam Marbrand, Ramsay Bolton, Euron Crow's Eye, Doran Martell, Quentyn
+Martell, Paxter Redwyne, Mance Rayder, Margaery Tyrell, and what Qyburn and Aeron add) are the
+combat code's (``gotsim.engine.combat``), like Qarl the Maid's power.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gotsim.engine import combat as cb
+from gotsim.engine.battle.common import (
+    iron_throne_first,
+    next_side,
+    side_house,
+)
+from gotsim.engine.board_state import (
+    ask,
+    lose_power,
+    remove_order,
+    settle_ports,
+    unit_count,
+)
+from gotsim.engine.marches import is_support_order
+from gotsim.engine.rng import shuffle
+from gotsim.engine.state import ACT_NONE, NATURE, Decision
+from gotsim.jit import njit
+
+A = cb.Ability
+RODRIK_DECK, RODRIK_CARD = 0, 1  # CARD_ABILITY ctx2 stages of Rodrik the Reader
+
+
+@njit
+def reek_immediately(g, t, side: int) -> None:
+    """Reek: a discarded Ramsay Bolton goes back to the hand (the battle's and the house's)."""
+    cards = (t.card_strength, t.card_swords, t.card_forts, t.card_ability, t.card_ref)
+    ramsay = cb.reek_returns_ramsay(g.battle, side, cards)
+    if ramsay >= 0:
+        house = side_house(g, side)
+        for slot in range(7):
+            if t.deck_card[house, slot] == ramsay:
+                g.discard[house] &= np.uint8(~(1 << slot) & 0x7F)
+                g.hand[house] |= np.uint8(1 << slot)
+
+
+@njit
+def _ask_if_choice(g, t, house: int, side: int, ability: int) -> bool:
+    """Ask ``house`` its CARD_ABILITY choice when it has one besides not using the card (True);
+    otherwise nothing is pending (False)."""
+    ask(g, Decision.CARD_ABILITY, house, side, ability)
+    mask = np.zeros(64, np.bool_)
+    card_ability_legal(g, t, mask)
+    for i in range(64):
+        if mask[i] and i != ACT_NONE and not (i == 0 and _zero_is_nothing(ability)):
+            return True
+    g.pending = Decision.NONE
+    g.pending_house = -1
+    return False
+
+
+@njit
+def _zero_is_nothing(ability: int) -> bool:
+    """Abilities whose action 0 means "not used" (Aeron spends 0, Jon Snow and Reek do nothing)."""
+    return ability == A.AERON_DWD or ability == A.JON_SNOW or ability == A.REEK
+
+
+@njit
+def before_combat_step(g, t) -> bool:
+    """The "before combat" abilities, in Iron Throne order (after "immediately", before Tides of
+    Battle; S&R ``BeforeCombatHouseCardAbilitiesGameState``). True while a decision is pending."""
+    b = g.battle
+    side = next_side(g)
+    while side >= 0:
+        other = 1 - side
+        house = side_house(g, side)
+        mine = cb.active_ability(b, side, t.card_ability)
+        if mine == A.STANNIS_DWD and b[side * cb.SIDE + cb.SUPPORTERS] == 0:
+            # nobody supports him: every support order next to the battle goes (his own too)
+            for a in range(t.n_areas):
+                if t.adjacent[g.combat_area, a] and is_support_order(g, a):
+                    remove_order(g, a)
+                    g.support_side[a] = 3
+            cb.clear_support(b, other)
+        elif mine == A.WALDER_FREY:
+            # third houses backing the opponent back him instead
+            units = np.zeros(cb.N_UNIT_TYPES, np.int64)
+            for a in range(t.n_areas):
+                if g.support_side[a] == other + 1 and g.owner[a] != side_house(g, other):
+                    for u in range(cb.N_UNIT_TYPES):
+                        units[u] = g.units[a, u] - g.routed[a, u]
+                    cb.redirect_support(b, other, units, 1 if g.order[a] == 6 else 0)
+                    g.support_side[a] = side + 1
+        elif mine == A.QYBURN or mine == A.AERON_DWD:
+            if _ask_if_choice(g, t, house, side, mine):
+                return True
+        side = next_side(g)
+    return False
+
+
+@njit
+def after_winner_step(g, t) -> bool:
+    """The A Dance with Dragons "after the winner" choices of both sides in Iron Throne order
+    (``g.battle_cursor`` 1, 2: the first and second side; 3 done). True while one is pending."""
+    b = g.battle
+    winner = g.battle_winner
+    while g.battle_cursor < 3:
+        first = iron_throne_first(g)
+        side = first if g.battle_cursor == 1 else 1 - first
+        g.battle_cursor += 1
+        mine = cb.active_ability(b, side, t.card_ability)
+        won = side == winner
+        asked = (
+            (won and mine == A.ILYN_PAYNE)
+            or (won and mine == A.JON_SNOW)
+            or (won and mine == A.RODRIK_THE_READER)
+            or (won and mine == A.GERRIS_DRINKWATER)
+            or (not won and mine == A.REEK)
+        )
+        if asked and _ask_if_choice(g, t, side_house(g, side), side, mine):
+            return True
+    return False
+
+
+@njit
+def post_combat_step(g, t) -> bool:
+    """Melisandre (ADwD), after the combat (the played cards discarded): she may buy a card of
+    her discard pile back. True when that is asked."""
+    for side in (cb.ATTACKER, cb.DEFENDER):
+        if cb.active_ability(g.battle, side, t.card_ability) == A.MELISANDRE_DWD:
+            if _ask_if_choice(g, t, side_house(g, side), side, A.MELISANDRE_DWD):
+                return True
+    return False
+
+
+@njit
+def blade_barred(g, t, side: int) -> bool:
+    """A card fixes the side's final strength (Mance Rayder, Margaery Tyrell): its Valyrian
+    Steel Blade cannot be used (S&R ``isFinalCombatStrengthOverwritten``)."""
+    if not t.adwd_house_cards:
+        return False
+    fixed, _ = cb.fixed_final_strength(g.battle, side, t.card_ability)
+    return fixed
+
+
+@njit
+def _footmen_to_destroy(g, area: int, opp: int, opp_side: int) -> int:
+    """Ser Ilyn Payne: the opponent's footmen he may destroy in ``area`` (in the battle only
+    fighting ones: the attacker's marching ones stand for the embattled area, the origin offers
+    those that stayed)."""
+    target, origin = g.combat_area, g.combat_from
+    if area == target:
+        if opp_side == cb.ATTACKER:
+            return g.moving[target, cb.FOOTMAN]
+        return g.units[target, cb.FOOTMAN] - g.routed[target, cb.FOOTMAN]
+    if g.owner[area] != opp:
+        return 0
+    if area == origin and opp_side == cb.ATTACKER:
+        return g.units[area, cb.FOOTMAN] - g.moving[target, cb.FOOTMAN]
+    return g.units[area, cb.FOOTMAN]
+
+
+@njit
+def card_ability_legal(g, t, mask) -> None:
+    """Fill ``mask`` for a pending CARD_ABILITY decision."""
+    side = g.ctx[0]
+    ability = g.ctx[1]
+    house = side_house(g, side)
+    if ability == A.AERON_DWD:
+        for x in range(min(int(g.power[house]), ACT_NONE - 1) + 1):
+            mask[x] = True
+    elif ability == A.QYBURN:
+        mask[ACT_NONE] = True
+        if g.power[house] >= 2:
+            for h in range(6):
+                if g.in_play[h]:
+                    for slot in range(7):
+                        if (g.discard[h] >> slot) & 1:
+                            mask[t.deck_card[h, slot]] = True
+    elif ability == A.ILYN_PAYNE:
+        opp = side_house(g, 1 - side)
+        for a in range(t.n_areas):
+            if _footmen_to_destroy(g, a, opp, 1 - side) > 0:
+                mask[a] = True
+        mask[ACT_NONE] = True
+    elif ability == A.JON_SNOW:
+        mask[0] = True
+        mask[1] = g.threat >= 2
+        mask[2] = g.threat <= 8
+    elif ability == A.RODRIK_THE_READER:
+        size = g.westeros.shape[1]
+        if g.ctx[2] == RODRIK_DECK:
+            for d in range(3):
+                mask[d] = g.westeros_next[d] < size
+            mask[ACT_NONE] = True
+        else:
+            d = g.ctx[3]
+            for i in range(g.westeros_next[d], size):
+                mask[g.westeros[d, i]] = True
+    elif ability == A.GERRIS_DRINKWATER:
+        for track in range(3):
+            mask[track] = g.track[track, 0] != house
+        mask[ACT_NONE] = True
+    elif ability == A.REEK:
+        mask[0] = True
+        mask[1] = True
+    elif ability == A.MELISANDRE_DWD:
+        for slot in range(7):
+            if (g.discard[house] >> slot) & 1:
+                mask[slot] = t.card_strength[t.deck_card[house, slot]] <= g.power[house]
+        mask[ACT_NONE] = True
+
+
+@njit
+def _destroy_footman(g, t, area: int, opp_side: int) -> None:
+    """Ser Ilyn Payne: one footman of the opponent in ``area`` is destroyed; an area left empty
+    loses its order (and a castle's port its ships, B12)."""
+    if area == g.combat_area:
+        target, origin = g.combat_area, g.combat_from
+        if opp_side == cb.ATTACKER:
+            g.moving[target, cb.FOOTMAN] -= 1
+            g.units[origin, cb.FOOTMAN] -= 1
+        else:
+            g.units[target, cb.FOOTMAN] -= 1
+        return
+    standing = g.units[area, cb.FOOTMAN] - g.routed[area, cb.FOOTMAN]
+    if area == g.combat_from and opp_side == cb.ATTACKER:
+        standing -= g.moving[g.combat_area, cb.FOOTMAN]
+    if standing <= 0 and g.routed[area, cb.FOOTMAN] > 0:
+        g.routed[area, cb.FOOTMAN] -= 1
+    g.units[area, cb.FOOTMAN] -= 1
+    if unit_count(g, area) == 0:
+        remove_order(g, area)
+        g.one_time[area] = -1
+        g.owner[area] = -1
+        settle_ports(g, t)
+
+
+@njit
+def _gerris_moves_up(g, t, house: int, track: int) -> None:
+    """Ser Gerris Drinkwater: ``house`` changes places with the house above it on ``track``;
+    the battle's track positions and the blade's holder follow."""
+    for p in range(1, t.players):
+        if g.track[track, p] == house:
+            g.track[track, p] = g.track[track, p - 1]
+            g.track[track, p - 1] = house
+            break
+    b = g.battle
+    for s in (cb.ATTACKER, cb.DEFENDER):
+        h = side_house(g, s)
+        for p in range(t.players):
+            if g.track[track, p] == h:
+                if track == 0:
+                    b[s * cb.SIDE + cb.IRON_THRONE_POS] = p
+                elif track == 1:
+                    b[s * cb.SIDE + cb.FIEFDOMS_POS] = p
+        b[s * cb.SIDE + cb.BLADE_HOLDER] = 1 if (g.track[1, 0] == h and not g.blade_used) else 0
+
+
+@njit
+def _rodrik_stacks(g, d: int, kind: int) -> None:
+    """Rodrik the Reader: a card of ``kind`` goes on top of Westeros deck ``d``, the rest of the
+    deck is shuffled (nature's stream) beneath it."""
+    top = g.westeros_next[d]
+    size = g.westeros.shape[1]
+    for i in range(top, size):
+        if g.westeros[d, i] == kind:
+            g.westeros[d, i] = g.westeros[d, top]
+            g.westeros[d, top] = kind
+            break
+    rest = g.westeros[d, top + 1 :]
+    shuffle(g.rng, NATURE, rest, size - top - 1)
+
+
+@njit
+def card_ability_apply(g, t, house: int, action: int) -> None:
+    """Apply a legal CARD_ABILITY answer (pending already cleared by the caller)."""
+    b = g.battle
+    side = g.ctx[0]
+    ability = g.ctx[1]
+    if ability == A.AERON_DWD:
+        cb.add_to_card(b, side, action, 0, 0, action)
+        lose_power(g, house, action)
+    elif action == ACT_NONE:
+        return
+    elif ability == A.QYBURN:
+        c = action
+        cb.add_to_card(b, side, t.card_strength[c], t.card_swords[c], t.card_forts[c], 2)
+        lose_power(g, house, 2)
+    elif ability == A.ILYN_PAYNE:
+        _destroy_footman(g, t, action, 1 - side)
+    elif ability == A.JON_SNOW:
+        if action == 1:
+            g.threat -= 2
+        elif action == 2:
+            g.threat += 2
+    elif ability == A.RODRIK_THE_READER:
+        if g.ctx[2] == RODRIK_DECK:
+            ask(g, Decision.CARD_ABILITY, house, side, ability, RODRIK_CARD, action)
+        else:
+            _rodrik_stacks(g, g.ctx[3], action)
+    elif ability == A.GERRIS_DRINKWATER:
+        _gerris_moves_up(g, t, house, action)
+    elif ability == A.REEK:
+        b[cb.KEEP_CARD + side] = action
+    elif ability == A.MELISANDRE_DWD:
+        lose_power(g, house, t.card_strength[t.deck_card[house, action]])
+        g.discard[house] &= np.uint8(~(1 << action) & 0x7F)
+        g.hand[house] |= np.uint8(1 << action)
