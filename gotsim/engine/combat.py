@@ -315,7 +315,10 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
         total = 0
         for part in range(P_TOTAL):
             total += out[side, part]
-        fixed, value = fixed_final_strength(b, side, card_ability)
+        fixed = False
+        value = 0
+        if mine == Ability.MANCE_RAYDER or theirs == Ability.MARGAERY_DWD:  # (none else fixes it)
+            fixed, value = fixed_final_strength(b, side, card_ability)
         b[FINAL_FIXED + side] = 1 if fixed else 0
         if fixed:  # Mance Rayder, Margaery Tyrell: the card modifiers make up the difference
             out[side, P_MODS] += value - total
