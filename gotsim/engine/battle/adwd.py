@@ -15,6 +15,7 @@ import numpy as np
 
 from gotsim.engine import combat as cb
 from gotsim.engine.battle.common import (
+    follow_track_change,
     iron_throne_first,
     next_side,
     side_house,
@@ -249,16 +250,7 @@ def _gerris_moves_up(g, t, house: int, track: int) -> None:
             g.track[track, p] = g.track[track, p - 1]
             g.track[track, p - 1] = house
             break
-    b = g.battle
-    for s in (cb.ATTACKER, cb.DEFENDER):
-        h = side_house(g, s)
-        for p in range(t.players):
-            if g.track[track, p] == h:
-                if track == 0:
-                    b[s * cb.SIDE + cb.IRON_THRONE_POS] = p
-                elif track == 1:
-                    b[s * cb.SIDE + cb.FIEFDOMS_POS] = p
-        b[s * cb.SIDE + cb.BLADE_HOLDER] = 1 if (g.track[1, 0] == h and not g.blade_used) else 0
+    follow_track_change(g, t, track)
 
 
 @njit

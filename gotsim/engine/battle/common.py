@@ -266,6 +266,22 @@ def iron_throne_first(g) -> int:
     return cb.ATTACKER if b[cb.IRON_THRONE_POS] < b[cb.SIDE + cb.IRON_THRONE_POS] else cb.DEFENDER
 
 
+@njit
+def follow_track_change(g, t, track: int) -> None:
+    """After a house card moved houses on ``track`` mid-battle (Doran Martell, Ser Gerris
+    Drinkwater): the battle's Iron Throne and Fiefdoms positions and the blade's holder follow."""
+    b = g.battle
+    for s in (cb.ATTACKER, cb.DEFENDER):
+        h = side_house(g, s)
+        for p in range(t.players):
+            if g.track[track, p] == h:
+                if track == 0:
+                    b[s * cb.SIDE + cb.IRON_THRONE_POS] = p
+                elif track == 1:
+                    b[s * cb.SIDE + cb.FIEFDOMS_POS] = p
+        b[s * cb.SIDE + cb.BLADE_HOLDER] = 1 if (g.track[1, 0] == h and not g.blade_used) else 0
+
+
 @njit(inline="always")
 def next_side(g) -> int:
     """The next side to act in a step where both act in Iron Throne order (``g.battle_cursor``

@@ -19,6 +19,7 @@ from gotsim.engine.battle.common import (
     destroy_in_battle,
     discard_card,
     draw_tides,
+    follow_track_change,
     recycle_hand,
     side_house,
     slot_of,
@@ -207,15 +208,7 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
         for p in range(pos, t.players - 1):
             g.track[track, p] = g.track[track, p + 1]
         g.track[track, t.players - 1] = victim
-        for s in (cb.ATTACKER, cb.DEFENDER):
-            h = side_house(g, s)
-            for p in range(t.players):
-                if g.track[track, p] == h:
-                    if track == 0:
-                        b[s * cb.SIDE + cb.IRON_THRONE_POS] = p
-                    elif track == 1:
-                        b[s * cb.SIDE + cb.FIEFDOMS_POS] = p
-            b[s * cb.SIDE + cb.BLADE_HOLDER] = 1 if (g.track[1, 0] == h and not g.blade_used) else 0
+        follow_track_change(g, t, track)
     elif kind == Decision.BLADE:
         if action == 1:
             b[o + cb.BLADE_USED] = 1
