@@ -21,7 +21,11 @@ habits behind its win shares.
   Fiefdoms (houses with power);
 - ``support_given``: support decisions of houses not in the battle that backed a side, per game;
 - ``aeron_swaps``: Aeron Damphair's swaps taken, of those offered;
-- ``battle_in_round_1`` and the most common first-round battle; win shares, castle victories.
+- ``battle_in_round_1`` and the most common first-round battle; win shares, castle victories;
+- ``search_choices`` (``--policy search``: Stark is the search player): per decision kind, for
+  each heuristic variant (its place in ``players.search.VARIANTS``; 0 is the house's own
+  heuristic), how often the search chose it of the searches that offered it as a distinct
+  candidate: where the search departs from its heuristic.
 
 Run: ``python benchmarks/diagnose_players.py [--games N] [--policy heuristic|heuristic_v1|search]
 [--seed S]`` (``--policy`` also takes a spec as JSON: ``'{"kind": "heuristic", "foresight": 0}'``).
@@ -79,6 +83,10 @@ def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
     first_battles: Counter[str] = Counter()
     home_falls: Counter[str] = Counter()
     empty_raid_next_to: Counter[str] = Counter()
+    # the search player's choices where its candidates differed: per decision kind, how often
+    # each heuristic variant (its place in search.VARIANTS) was offered and chosen
+    offered: dict[str, Counter[int]] = {}
+    chosen: dict[str, Counter[int]] = {}
     for i in range(n_games):
         g = games[i]
         memo = memos[i]
@@ -162,6 +170,11 @@ def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
                 count["aeron_offered"] += 1
                 count["aeron_swaps"] += action != 0
             apply_legal(g, t, action)
+        for searcher in searchers.values():
+            for decision, variants, variant in searcher.choices:
+                name = Decision(decision).name
+                offered.setdefault(name, Counter()).update(variants)
+                chosen.setdefault(name, Counter())[variant] += 1
         moves = set(ship_moves)
         count["ship_moves"] += len(ship_moves)
         for r, h, a, b in ship_moves:
@@ -204,6 +217,13 @@ def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
         "win_share": {h.id: round(winners[int(h)] / n_games, 4) for h in House},
         "castle_victories": round(float((games.end_reason == EndReason.CASTLES).mean()), 4),
         "mean_end_round": round(float(games.game_round.mean()), 2),
+        "search_choices": {
+            name: {
+                f"variant {v}": f"chosen {chosen[name][v]} of {offered[name][v]}"
+                for v in sorted(offered[name])
+            }
+            for name in sorted(offered)
+        },
     }
 
 

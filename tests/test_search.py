@@ -63,6 +63,7 @@ def test_search_never_reads_hidden_information() -> None:
     kinds = np.full(6, HEURISTIC, np.int8)
     params = np.tile(DEFAULTS, (6, 1))
     checked: dict[int, int] = {}
+    departures = 0  # searches that chose another variant than the house's own heuristic
     while (pending := game.pending) is not None and game.record.game_round <= 8:
         house = int(pending.house)
         if can_search(game.record, game.t) and checked.get(int(pending.kind), 0) < 24:
@@ -78,11 +79,17 @@ def test_search_never_reads_hidden_information() -> None:
                 answers.append(searcher.choose(copy[0], game.t, house, mask, memo, kinds, params))
             assert answers[0] == answers[1], (pending.kind.name, int(game.record.game_round))
             checked[int(pending.kind)] = checked.get(int(pending.kind), 0) + 1
+            # the choice is logged with the variants offered (distinct candidates, own first)
+            for decision, offered, variant in searcher.choices:
+                assert decision == int(pending.kind) and offered[0] == 0
+                assert len(set(offered)) == len(offered) > 1 and variant in offered
+                departures += variant != 0
         game.step(heuristic(game, pending))
     assert checked.get(Decision.PLACE_ORDER, 0) >= 20
     assert checked.get(Decision.MARCH_FROM, 0) >= 20
     assert checked.get(Decision.MUSTER, 0) >= 4
     assert checked.get(Decision.BID, 0) >= 4, checked
+    assert departures > 0
 
 
 def test_resampling_takes_back_the_hidden_orders_and_the_game_plays_on() -> None:

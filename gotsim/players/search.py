@@ -293,6 +293,10 @@ class Searcher:
         self.stamp: tuple[int, int] = (-1, -1)
         self.searches = 0
         self.rollouts_played = 0
+        # (decision kind, variant offered, variant chosen) per search whose candidates differed:
+        # where the search departs from its own heuristic (``benchmarks/search_choices.py``)
+        self.choices: list[tuple[int, tuple[int, ...], int]] = []
+        self._variant_of: list[int] = []
 
     def choose(
         self,
@@ -319,6 +323,8 @@ class Searcher:
         best = 0
         if len(stretches) > 1:
             best = self._best(g, t, house, stretches, kinds, params)
+            offered = tuple(self._variant_of)
+            self.choices.append((int(g.pending), offered, offered[best]))
         self.plan = list(stretches[best][1:])
         self.stamp = now
         action = stretches[best][0]
@@ -339,6 +345,7 @@ class Searcher:
         ends."""
         variants = VARIANTS[int(g.pending)][: self.settings.candidates]
         out: list[tuple[int, ...]] = []
+        self._variant_of = []  # the variant (its place in VARIANTS) each stretch came from
         mask = np.zeros(N_ACTIONS, np.bool_)
         now = (int(g.game_round), int(g.phase))
         for k, change in enumerate(variants):
@@ -368,6 +375,7 @@ class Searcher:
                 advance(c, t)
             if stretch and tuple(stretch) not in out:
                 out.append(tuple(stretch))
+                self._variant_of.append(k)
         return out
 
     def _best(
