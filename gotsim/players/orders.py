@@ -102,6 +102,14 @@ def _defence_values(g, t, memo, house, a, d, params) -> tuple:
     return one, two
 
 
+@njit(inline="always")
+def _enemy_in_raid_reach(g, t, raider: int, a: int, x: int, other: int = -1) -> bool:
+    """Whether a raid of ``raider`` in ``a`` reaches the order of the house in ``x``: units of
+    another house than ``raider`` (and than ``other``, when given) that the raid can reach."""
+    o = g.owner[x]
+    return o >= 0 and o != raider and o != other and raid_reaches(t, a, x)
+
+
 @njit
 def _raid_targets(g, t, house: int, a: int) -> int:
     n = 0
@@ -109,7 +117,7 @@ def _raid_targets(g, t, house: int, a: int) -> int:
         x = t.neighbours[a, j]
         if x < 0:
             break
-        if g.owner[x] >= 0 and g.owner[x] != house and raid_reaches(t, a, x):
+        if _enemy_in_raid_reach(g, t, house, a, x):
             n += 1
     return n
 
@@ -154,7 +162,7 @@ def _raid_worth(g, t, memo, house: int, a: int, params, claim) -> float:
         x = t.neighbours[a, j]
         if x < 0:
             break
-        if g.owner[x] >= 0 and g.owner[x] != house and raid_reaches(t, a, x):
+        if _enemy_in_raid_reach(g, t, house, a, x):
             p = _raidable_chance(g, t, memo, x, foresight) * (1.0 - claim[x])
             expected += p
             none *= 1.0 - p
@@ -171,7 +179,7 @@ def _claim_raid_targets(g, t, memo, house: int, a: int, claim, foresight: bool) 
         x = t.neighbours[a, j]
         if x < 0:
             break
-        if g.owner[x] >= 0 and g.owner[x] != house and raid_reaches(t, a, x):
+        if _enemy_in_raid_reach(g, t, house, a, x):
             expected += _raidable_chance(g, t, memo, x, foresight) * (1.0 - claim[x])
     if expected <= 0.0:
         return False
@@ -180,7 +188,7 @@ def _claim_raid_targets(g, t, memo, house: int, a: int, claim, foresight: bool) 
         x = t.neighbours[a, j]
         if x < 0:
             break
-        if g.owner[x] >= 0 and g.owner[x] != house and raid_reaches(t, a, x):
+        if _enemy_in_raid_reach(g, t, house, a, x):
             claim[x] += (1.0 - claim[x]) * share
     return True
 
@@ -202,8 +210,7 @@ def _claim_by_others(g, t, memo, house: int, claim) -> None:
             x = t.neighbours[y, j]
             if x < 0:
                 break
-            o = g.owner[x]
-            if o >= 0 and o != e and o != house and raid_reaches(t, y, x):
+            if _enemy_in_raid_reach(g, t, e, y, x, house):
                 expected += _raidable_chance(g, t, memo, x, True)
         if expected <= 0.0:
             continue
@@ -212,8 +219,7 @@ def _claim_by_others(g, t, memo, house: int, claim) -> None:
             x = t.neighbours[y, j]
             if x < 0:
                 break
-            o = g.owner[x]
-            if o >= 0 and o != e and o != house and raid_reaches(t, y, x):
+            if _enemy_in_raid_reach(g, t, e, y, x, house):
                 claim[x] += (1.0 - claim[x]) * share
 
 
