@@ -2,9 +2,10 @@
 Battle setting (2nd edition) or per player count (1st edition), checking every invariant at the
 end of each game.
 
-Run: ``python benchmarks/fuzz_engine.py [--games N] [--edition 1e|2e|both] [--variant NAME]``
-(``--variant`` repeats; the A Clash of Kings modules are 1st-edition variants); prints the games
-played and violations.
+Run: ``python benchmarks/fuzz_engine.py [--games N] [--edition 1e|2e|both] [--variant NAME]
+[--expansion adwd]`` (``--variant`` repeats; the A Clash of Kings modules are 1st-edition
+variants; ``--expansion`` plays the expansion's 6-player game with and without Tides of
+Battle); prints the games played and violations.
 
 ``--all`` plays every setting instead: the 2nd edition at 3 to 6 players with and without Tides
 of Battle (and the King's Court swap at 5 and 6), the 1st edition at 3 to 5 players with no
@@ -38,6 +39,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=5000, help="games per setting")
     parser.add_argument("--edition", choices=("1e", "2e", "both"), default="2e")
     parser.add_argument("--variant", action="append", default=[], help="a variant switched on")
+    parser.add_argument("--expansion", help="a 2nd-edition expansion (adwd): its 6-player game")
     parser.add_argument("--all", action="store_true", help="every edition, count and variant")
     parser.add_argument("--chunk", type=int, default=5000, help="games played at once (--all)")
     parser.add_argument("--state", help="JSON file of finished chunks (--all): resumes a run")
@@ -57,16 +59,18 @@ def main() -> None:
         "examples": [],
     }
     settings = []
-    if args.edition in ("2e", "both"):
+    if args.expansion:
+        settings += [("2e", 6, tides) for tides in (False, True)]
+    elif args.edition in ("2e", "both"):
         settings += [("2e", p, tides) for p in (3, 4, 5, 6) for tides in (False, True)]
-    if args.edition in ("1e", "both"):
+    if args.edition in ("1e", "both") and not args.expansion:
         settings += [("1e", p, False) for p in (3, 4, 5)]
     for edition, players, tides in settings:
-        rules = rules_table(edition, players, {**flags, "tides_of_battle": tides})
+        rules = rules_table(edition, players, {**flags, "tides_of_battle": tides}, args.expansion)
         # the 2e keys stay as they were, so its fuzz games do not change
         key = (players, tides) if edition == "2e" else (1, players)
         seeds = [np.random.SeedSequence(99, spawn_key=(*key, i)) for i in range(args.games)]
-        games = new_games(seeds, edition=edition, players=players)
+        games = new_games(seeds, edition=edition, players=players, expansion=args.expansion)
         play_random(games, rules, 1_000_000)
         report["games"] += len(games)
         report["unfinished"] += int((games.done == 0).sum())

@@ -16,8 +16,9 @@
 #
 # Tides of Battle on/off and the King's Court swap (5 and 6 players), across 3–6 players: win-rate
 # differences with 95 % intervals, battles per game and how games end; then the 1st edition's
-# A Clash of Kings modules (ports, one-time orders, three-card combat) at 5 players. Each toggle
-# is compared on the same games (common random numbers), paired by block.
+# A Clash of Kings modules (ports, one-time orders, three-card combat) at 5 players; and the 2nd
+# edition's A Dance with Dragons expansion against the base 6-player game. Each toggle is compared
+# on the same games (common random numbers), paired by block.
 #
 # **Read this first.** Every house is played by gotsim's heuristic player (`docs/players.md`), a
 # rule-based model of sensible play: the effects below are those of the variants *as the
@@ -40,7 +41,8 @@ import pandas as pd
 
 import gotsim
 from gotsim.analysis.notebook import figure_folder
-from gotsim.analysis.plots import draw_differences_by_house, players_title
+from gotsim.analysis.plots import draw_differences_by_house, draw_house_rates, players_title
+from gotsim.analysis.stats import win_rates
 
 FIG_DIR = figure_folder(QUICK)  # results/figures/ of the checkout; None in quick mode
 
@@ -70,6 +72,7 @@ tides = study("tides", {"players": [3, 4, 5, 6], "tides_of_battle": [False, True
 swap = study("swap", {"players": [5, 6], "kings_court_swap": [False, True]})
 MODULES = ["ports", "one_time_orders", "three_card_combat"]
 clash = study("clash", dict.fromkeys(MODULES, [False, True]), edition="1e", players=5)
+adwd = study("adwd", {"expansion": ["base", "adwd"]}, players=6)
 
 
 def differences(games, by):
@@ -144,6 +147,23 @@ save(fig, "variants_clash_of_kings.png")
 pooled.round(3)
 
 # %% [markdown]
+# ## A Dance with Dragons (6 players): win rates in the base game and in the expansion
+# The expansion starts later in the story (its own units, power tokens on the board, tracks and
+# garrisons at Storm's End and Oldtown), lasts 6 rounds and plays its own house cards. The two
+# arms are different games: the bars are each game's win rates, not a paired effect.
+
+# %%
+adwd_rates = win_rates(adwd, by=["expansion"])
+fig, ax = plt.subplots(figsize=(8, 4))
+draw_house_rates(ax, adwd_rates, group="expansion", fair=1 / 6)
+ax.set_title(players_title("Base game vs A Dance with Dragons, 6 players", policies=POLICIES,
+                           games=GAMES, per="arm"))
+save(fig, "variants_adwd_win_rates.png")
+adwd_ends = adwd.groupby("expansion").end_reason.value_counts(normalize=True).unstack()
+display(adwd_ends.round(3))  # noqa: F821 (IPython builtin)
+adwd_rates.pivot(index="house", columns="expansion", values="win_rate").round(3)
+
+# %% [markdown]
 # ## Conclusion
 
 # %%
@@ -174,6 +194,14 @@ print(
         for m in MODULES
         for row in [pooled.loc[m].assign(size=pooled.loc[m].difference.abs()).nlargest(1, "size").iloc[0]]
     )
-    + "."
+    + ".\nA Dance with Dragons (6 players, 6 rounds) against the base game: "
+    + "; ".join(
+        f"{row.house} {row.base:.1%} → {row.adwd:.1%}"
+        for row in adwd_rates.pivot(index="house", columns="expansion", values="win_rate")
+        .reset_index()
+        .itertuples()
+    )
+    + f"; games ending by castles {(adwd[adwd.expansion == 'adwd'].end_reason == 'castles').mean():.1%}"
+    + f" (base {(adwd[adwd.expansion == 'base'].end_reason == 'castles').mean():.1%})."
     + ("" if POLICIES == "heuristic" else "\nRandom players: rule and pipeline checks only.")
 )

@@ -139,9 +139,9 @@ def units_text(units, routed) -> str:
 
 
 class Case:
-    """One game record on the real board of ``edition`` (2nd edition by default), emptied (no
-    units, orders or power tokens; garrisons, neutral forces, tracks, power 5 and full hands as
-    in the setup) unless ``empty=False``."""
+    """One game record on the real board of ``edition`` (2nd edition by default; ``expansion``:
+    a 2nd-edition expansion's start), emptied (no units, orders or power tokens; garrisons,
+    neutral forces, tracks, power and full hands as in the setup) unless ``empty=False``."""
 
     def __init__(
         self,
@@ -152,16 +152,22 @@ class Case:
         empty=True,
         edition: str = "2e",
         variants: dict[str, bool] | None = None,
+        expansion: str | None = None,
     ):
         self.edition = edition
         self.board = load_board(edition)
-        self.deck = DECK if edition == "2e" else deck_ids(edition)
-        if (variants or {}).get("adwd_house_cards"):
-            self.deck = deck_ids(edition, "adwd")
-        self.rules = rules_table(edition, players, {**(variants or {}), "tides_of_battle": tides})
+        self.rules = rules_table(
+            edition, players, {**(variants or {}), "tides_of_battle": tides}, expansion
+        )
         self.t = self.rules[0]
+        self.deck = DECK if edition == "2e" else deck_ids(edition)
+        if self.t.adwd_house_cards:
+            self.deck = deck_ids(edition, "adwd")
         self.games = new_games(
-            [np.random.SeedSequence(seed, spawn_key=(0,))], edition=edition, players=players
+            [np.random.SeedSequence(seed, spawn_key=(0,))],
+            edition=edition,
+            players=players,
+            expansion=expansion,
         )
         self.g = self.games[0]
         self.log: list[str] = []

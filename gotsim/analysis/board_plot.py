@@ -417,8 +417,8 @@ def draw_board(
 
 
 def draw_setup(setup: Setup, board: Board | None = None, **kwargs: Any) -> Figure:
-    """Draw the starting position of ``setup``: units, garrisons, neutral forces, impassable
-    areas, and the home areas of the houses in play as controlled. ``kwargs`` go to
+    """Draw the starting position of ``setup``: units, power tokens, garrisons, neutral forces,
+    impassable areas, and the home areas of the houses in play as controlled. ``kwargs`` go to
     ``draw_board`` and override what the setup gives."""
     board = board if board is not None else load_board(setup.edition)
     units: dict[str, tuple[House, Mapping[Unit, int]]] = {}
@@ -433,10 +433,15 @@ def draw_setup(setup: Setup, board: Board | None = None, **kwargs: Any) -> Figur
             control[board.area_ids[i]] = home_house
     for area, (g_house, _) in setup.garrisons.items():
         control.setdefault(area, g_house)
+    for area, token_house in setup.power_tokens.items():
+        control.setdefault(area, token_house)
     players = f"{setup.players} players"
+    if setup.expansion == "adwd":
+        players += ", A Dance with Dragons"
     defaults: dict[str, Any] = {
         "units": units,
         "control": control,
+        "power_tokens": dict(setup.power_tokens),
         "garrisons": dict(setup.garrisons),
         "neutral_forces": dict(setup.neutral_forces),
         "impassable": tuple(setup.impassable),
@@ -494,8 +499,8 @@ def draw_record(game: Any, **kwargs: Any) -> Figure:
             control[area] = House(holder)
         if g.power_token[a] >= 0:
             tokens[area] = House(int(g.power_token[a]))
-        if g.garrison[a] > 0 and board.home[a] >= 0:
-            garrisons[area] = (House(int(board.home[a])), int(g.garrison[a]))
+        if g.garrison[a] > 0 and holder >= 0:
+            garrisons[area] = (House(holder), int(g.garrison[a]))
         if g.neutral[a] > 0:
             neutral[area] = int(g.neutral[a])
     defaults: dict[str, Any] = {

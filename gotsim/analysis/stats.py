@@ -34,6 +34,7 @@ __all__ = [
 # the columns that describe a study cell, in the order tables show them
 CELL_COLUMNS: tuple[str, ...] = (
     "edition",
+    "expansion",
     "players",
     "tides_of_battle",
     "kings_court_swap",
@@ -42,7 +43,8 @@ CELL_COLUMNS: tuple[str, ...] = (
     "policies",
     "start_position",
 )
-END_REASONS: tuple[str, ...] = ("castles", "round10")
+# (``round6``: the ranking after A Dance with Dragons' last round)
+END_REASONS: tuple[str, ...] = ("castles", "round10", "round6")
 # the column that names the player model of a game (a policy label such as "heuristic")
 MODEL_COLUMN = "policies"
 
@@ -121,6 +123,12 @@ def win_rates(games: pd.DataFrame, by: Sequence[str] = (), *, level: float = 0.9
         ]
     else:
         groups = [((), games)]
+    # castles and round10 always; another ending (round6) where some game ended so
+    reasons = [
+        r
+        for r in END_REASONS
+        if r in END_REASONS[:2] or ("end_reason" in games.columns and (games.end_reason == r).any())
+    ]
     for key, frame in groups:
         for house in _houses(frame):
             playing = frame[_in_play(frame, house)]
@@ -132,7 +140,7 @@ def win_rates(games: pd.DataFrame, by: Sequence[str] = (), *, level: float = 0.9
             row["win_rate"] = row["wins"] / row["games"]
             row["ci_low"], row["ci_high"] = wilson_interval(row["wins"], row["games"], level)
             if "end_reason" in playing.columns:
-                for reason in END_REASONS:
+                for reason in reasons:
                     row[f"wins_{reason}"] = int((won & (playing["end_reason"] == reason)).sum())
             if f"castles_{house}" in playing.columns:
                 row["mean_castles"] = float(playing[f"castles_{house}"].astype(float).mean())

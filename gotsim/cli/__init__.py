@@ -29,6 +29,7 @@ from gotsim.cli.common import (
     EXIT_BROKEN_PIPE,
     Parser,
     early_compile_notice,
+    expansion_argument,
     player_count,
     variant_argument,
 )
@@ -61,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument(
         "--kings-court-swap", action="store_true", help="swap Tyrell and Greyjoy on King's Court"
     )
+    expansion_argument(board)
     board.set_defaults(run=cmd_board)
 
     cards = sub.add_parser("cards", help="list the house cards")
@@ -111,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="who plays (search: seconds a game)",
     )
     play.add_argument("--tides", action="store_true", help="Tides of Battle variant")
+    expansion_argument(play)
     variant_argument(play)
     play.add_argument("--log", help="write the narrated log to this file")
     play.add_argument(
@@ -153,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=2,
         help="threads (capped at the cores)",
     )
+    expansion_argument(bench)
     variant_argument(bench)
     bench.add_argument("--json", action="store_true", help="print the result as JSON")
     bench.add_argument("--quiet", action="store_true", help="no progress lines on stderr")

@@ -14,6 +14,7 @@ from typing import Any
 from gotsim.cli.common import (
     announce,
     check_edition,
+    check_expansion,
     chosen_variants,
     fail,
     output,
@@ -38,8 +39,14 @@ def cmd_board(args: argparse.Namespace) -> int:
     if out.suffix.lower() != ".png":
         fail(f"--out {args.out!r}: the board picture is a PNG, give a path ending in .png")
     output(check_output_file, args.out, "--out")
+    check_expansion(args)
     try:
-        setup = load_setup(args.edition, args.players, kings_court_swap=args.kings_court_swap)
+        setup = load_setup(
+            args.edition,
+            args.players,
+            kings_court_swap=args.kings_court_swap,
+            expansion=args.expansion,
+        )
     except SetupDataError as exc:
         fail(f"--players {args.players}: {exc}")
 
@@ -49,7 +56,8 @@ def cmd_board(args: argparse.Namespace) -> int:
     from gotsim.analysis.board_plot import save_board_picture
 
     path = save_board_picture(out, setup, dpi=args.dpi)
-    print(f"wrote {path} ({args.edition}, {args.players} players, starting position)")
+    which = f", {args.expansion}" if args.expansion else ""
+    print(f"wrote {path} ({args.edition}{which}, {args.players} players, starting position)")
     return 0
 
 
@@ -193,6 +201,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         seed=args.seed,
         edition=args.edition,
         variants=chosen_variants(args),
+        expansion=args.expansion,
     )
     policy = python_policy(args.policy)
     frames = None
@@ -203,6 +212,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     summary = {
         "players": args.players,
         "edition": args.edition,
+        "expansion": args.expansion,
         "seed": args.seed,
         "winner": game.winner.id if game.winner is not None else None,
         "end_round": int(game.record.game_round),
@@ -325,6 +335,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         "n_jobs": args.jobs,
         "policies": args.policy,
         "variants": chosen_variants(args),
+        "expansion": args.expansion,
     }
     policies = [args.policy] + ([args.compare] if args.compare else [])
     for policy in policies:

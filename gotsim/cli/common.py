@@ -11,7 +11,13 @@ from typing import Any, NoReturn
 from gotsim.inputs import (
     InputError,
 )
-from gotsim.rules.variants import ADWD_HOUSE_CARDS, CLASH_OF_KINGS_VARIANTS
+from gotsim.rules.variants import (
+    ADWD_HOUSE_CARDS,
+    CLASH_OF_KINGS_VARIANTS,
+    EXPANSIONS,
+    Rules,
+    expansion_name,
+)
 
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a Unix tool killed by a closed pipe
@@ -102,6 +108,7 @@ def check_edition(args: argparse.Namespace) -> None:
         fail(f"--players {args.players}: the {name} edition is played by 3 to {counts[-1]} players")
     if args.edition == "1e" and getattr(args, "tides", False):
         fail("--tides: Tides of Battle is a 2nd-edition variant")
+    check_expansion(args)
     for module in args.variant or ():
         if module == ADWD_HOUSE_CARDS:
             if args.edition != "2e":
@@ -110,6 +117,18 @@ def check_edition(args: argparse.Namespace) -> None:
             fail(
                 f"--variant {module}: an A Clash of Kings module of the 1st edition (--edition 1e)"
             )
+
+
+def check_expansion(args: argparse.Namespace) -> None:
+    """One line for an expansion the edition, player count or variants do not allow."""
+    if args.expansion is None:
+        return
+    try:
+        Rules.of(args.edition, args.players, None, args.expansion)
+        if getattr(args, "kings_court_swap", False):
+            raise ValueError("kings_court_swap is a base-game setup change")
+    except ValueError as error:
+        fail(f"--expansion {args.expansion}: {error}")
 
 
 def chosen_variants(args: argparse.Namespace) -> dict[str, bool]:
@@ -143,6 +162,26 @@ def write_bytes_file(path: Path, data: bytes) -> None:
     tmp = path.with_name(path.name + ".part")
     tmp.write_bytes(data)
     tmp.replace(path)
+
+
+def expansion_text(text: str) -> str | None:
+    """``--expansion``'s value: an expansion name, ``None`` for ``base``."""
+    try:
+        return expansion_name(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("expansion: ")) from None
+
+
+def expansion_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--expansion",
+        type=expansion_text,
+        default=None,
+        metavar="NAME",
+        help="a 2nd-edition expansion: base (the default) or "
+        + ", ".join(EXPANSIONS)
+        + " (A Dance with Dragons: 6 players, its own start, 6 rounds, its house cards)",
+    )
 
 
 def variant_argument(parser: argparse.ArgumentParser) -> None:

@@ -182,9 +182,11 @@ class Game:
     variants: Mapping[str, bool] | None = None
     edition: str = "2e"
     log: list[Event] = field(default_factory=list)
+    expansion: str | None = None  # ``rules.variants.EXPANSIONS`` name; None: the base game
 
     def __post_init__(self) -> None:
-        rules = Rules.of(self.edition, self.players, self.variants)
+        rules = Rules.of(self.edition, self.players, self.variants, self.expansion)
+        self.expansion = rules.expansion
         seq = (
             self.seed
             if isinstance(self.seed, np.random.SeedSequence)
@@ -197,6 +199,7 @@ class Game:
             edition=self.edition,
             players=self.players,
             kings_court_swap=rules.on("kings_court_swap"),
+            expansion=rules.expansion,
         )
         self.board = load_board(self.edition)
         self._advance()
@@ -220,7 +223,12 @@ class Game:
 
     @property
     def end_reason(self) -> str:
-        return EndReason(int(self.record.end_reason)).name.lower()
+        """``castles``, ``round<N>`` (decided by the ranking after the last round, ``round10``
+        or A Dance with Dragons' ``round6``), or ``none`` while the game goes on."""
+        reason = EndReason(int(self.record.end_reason))
+        if reason == EndReason.ROUND10:
+            return f"round{int(self.t.max_rounds)}"
+        return reason.name.lower()
 
     def _advance(self, quiet: bool = False) -> None:
         if not quiet:
@@ -255,7 +263,7 @@ class Game:
             winner = house_words(self.winner) if self.winner is not None else "nobody"
             why = {
                 "castles": "holds the castles and strongholds needed to win",
-                "round10": "leads after round 10",
+                f"round{int(self.t.max_rounds)}": f"leads after round {int(self.t.max_rounds)}",
             }.get(self.end_reason, self.end_reason)
             self._event("game_over", -1, f"{winner} wins ({why})")
 
@@ -318,7 +326,7 @@ class Game:
     def _policies_by_house(self, policy: Mapping[Any, Policy]) -> dict[House, Policy]:
         """``policy`` keyed by ``House``, with one callable for each house in play (names
         such as ``"stark"`` are accepted as keys)."""
-        in_play = sorted(load_setup(self.edition, self.players).houses)
+        in_play = sorted(load_setup(self.edition, self.players, expansion=self.expansion).houses)
         by_house: dict[House, Policy] = {}
         for key, chooser in policy.items():
             try:

@@ -69,6 +69,8 @@ def _starting_record(setup: Setup) -> NDArray[np.void]:
             g["owner"][a] = house
             for unit, n in counts.items():
                 g["units"][a, unit] = n
+    for area, house in setup.power_tokens.items():
+        g["power_token"][board.index(area)] = house
     for area, (_house, strength) in setup.garrisons.items():
         g["garrison"][board.index(area)] = strength
     place_neutral_forces(g, board, setup.edition, setup.neutral_forces, setup.neutral_armies)
@@ -87,9 +89,11 @@ def new_games(
     edition: str = "2e",
     players: int = 6,
     kings_court_swap: bool = False,
+    expansion: str | None = None,
 ) -> np.recarray:
-    """A batch of round-1 records, one per seed, with shuffled Westeros and wildling decks."""
-    return _games_from(seed_streams_batch(seeds), edition, players, kings_court_swap)
+    """A batch of round-1 records, one per seed, with shuffled Westeros and wildling decks
+    (``expansion``: the start of a 2nd-edition expansion, ``rules.variants.EXPANSIONS``)."""
+    return _games_from(seed_streams_batch(seeds), edition, players, kings_court_swap, expansion)
 
 
 def new_games_range(
@@ -100,16 +104,21 @@ def new_games_range(
     edition: str = "2e",
     players: int = 6,
     kings_court_swap: bool = False,
+    expansion: str | None = None,
 ) -> np.recarray:
     """``new_games`` for games ``first … first + n - 1`` seeded as ``simulate`` seeds them,
     ``SeedSequence(seed, spawn_key=(i,))``, without making the sequences."""
-    return _games_from(range_streams(seed, first, n), edition, players, kings_court_swap)
+    return _games_from(range_streams(seed, first, n), edition, players, kings_court_swap, expansion)
 
 
 def _games_from(
-    streams: NDArray[np.uint64], edition: str, players: int, kings_court_swap: bool
+    streams: NDArray[np.uint64],
+    edition: str,
+    players: int,
+    kings_court_swap: bool,
+    expansion: str | None,
 ) -> np.recarray:
-    setup = load_setup(edition, players, kings_court_swap=kings_court_swap)
+    setup = load_setup(edition, players, kings_court_swap=kings_court_swap, expansion=expansion)
     start = _starting_record(setup)
     games = np.empty(len(streams), STATE_DTYPE).view(np.recarray)
     games[:] = start

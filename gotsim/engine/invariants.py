@@ -56,6 +56,10 @@ def violations(g: np.void, t: np.void) -> list[str]:
             out.append(f"area {a}: units beside a neutral force")
         if g["blocked"][a] and owner[a] >= 0:
             out.append(f"area {a}: units in an impassable area")
+        if g["garrison"][a] > 0 and _controller(g, t, a) < 0:
+            out.append(f"area {a}: a garrison that defends no house")
+        if g["power_token"][a] >= 0 and kind[a] != AreaKind.LAND:
+            out.append(f"area {a}: a power token off land")
         if kind[a] == AreaKind.PORT and owner[a] >= 0:
             land = int(t["port_land"][a])
             if _controller(g, t, land) != owner[a]:

@@ -57,7 +57,7 @@ class Phase(IntEnum):
 class EndReason(IntEnum):
     NONE = 0
     CASTLES = 1
-    ROUND10 = 2
+    ROUND10 = 2  # decided by the ranking after the last round (10; 6 in A Dance with Dragons)
 
 
 class Order(IntEnum):

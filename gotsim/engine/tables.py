@@ -152,13 +152,14 @@ def rules_table(
     rules: Rules | str = "2e",
     players: int = 6,
     variants: Mapping[str, bool] | Iterable[str] | None = None,
+    expansion: str | None = None,
 ) -> np.recarray:
     """The read-only rule record of a ``Rules`` value, or of ``Rules.of(edition, players,
-    variants)``, as a one-element record array (``rules[0]`` is the record; the array form
-    crosses into compiled parallel loops, and records read as attributes in uncompiled Python
-    too). ``kings_court_swap`` changes the setup, not this table."""
+    variants, expansion)``, as a one-element record array (``rules[0]`` is the record; the array
+    form crosses into compiled parallel loops, and records read as attributes in uncompiled
+    Python too). ``kings_court_swap`` changes the setup, not this table."""
     if not isinstance(rules, Rules):
-        rules = Rules.of(rules, players, variants)
+        rules = Rules.of(rules, players, variants, expansion)
     return _rules_table(rules)
 
 
@@ -166,7 +167,7 @@ def rules_table(
 def _rules_table(chosen: Rules) -> np.recarray:
     edition, players = chosen.edition, chosen.players
     board = load_board(edition)
-    setup = load_setup(edition, players)
+    setup = load_setup(edition, players, expansion=chosen.expansion)
     if board.n_areas > A_MAX:
         raise ValueError(f"{edition} board has {board.n_areas} areas, the engine holds {A_MAX}")
     if int(board.n_neighbours.max()) > MAX_NEIGHBOURS:

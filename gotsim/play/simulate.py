@@ -108,14 +108,15 @@ def play_games(
     first_game: int = 0,
     n_jobs: int = 1,
     policies: str | Mapping[str, Any] = "random",
+    expansion: str | None = None,
 ) -> np.recarray:
     """Finished game records ``first_game … first_game + n_games - 1``, each house playing its
     policy (``policies`` as in ``simulate``; all random by default)."""
     table = _policies(policies)
     searches = _searches(policies)
+    chosen = Rules.of(edition, players, variants, expansion)
     if n_games > 0:
         announce_compile(policies)
-    chosen = Rules.of(edition, players, variants)
     rules = rules_table(chosen)
     out = new_games_range(
         seed,
@@ -124,6 +125,7 @@ def play_games(
         edition=edition,
         players=players,
         kings_court_swap=chosen.on("kings_court_swap"),
+        expansion=chosen.expansion,
     )
     previous = numba.get_num_threads()
     cores = _pool_threads()
@@ -205,14 +207,26 @@ def _play_table(
     )
 
 
+def end_reason_names(max_rounds: int = 10) -> dict[EndReason, str]:
+    """The ``end_reason`` words: ``castles``, and ``round<N>`` for a game decided by the ranking
+    after its last round (``round10``; ``round6`` in A Dance with Dragons)."""
+    return {EndReason.CASTLES: "castles", EndReason.ROUND10: f"round{max_rounds}"}
+
+
 def games_frame(
-    games: np.recarray, *, players: int, edition: str = "2e", seed: int = 0, first_game: int = 0
+    games: np.recarray,
+    *,
+    players: int,
+    edition: str = "2e",
+    seed: int = 0,
+    first_game: int = 0,
+    expansion: str | None = None,
 ) -> pd.DataFrame:
     """One row per finished game record (the ``simulate`` columns)."""
     n_games = len(games)
-    rules = rules_table(edition, players)
+    rules = rules_table(edition, players, expansion=expansion)
     in_play = [h for h in House if n_games == 0 or games.in_play[0, h]]
-    reasons = {EndReason.CASTLES: "castles", EndReason.ROUND10: "round10"}
+    reasons = end_reason_names(int(rules[0].max_rounds))
     index = np.arange(first_game, first_game + n_games)
     frame: dict[str, Any] = {
         "game": index,
@@ -326,6 +340,7 @@ def simulate(
     *,
     players: int = 6,
     edition: str = "2e",
+    expansion: str | None = None,
     variants: Mapping[str, bool] | None = None,
     policies: str | Mapping[str, Any] = "random",
     seed: int = 0,
@@ -341,8 +356,13 @@ def simulate(
     game); give it a few houses of a small sample.
 
     Columns: ``game, seed_key, players, edition, winner, end_round, end_reason`` (``castles`` or
-    ``round10``), per house in play ``castles_<house>, power_<house>, supply_<house>,
-    battles_<house>``, and ``battles`` (battles fought in the game).
+    ``round10``; ``round6`` in A Dance with Dragons), per house in play ``castles_<house>,
+    power_<house>, supply_<house>, battles_<house>``, and ``battles`` (battles fought in the
+    game).
+
+    ``expansion``: ``None`` (the base game) or ``"adwd"`` (A Dance with Dragons: 6 players, its
+    own start and 6 rounds, the houses playing its house cards unless ``variants`` says
+    ``{"adwd_house_cards": False}``); ``docs/rules.md``.
     """
     # the command's checks, with its one-line messages (InputError, a ValueError), before anything
     # is allocated
@@ -352,6 +372,12 @@ def simulate(
     n_jobs = whole_number(n_jobs, "n_jobs", 1, MAX_JOBS)
     if not isinstance(edition, str):
         raise InputError(f"edition: expected '1e' or '2e', got {edition!r}")
+    try:
+        expansion = Rules.of(edition, players, variants, expansion).expansion
+    except NotImplementedError:
+        pass  # the engine names the edition
+    except ValueError as error:
+        raise InputError(str(error)) from None
     _check_policies(policies, edition, players)
     _policies(policies)  # bad specs fail before any game is played
     games = play_games(
@@ -362,8 +388,9 @@ def simulate(
         seed=seed,
         n_jobs=n_jobs,
         policies=policies,
+        expansion=expansion,
     )
-    return games_frame(games, players=players, edition=edition, seed=seed)
+    return games_frame(games, players=players, edition=edition, seed=seed, expansion=expansion)
 
 
 # --- simulation from a position ----------------------------------------------------------------

@@ -37,11 +37,14 @@ def min_win(params) -> float:
 
 @njit
 def defender_of(g, t, x: int) -> int:
-    """House defending ``x`` (its units, else the garrison's home house); -1 neutral force."""
+    """House defending ``x`` (its units, else its garrison's: the house controlling the area,
+    else the home area's house); -1 neutral force."""
     if g.neutral[x] > 0:
         return -1
     if g.owner[x] >= 0:
         return g.owner[x]
+    if g.garrison[x] > 0:
+        return controller(g, t, x)
     return t.home[x]
 
 

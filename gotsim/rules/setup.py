@@ -2,19 +2,22 @@
 
 ``load_setup(edition, players)`` gives a frozen ``Setup``: houses in play, starting units, power,
 supply, influence tracks, dominance tokens, King's Court stars, garrisons, neutral forces and
-impassable areas. The 5-player King's Court swap variant is ``kings_court_swap=True``.
+impassable areas. The 5-player King's Court swap variant is ``kings_court_swap=True``; a 2nd-edition
+expansion's own start (A Dance with Dragons) is ``expansion="adwd"``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from gotsim.data import load_data
 from gotsim.rules.board import Board, BoardDataError, load_board
 from gotsim.rules.ids import AreaKind, House, Unit
+from gotsim.rules.variants import EXPANSIONS, expansion_name
 
 TRACKS: tuple[str, ...] = ("iron_throne", "fiefdoms", "kings_court")
 
@@ -48,6 +51,9 @@ class Setup:
     threat_step: int  # what each wildling icon adds
     threat_drop: int  # what a wildling victory takes off (no value in the data: back to 0)
     supply_table: tuple[tuple[int, ...], ...]  # level → allowed army sizes, largest first
+    expansion: str | None = None  # ``rules.variants.EXPANSIONS`` name; None: the base game
+    # area id → house: power tokens on the board at the start (A Dance with Dragons)
+    power_tokens: Mapping[str, House] = field(default_factory=lambda: MappingProxyType({}))
 
     def dominance_holder(self, track: str) -> House:
         return self.tracks[track][0]
@@ -121,9 +127,30 @@ def build_setup(
     garrisons = {}
     for g in per_count.get("garrisons", []):
         gi = _area(board, g["area"], "garrisons")
-        if board.home[gi] < 0:
-            raise SetupDataError(f"garrisons: {g['area']!r} is not a home area")
+        held_at_start = g["area"] in units.get(_house(g["house"], "garrison"), {}) or (
+            per_count.get("power_tokens_on_board", {}).get(g["area"]) == g["house"]
+        )
+        if board.home[gi] < 0 and not held_at_start:
+            raise SetupDataError(
+                f"garrisons: {g['area']!r} is neither a home area nor held by {g['house']} "
+                "at the start"
+            )
         garrisons[g["area"]] = (_house(g["house"], "garrison"), int(g["strength"]))
+    tokens = {}
+    for area, house_id in per_count.get("power_tokens_on_board", {}).items():
+        house = _house(house_id, "power tokens on the board")
+        _area(board, area, "power tokens on the board")
+        if house not in houses:
+            raise SetupDataError(f"power tokens on the board: {house_id} is not playing")
+        if board.kind[board.index(area)] != AreaKind.LAND:
+            raise SetupDataError(f"power tokens on the board: {area!r} is not a land area")
+        held = [h for h, placed in units.items() if area in placed and h != house]
+        if held:
+            raise SetupDataError(
+                f"power tokens on the board: {house_id}'s token in {area!r}, where "
+                f"{held[0].id} units stand"
+            )
+        tokens[area] = house
     neutral = {}
     for n in per_count.get("neutral_forces", []):
         _area(board, n["area"], "neutral forces")
@@ -170,7 +197,48 @@ def build_setup(
         threat_step=int(wildlings["step_per_wildling_icon"]),
         threat_drop=int(wildlings.get("after_wildling_win_drop", wildlings["max"])),
         supply_table=table,
+        expansion=spec.get("expansion"),
+        power_tokens=MappingProxyType(tokens),
     )
+
+
+def expansion_spec(spec: Mapping[str, Any], expansion: str) -> dict[str, Any]:
+    """The setup dict of ``expansion`` (an ``EXPANSIONS`` name): the 2nd edition's ``spec``
+    (``setup.json``) with the expansion scenario's start in place of the 6-player base start,
+    from ``data/2e/expansions.json``: houses, starting units, supply, power tokens in hand and on
+    the board, influence tracks, garrisons (the base home garrisons and the scenario's own),
+    neutral forces and the number of rounds. Cards, unit limits and the rest are the base's."""
+    scenario = load_data("2e", "expansions.json")["scenarios"][EXPANSIONS[expansion]]
+    players = scenario["player_counts"][0]
+    base = spec["player_counts"][str(players)]
+    houses = {}
+    for house_id in scenario["houses"]:
+        record = dict(spec["houses"][house_id])
+        record["starting_units"] = scenario["starting_units"].get(house_id, {})
+        record["starting_supply"] = scenario["starting_supply"][house_id]
+        record["starting_power_tokens"] = scenario["starting_power_tokens_available"]
+        houses[house_id] = record
+    tokens = {
+        area: house_id
+        for house_id, areas in scenario.get("power_tokens_on_board", {}).items()
+        for area in areas
+    }
+    per_count = {
+        **base,
+        "houses": [h for h in base["houses"] if h in scenario["houses"]],
+        "influence_tracks": scenario["influence_tracks"],
+        "garrisons": [*base.get("garrisons", []), *scenario.get("garrisons", [])],
+        "neutral_forces": scenario.get("neutral_forces", []),
+        "power_tokens_on_board": tokens,
+        "removed_starting_units": [],
+    }
+    return {
+        **spec,
+        "expansion": expansion,
+        "houses": {**spec["houses"], **houses},
+        "player_counts": {str(players): per_count},
+        "rounds": {**spec.get("rounds", {}), "max_rounds": scenario["rounds"]},
+    }
 
 
 def _swap(order: tuple[House, ...], a: House, b: House) -> tuple[House, ...]:
@@ -180,16 +248,29 @@ def _swap(order: tuple[House, ...], a: House, b: House) -> tuple[House, ...]:
     return tuple(swapped.get(h, h) for h in order)
 
 
-@lru_cache(maxsize=32)
-def load_setup(edition: str = "2e", players: int = 6, *, kings_court_swap: bool = False) -> Setup:
-    """The packaged starting position of ``edition`` for ``players`` houses.
+def load_setup(
+    edition: str = "2e",
+    players: int = 6,
+    *,
+    kings_court_swap: bool = False,
+    expansion: str | None = None,
+) -> Setup:
+    """The packaged starting position of ``edition`` for ``players`` houses (``expansion``: a
+    2nd-edition expansion's own start, ``rules.variants.EXPANSIONS``).
 
     >>> load_setup("2e", 6).tracks["iron_throne"][0].id
     'baratheon'
+    >>> load_setup("2e", 6, expansion="adwd").max_rounds
+    6
     """
-    return build_setup(
-        load_data(edition, "setup.json"),
-        load_board(edition),
-        players,
-        kings_court_swap=kings_court_swap,
-    )
+    return _load_setup(edition, players, kings_court_swap, expansion_name(expansion))
+
+
+@lru_cache(maxsize=32)
+def _load_setup(edition: str, players: int, kings_court_swap: bool, expansion: str | None) -> Setup:
+    spec = load_data(edition, "setup.json")
+    if expansion is not None:
+        if edition != "2e":
+            raise SetupDataError(f"expansion {expansion!r} is a 2nd-edition expansion")
+        spec = expansion_spec(spec, expansion)
+    return build_setup(spec, load_board(edition), players, kings_court_swap=kings_court_swap)

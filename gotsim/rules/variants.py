@@ -33,11 +33,32 @@ VARIANTS: tuple[str, ...] = (
 CLASH_OF_KINGS_VARIANTS: tuple[str, ...] = VARIANTS[2:8]
 # 2nd edition: every house plays the A Dance with Dragons house cards instead of its base deck
 ADWD_HOUSE_CARDS = "adwd_house_cards"
+# the 2nd edition's expansions a game can be played with (``expansion=``, ``--expansion``, a
+# scenario's ``expansion``): name → the scenario's key in ``data/2e/expansions.json``. ``None``
+# (or ``"base"``) is the base game.
+EXPANSIONS: dict[str, str] = {"adwd": "a_dance_with_dragons"}
+# expansions named by the design but not played yet, for a clear refusal
+PLANNED_EXPANSIONS: tuple[str, ...] = ("affc", "mod")
+# the house-card set an expansion plays unless its variant is switched off
+_EXPANSION_CARDS = {"adwd": ADWD_HOUSE_CARDS}
 # what the 2nd edition refuses of them, after "the 2nd edition has"
 _SECOND_EDITION_HAS = {
     "siege_engines": "them in its base game",
     "ports": "ports in its base game",
 }
+
+
+def expansion_name(value: object) -> str | None:
+    """``value`` as an expansion name (``EXPANSIONS``), ``None`` for the base game (``None`` or
+    ``"base"``); anything else is refused (``ValueError``, naming the known ones)."""
+    if value is None or value == "base":
+        return None
+    if isinstance(value, str) and value in EXPANSIONS:
+        return value
+    known = ", ".join(("base", *EXPANSIONS))
+    if isinstance(value, str) and value in PLANNED_EXPANSIONS:
+        raise ValueError(f"expansion: {value!r} is not playable yet (playable: {known})")
+    raise ValueError(f"expansion: unknown expansion {value!r} (known: {known})")
 
 
 def variant_flags(variants: Mapping[str, bool] | None) -> dict[str, bool]:
@@ -61,9 +82,23 @@ class Rules:
     edition: str = "2e"
     players: int = 6
     variants: frozenset[str] = field(default_factory=frozenset)
+    expansion: str | None = None  # ``EXPANSIONS`` name; None: the base game
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "variants", frozenset(self.variants))
+        object.__setattr__(self, "expansion", expansion_name(self.expansion))
+        if self.expansion is not None:
+            if self.edition != "2e":
+                raise ValueError(f"expansion {self.expansion!r} is a 2nd-edition expansion")
+            if self.players != 6:
+                raise ValueError(
+                    f"expansion {self.expansion!r} is played by 6 players, not {self.players}"
+                )
+            if "kings_court_swap" in self.variants:
+                raise ValueError(
+                    f"kings_court_swap changes the base game's setup; expansion "
+                    f"{self.expansion!r} has its own tracks"
+                )
         if self.edition not in EDITIONS:
             raise NotImplementedError(
                 f"the engine plays the 1st and 2nd editions, not {self.edition!r}"
@@ -90,13 +125,20 @@ class Rules:
         edition: str = "2e",
         players: int = 6,
         variants: Mapping[str, bool] | Iterable[str] | None = None,
+        expansion: str | None = None,
     ) -> Rules:
         """The rules of ``edition`` at ``players`` with ``variants``: a mapping of switches
-        (``{"tides_of_battle": True}``, as in scenarios and ``simulate``) or the names on."""
+        (``{"tides_of_battle": True}``, as in scenarios and ``simulate``) or the names on, and
+        ``expansion``. An expansion's own house cards (A Dance with Dragons:
+        ``adwd_house_cards``) are on unless the mapping switches them off."""
+        expansion = expansion_name(expansion)
         if variants is None or isinstance(variants, Mapping):
             flags = variant_flags(variants)
-            return cls(edition, players, frozenset(k for k, on in flags.items() if on))
-        return cls(edition, players, frozenset(variants))
+            cards = _EXPANSION_CARDS.get(expansion or "")
+            if cards and cards not in (variants or {}):
+                flags[cards] = True
+            return cls(edition, players, frozenset(k for k, on in flags.items() if on), expansion)
+        return cls(edition, players, frozenset(variants), expansion)
 
     @property
     def flags(self) -> dict[str, bool]:
@@ -116,4 +158,12 @@ class Rules:
         return name in self.variants
 
 
-__all__ = ["ADWD_HOUSE_CARDS", "CLASH_OF_KINGS_VARIANTS", "VARIANTS", "Rules", "variant_flags"]
+__all__ = [
+    "ADWD_HOUSE_CARDS",
+    "CLASH_OF_KINGS_VARIANTS",
+    "EXPANSIONS",
+    "VARIANTS",
+    "Rules",
+    "expansion_name",
+    "variant_flags",
+]

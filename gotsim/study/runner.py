@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gotsim.study.scenario import Block, Scenario, load_scenario
+from gotsim.study.scenario import MODULES, Block, Scenario, load_scenario
 from gotsim.study.store import StudyOutputError, StudyStore, engine_stamp
 
 __all__ = [
@@ -66,6 +66,7 @@ class BlockTask:
     seed: int
     position: str | None = None  # the start position as JSON
     modules: tuple[str, ...] = ()  # modules switched on (A Clash of Kings; ADwD house cards)
+    expansion: str | None = None  # ``rules.variants.EXPANSIONS`` name; None: the base game
     parent_pid: int | None = None  # a local worker's study process (workers exit without it)
 
     @property
@@ -73,7 +74,9 @@ class BlockTask:
         return {
             "tides_of_battle": self.tides_of_battle,
             "kings_court_swap": self.kings_court_swap,
-            **dict.fromkeys(self.modules, True),
+            # every module named, off as well as on: an expansion's own cards stay off when the
+            # cell switched them off
+            **{module: module in self.modules for module in MODULES},
         }
 
 
@@ -183,6 +186,7 @@ def play_block(task: BlockTask) -> BlockResult:
             first_game=task.first_game,
             n_jobs=1,
             policies=json.loads(task.policies),
+            expansion=task.expansion,
         )
         first_round = 1
     else:
@@ -193,6 +197,7 @@ def play_block(task: BlockTask) -> BlockResult:
         edition=task.edition,
         seed=task.seed,
         first_game=task.first_game,
+        expansion=task.expansion,
     )
     rounds = rounds_frame(records, first_game=task.first_game)
     if first_round > 1:  # rounds before the position's have no history
@@ -224,6 +229,7 @@ def _tasks(scenario: Scenario, blocks: Iterable[Block]) -> list[BlockTask]:
                 seed=scenario.seed,
                 position=position,
                 modules=cell.modules,
+                expansion=cell.expansion,
             )
         )
     return out

@@ -25,7 +25,12 @@ from gotsim.players.params import PARAM_NAMES, PARAMS, SEARCH_KNOBS
 from gotsim.players.search import search_settings
 from gotsim.rules.ids import HOUSE_IDS, House
 from gotsim.rules.setup import load_setup
-from gotsim.rules.variants import ADWD_HOUSE_CARDS, CLASH_OF_KINGS_VARIANTS
+from gotsim.rules.variants import (
+    ADWD_HOUSE_CARDS,
+    CLASH_OF_KINGS_VARIANTS,
+    Rules,
+    expansion_name,
+)
 
 __all__ = [
     "GRID_AXES",
@@ -50,6 +55,7 @@ TOP_KEYS: tuple[str, ...] = (
     "name",
     "description",
     "edition",
+    "expansion",
     "players",
     "seed",
     "games",
@@ -71,6 +77,7 @@ COMPARE_KEYS: tuple[str, ...] = ("by", "houses", "baseline")
 # grid axis → where a fixed value of the same parameter is written
 GRID_AXES: Mapping[str, str] = {
     "edition": "edition",
+    "expansion": "expansion",
     "players": "players",
     "tides_of_battle": "variants.tides_of_battle",
     "kings_court_swap": "setup.kings_court_swap",
@@ -114,6 +121,7 @@ class Cell:
     # the modules switched on in this cell (A Clash of Kings, 1st edition; the A Dance with
     # Dragons house cards, 2nd edition), in ``MODULES`` order
     modules: tuple[str, ...] = ()
+    expansion: str | None = None  # ``rules.variants.EXPANSIONS`` name; None: the base game
 
     @property
     def variants(self) -> dict[str, bool]:
@@ -133,6 +141,7 @@ class Cell:
         """The cell's parameters as the columns of ``games.parquet`` (without ``cell``)."""
         return {
             "edition": self.edition,
+            "expansion": self.expansion or "base",
             "players": self.players,
             "tides_of_battle": self.tides_of_battle,
             "kings_court_swap": self.kings_court_swap,
@@ -144,6 +153,15 @@ class Cell:
         """The grid values that tell this cell apart, e.g. ``players=4, tides_of_battle=true``."""
         parts = [f"{axis}={value_text(self.params()[axis])}" for axis in axes]
         return ", ".join(parts) if parts else "all games"
+
+
+def _cell_key(cell: Cell) -> dict[str, Any]:
+    """A cell's part of ``Scenario.results_key``: its parameters, the base game's expansion left
+    out (so that a base-game study keeps the hash it had before expansions existed)."""
+    key = cell.params() | {"policies": dict(cell.policies)}
+    if cell.expansion is None:
+        del key["expansion"]
+    return key
 
 
 @dataclass(frozen=True)
@@ -212,7 +230,7 @@ class Scenario:
             "seed": self.seed,
             "games": self.games,
             "block_size": self.block_size,
-            "cells": [cell.params() | {"policies": dict(cell.policies)} for cell in self.cells],
+            "cells": [_cell_key(cell) for cell in self.cells],
             "position": self.position,
         }
 
@@ -418,9 +436,19 @@ class _Reader:
         out.setdefault("default", {"kind": "random"})
         return dict(sorted(out.items()))
 
+    def expansion(self, value: Any, key: str) -> str | None:
+        """An expansion name (``None`` for ``"base"``)."""
+        text = self.string(value, key)
+        try:
+            return expansion_name(text)
+        except ValueError as error:
+            self.fail(key, str(error).removeprefix("expansion: "))
+
     def axis_value(self, axis: str, value: Any, key: str) -> Any:
         if axis == "edition":
             return self.edition(value, key)
+        if axis == "expansion":
+            return self.expansion(value, key)
         if axis == "players":
             return self.integer(value, key, 1, 99)
         if axis == "policies":
@@ -517,6 +545,7 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
 
     fixed: dict[str, Any] = {
         "edition": r.edition(raw.get("edition", "2e"), "edition"),
+        "expansion": r.expansion(raw.get("expansion", "base"), "expansion"),
         "players": r.integer(raw.get("players", 6), "players", 1, 99),
         "tides_of_battle": r.boolean(
             variants.get("tides_of_battle", False), "variants.tides_of_battle"
@@ -529,6 +558,7 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
     }
     given = {
         "edition": "edition" in raw,
+        "expansion": "expansion" in raw,
         "players": "players" in raw,
         "tides_of_battle": "tides_of_battle" in variants,
         "kings_court_swap": "kings_court_swap" in setup,
@@ -581,6 +611,9 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
     cells = []
     for index, combination in enumerate(itertools.product(*axes.values())):
         values = fixed | dict(zip(axes, combination, strict=True))
+        cards_set = given[ADWD_HOUSE_CARDS] or ADWD_HOUSE_CARDS in axes
+        if values["expansion"] == "adwd" and not cards_set:
+            values[ADWD_HOUSE_CARDS] = True  # the expansion's own cards, unless switched off
         modules = tuple(m for m in MODULES if values.pop(m))
         cell = Cell(index=index, modules=modules, **values)
         _check_cell(r, cell, axes, setup, position)
@@ -626,6 +659,11 @@ def _check_cell(
             f"{cell.players} players: the {edition_name} base game is played by "
             f"{counts[0]} to {counts[-1]} players{where}",
         )
+    if cell.expansion is not None:
+        try:
+            Rules.of(cell.edition, cell.players, cell.variants, cell.expansion)
+        except ValueError as error:
+            r.fail(_key("expansion", axes), f"{str(error).removeprefix('expansion: ')}{where}")
     houses = [h.id for h in load_setup(cell.edition, cell.players).houses]
     if cell.kings_court_swap:
         absent = [h for h in ("tyrell", "greyjoy") if h not in houses]
@@ -691,6 +729,12 @@ def _check_cell(
                 f"start_position fixes the influence tracks; the swap applies to the starting "
                 f"setup only{where}",
             )
+        if cell.expansion is not None:
+            r.fail(
+                _key("expansion", axes),
+                f"start_position fixes the board; an expansion's own start applies to a game's "
+                f"start only{where}",
+            )
         if ADWD_HOUSE_CARDS in cell.modules:
             r.fail(
                 _key(ADWD_HOUSE_CARDS, axes),
@@ -732,4 +776,6 @@ def _compare(
             )
         if by == "policies":
             baseline = policy_label(baseline)
+        if by == "expansion":
+            baseline = baseline or "base"  # the games' column word for the base game
     return Compare(by=by, houses=tuple(houses), baseline=baseline)

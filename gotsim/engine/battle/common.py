@@ -63,7 +63,9 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
         b[o + cb.TIDES] = -1
     defender = g.owner[target]
     if defender < 0:
-        defender = t.home[target]  # a garrison defending an empty home area
+        # a garrison defending an empty area: its home area's house, or (A Dance with Dragons'
+        # Storm's End and Oldtown) the house whose power token holds it
+        defender = controller(g, t, target)
     a, d = 0, cb.SIDE
     b[a + cb.HOUSE] = attacker
     b[d + cb.HOUSE] = defender
