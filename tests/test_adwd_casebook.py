@@ -744,6 +744,162 @@ def test_adwd_engine_margaery_defends_her_home_at_two():
     assert c.at("the_reach") == "lannister 2Kr"
 
 
+def test_adwd_engine_ser_addam_marbrand_knights_count_three():
+    """Lannister attacks Riverrun with 2 knights, a third supporting, and Ser Addam Marbrand:
+    6 + 3 + 1 = 10 against Stark's 2 footmen, defence +1 and Roose Bolton (4): 7. Knights at 2
+    would tie 7-7, which Stark (higher on Fiefdoms) wins."""
+    c = marches().place("""
+        harrenhal    lannister 2K march+0
+        stoney_sept  lannister K support+0
+        riverrun     stark 2F defense+1
+    """)
+    c.play("""
+        lannister MARCH_FROM harrenhal
+        lannister MARCH_UNIT K riverrun
+        lannister MARCH_UNIT K riverrun
+        lannister HOUSE_CARD ser_addam_marbrand
+        stark HOUSE_CARD roose_bolton_dwd
+    """)
+    c.expect("stark RETREAT")
+    assert c.totals() == (10, 7)
+
+
+def test_adwd_engine_paxter_redwyne_ships_count_two_at_sea():
+    """Tyrell's 2 ships attack the Redwyne Straights with Paxter Redwyne: 4 + 1 = 5 against
+    Greyjoy's 2 ships and Asha (2): 4. Ships at 1 would lose 3-4. Greyjoy's ships have nowhere
+    to retreat (Tyrell came from the only open sea) and are lost."""
+    c = marches().place("""
+        west_summer_sea    tyrell 2S march+0
+        redwyne_straights  greyjoy 2S
+    """)
+    c.play("""
+        tyrell MARCH_FROM west_summer_sea
+        tyrell MARCH_UNIT S redwyne_straights
+        tyrell MARCH_UNIT S redwyne_straights
+        tyrell HOUSE_CARD paxter_redwyne
+        greyjoy HOUSE_CARD asha_greyjoy_dwd
+    """)
+    assert c.totals() == (5, 4)
+    assert c.at("redwyne_straights") == "tyrell 2S"
+
+
+@pytest.mark.parametrize("reek_in_hand", [True, False])
+def test_adwd_engine_ramsay_bolton_with_reek_in_hand(reek_in_hand: bool):
+    """Ramsay Bolton attacks Seagard: with Reek in Stark's hand 1 + 3 + 1 = 5 and three swords
+    against Lannister's 2 footmen and Ser Kevan (3, a fortification): 5, a tie Stark wins on
+    Fiefdoms, and both footmen die (3 swords - 1). With Reek discarded Ramsay is 4 and loses."""
+    c = marches().place("""
+        the_twins  stark F march+0
+        seagard    lannister 2F
+    """)
+    others = ("roose_bolton_dwd", "black_walder", "steelshanks_walton")
+    c.hand("stark", "ramsay_bolton", *others, *(("reek",) if reek_in_hand else ()))
+    c.play("""
+        stark MARCH_FROM the_twins
+        stark MARCH_UNIT F seagard
+        stark HOUSE_CARD ramsay_bolton
+        lannister HOUSE_CARD ser_kevan_lannister_dwd
+    """)
+    if reek_in_hand:
+        c.expect("lannister CASUALTY")  # two of Ramsay's three swords count
+        assert c.totals() == (5, 5)
+        c.play("lannister CASUALTY F")
+        c.play("lannister CASUALTY F")
+        assert c.at("seagard") == "stark F"
+    else:
+        assert c.totals() == (4, 5)
+        assert c.at("seagard") == "lannister 2F" and c.at("the_twins") == "stark Fr"
+
+
+def test_adwd_engine_euron_crows_eye_below_his_opponent_on_fiefdoms():
+    """Tyrell above Greyjoy on Fiefdoms: Euron (4 + 1) and a footman make 6 against Tyrell's
+    footman, defence +2 and Ser Jon Fossoway (2): 5. Without the +1 the 5-5 tie would go to
+    Tyrell."""
+    c = marches().place("""
+        searoad_marches  greyjoy F march+0
+        the_reach        tyrell F defense+2
+    """)
+    c.track("fiefdoms", "tyrell greyjoy martell stark baratheon lannister")
+    c.play("""
+        greyjoy MARCH_FROM searoad_marches
+        greyjoy MARCH_UNIT F the_reach
+        greyjoy HOUSE_CARD euron_crows_eye_dwd
+        tyrell HOUSE_CARD ser_jon_fossoway
+    """)
+    c.expect("tyrell RETREAT")
+    assert c.totals() == (6, 5)
+
+
+@pytest.mark.parametrize(("others", "wins"), [(2, True), (6, False)])
+def test_adwd_engine_doran_martell_trades_strength_for_swords(others: int, wins: bool):
+    """Doran Martell with two other cards in hand: 4 - 2 = 2, two swords and two fortifications:
+    2 footmen + 2 = 4 against Lannister's footman and Ser Daven (2): 3, and both swords kill
+    the footman. With all six others in hand Doran is 0 and Martell loses 2-3."""
+    c = marches().place("""
+        yronwood    martell 2F march+0
+        salt_shore  lannister F
+    """)
+    rest = ("big_man", "quentyn_martell", "areo_hotah_dwd", "bastard_of_godsgrace")
+    rest += ("ser_gerris_drinkwater", "nymeria_sand_dwd")
+    c.hand("martell", "doran_martell_dwd", *rest[:others])
+    c.play("""
+        martell MARCH_FROM yronwood
+        martell MARCH_UNIT F salt_shore
+        martell MARCH_UNIT F salt_shore
+        martell HOUSE_CARD doran_martell_dwd
+        lannister HOUSE_CARD ser_daven_lannister
+    """)
+    if wins:
+        c.expect("lannister CASUALTY")
+        assert c.totals() == (4, 3)
+        c.play("lannister CASUALTY F")
+        assert c.at("salt_shore") == "martell 2F"
+    else:
+        assert c.totals() == (2, 3)
+        assert c.at("salt_shore") == "lannister F"
+
+
+@pytest.mark.parametrize(("discarded", "wins"), [(3, True), (0, False)])
+def test_adwd_engine_quentyn_martell_counts_the_discard_pile(discarded: int, wins: bool):
+    """Quentyn Martell with three cards in Martell's discard pile: 1 + 1 + 3 = 5 against
+    Lannister's footman and Ser Kevan (3): 4; with none discarded 2 against 4."""
+    c = marches().place("""
+        yronwood    martell F march+0
+        salt_shore  lannister F
+    """)
+    deck = [card for card in c.deck[House.MARTELL] if card != "quentyn_martell"]
+    c.hand("martell", "quentyn_martell", *deck[discarded:], discard=tuple(deck[:discarded]))
+    c.play("""
+        martell MARCH_FROM yronwood
+        martell MARCH_UNIT F salt_shore
+        martell HOUSE_CARD quentyn_martell
+        lannister HOUSE_CARD ser_kevan_lannister_dwd
+    """)
+    if wins:
+        c.expect("lannister RETREAT")
+        assert c.totals() == (5, 4)
+    else:
+        assert c.at("salt_shore") == "lannister F" and c.at("yronwood") == "martell Fr"
+
+
+def test_adwd_engine_queen_of_thorns_silences_ramsay():
+    """The Queen of Thorns (ADwD) ignores Ramsay's text: Reek in hand or not, he is a plain 3,
+    and Stark's footman (4) ties Tyrell's footman, defence +2 and the Queen (4); Tyrell, higher
+    on Fiefdoms, holds Seagard."""
+    c = marches().place("""
+        the_twins  stark F march+0
+        seagard    tyrell F defense+2
+    """)
+    c.play("""
+        stark MARCH_FROM the_twins
+        stark MARCH_UNIT F seagard
+        stark HOUSE_CARD ramsay_bolton
+        tyrell HOUSE_CARD queen_of_thorns_dwd
+    """)
+    assert c.at("seagard") == "tyrell F" and c.at("the_twins") == "stark Fr"
+    assert c.hand_of("stark") >= {"reek"}
+
+
 # =================================================================================================
 # 3. Data, listing, random games
 # =================================================================================================

@@ -292,3 +292,101 @@ def test_adwd_scenario_grid_axis(tmp_path: Path) -> None:
     assert "wins_round6" in result.summary.columns or "round6" not in set(adwd.end_reason)
     with pytest.raises(ValueError, match="played by 6 players"):
         load_scenario({**plain, "players": 5, "expansion": "adwd"})
+
+
+# --- positions ------------------------------------------------------------------------------------
+
+
+def test_adwd_starting_position_round_trips_and_replays_simulate() -> None:
+    """The ADwD start as a position (``expansion`` and the ADwD hands in its JSON) loads back
+    equal, holds the record ``new_games`` makes, reads back from it, and played from, gives
+    ``simulate``'s own games (A23)."""
+    from gotsim.engine.convert import (
+        POSITION_FIELDS,
+        position_from_record,
+        position_rules,
+        record_from_position,
+    )
+    from gotsim.engine.position import dump_position, load_position, starting_position
+    from gotsim.play.simulate import simulate_from_position
+
+    p = starting_position("2e", 6, expansion="adwd")
+    spec = dump_position(p)
+    assert spec["expansion"] == "adwd" and spec["variants"]["adwd_house_cards"] is True
+    assert "ramsay_bolton" in spec["hands"]["stark"]
+    assert spec["areas"]["storms_end"]["garrison"] == 4
+    assert spec["areas"]["storms_end"]["power_token"] == "baratheon"
+    assert load_position(spec) == p
+    base = dump_position(starting_position("2e", 6))
+    assert "expansion" not in base and "adwd_house_cards" not in base["variants"]
+    record = record_from_position(p, seed=7)
+    made = new_games([np.random.SeedSequence(7, spawn_key=(0,))], players=6, expansion="adwd")
+    for name in POSITION_FIELDS:
+        assert np.array_equal(record[name], made[name]), name
+    t = position_rules(p)
+    assert t[0].max_rounds == 6 and t[0].adwd_house_cards
+    assert position_from_record(record, t) == p
+    played = simulate_from_position(p, 30, seed=9)
+    assert played.equals(gotsim.simulate(30, players=6, expansion="adwd", seed=9))
+
+
+def test_adwd_position_refusals() -> None:
+    from gotsim.engine.position import (
+        PositionError,
+        dump_position,
+        load_position,
+        starting_position,
+    )
+
+    spec = dump_position(starting_position("2e", 6, expansion="adwd"))
+    for change, words in [
+        ({"expansion": "affc"}, "expansion: 'affc' is not playable yet"),
+        ({"players": 5}, "players"),
+        ({"variants": {"kings_court_swap": True}}, "has its own tracks"),
+        ({"variants": {"adwd_house_cards": False}}, "unknown card"),
+        ({"round": 7}, "round"),
+    ]:
+        with pytest.raises(PositionError, match=words):
+            load_position({**spec, **change})
+    off = dump_position(starting_position("2e", 6))
+    off["expansion"] = "adwd"
+    with pytest.raises(PositionError, match="unknown card"):
+        load_position(off)  # base-deck hands in an ADwD game (its cards are on by default)
+
+
+def test_adwd_battle_from_a_position_at_storms_end() -> None:
+    """Tyrell's knight from Kingswood on Storm's End at the ADwD start: the garrison (4) and
+    Baratheon's footman and power token defend; the spec plays the ADwD decks."""
+    from gotsim.engine.position import (
+        battle_from_position,
+        dump_position,
+        load_position,
+        starting_position,
+    )
+    from gotsim.odds import combat_odds
+
+    start = dump_position(starting_position("2e", 6, expansion="adwd"))
+    start["areas"]["kingswood"]["order"] = "march+0"
+    p = load_position({**start, "phase": "action", "step": "march"})
+    spec = battle_from_position(p, "storms_end", from_area="kingswood", attacker="tyrell")
+    assert spec["adwd_house_cards"] is True
+    assert spec["defender"]["house"] == "baratheon" and spec["defender"]["garrison"] == 4
+    assert spec["defender"]["power_token"] is True
+    result = combat_odds(spec)
+    assert 0.0 <= result.p_attacker_wins < 0.5
+
+
+def test_adwd_scenario_from_an_adwd_position(tmp_path: Path) -> None:
+    """A scenario starting from an ADwD position plays the expansion; a base-game cell is
+    refused with it."""
+    from gotsim.engine.position import starting_position
+
+    path = tmp_path / "adwd_start.json"
+    path.write_text(starting_position("2e", 6, expansion="adwd").to_json())
+    spec = {"name": "from-adwd", "seed": 2, "games": 6, "start_position": str(path)}
+    s = load_scenario(spec)
+    assert s.cells[0].expansion == "adwd" and s.cells[0].modules == ("adwd_house_cards",)
+    games = run_study(spec, out=tmp_path / "out").games
+    assert set(games.expansion) == {"adwd"} and games.end_round.max() <= 6
+    with pytest.raises(ValueError, match="adwd-game position"):
+        load_scenario({**spec, "expansion": "base"})

@@ -50,7 +50,7 @@ from gotsim.engine.state import (
     Phase,
     Restriction,
 )
-from gotsim.engine.tables import rules_table
+from gotsim.engine.tables import expansion_of, rules_table
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House, OrderType, Unit
@@ -182,7 +182,8 @@ def _position_fields(p: Position) -> NDArray[np.void]:
     for house in p.houses:
         g["power"][house] = p.power[house]
         g["supply"][house] = p.supply[house]
-        slots = {card.id: slot for slot, card in enumerate(house_deck(p.edition, house))}
+        deck = house_deck(p.edition, house, p.card_set)
+        slots = {card.id: slot for slot, card in enumerate(deck)}
         g["hand"][house] = sum(1 << slots[c] for c in p.hands[house])
         g["discard"][house] = sum(1 << slots[c] for c in p.discards[house])
     g["owner"][:] = -1
@@ -214,7 +215,7 @@ def _position_fields(p: Position) -> NDArray[np.void]:
 
 def position_records(p: Position, seeds: Sequence[np.random.SeedSequence]) -> np.recarray:
     """One record per seed: ``new_games``' decks and random streams, the position's board."""
-    games = new_games(seeds, edition=p.edition, players=p.players)
+    games = new_games(seeds, edition=p.edition, players=p.players, expansion=p.expansion)
     fields = _position_fields(p)
     for name in POSITION_FIELDS:
         games[name][:] = fields[name]
@@ -248,7 +249,9 @@ def position_rules(position: Position) -> np.recarray:
     edition, player count and variants."""
     if position.edition not in PLAYABLE:
         raise PositionError(f"edition: the engine cannot play {position.edition!r}")
-    return rules_table(position.edition, position.players, dict(position.variants))
+    return rules_table(
+        position.edition, position.players, dict(position.variants), position.expansion
+    )
 
 
 # --- record → position -------------------------------------------------------------------------
@@ -357,11 +360,8 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     phase, step = boundary(g, t)
     if t.edition != 2:
         raise PositionError("edition: reading a 1st-edition record back as a position is not built")
-    if t.adwd_house_cards:
-        raise PositionError(
-            "variants: positions hold base-deck hands; a record with the A Dance with Dragons "
-            "house cards cannot be read back as a position"
-        )
+    card_set = "adwd" if t.adwd_house_cards else "base"
+    expansion = expansion_of(t)
     board = load_board(EDITION)
     players = int(t.players)
     houses = [House(h) for h in range(len(House)) if g.in_play[h]]
@@ -393,15 +393,17 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     hands: dict[str, list[str]] = {}
     discards: dict[str, list[str]] = {}
     for house in houses:
-        deck = [card.id for card in house_deck(EDITION, house)]
+        deck = [card.id for card in house_deck(EDITION, house, card_set)]
         hands[house.id] = [c for i, c in enumerate(deck) if (int(g.hand[house]) >> i) & 1]
         discards[house.id] = [c for i, c in enumerate(deck) if (int(g.discard[house]) >> i) & 1]
     spec: dict[str, Any] = {
         "edition": EDITION,
+        **({"expansion": expansion} if expansion else {}),
         "players": players,
         "variants": {
             "tides_of_battle": bool(t.tides_of_battle),
             "kings_court_swap": kings_court_swap,
+            "adwd_house_cards": card_set == "adwd",
         },
         "round": int(g.game_round),
         "phase": phase.id,

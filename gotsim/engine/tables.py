@@ -20,7 +20,7 @@ from gotsim.rules.cards import card_table, house_deck, tides_deck
 from gotsim.rules.ids import AreaKind, House, Unit
 from gotsim.rules.setup import load_setup
 from gotsim.rules.units import unit_facts
-from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS, Rules
+from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS, EXPANSIONS, Rules
 
 MAX_NEIGHBOURS = 12
 MAX_ARMIES = 6
@@ -84,6 +84,7 @@ RULES_DTYPE = np.dtype(
             np.uint8,
         ),  # 1e A Clash of Kings battle variant: three cards, one drawn
         ("adwd_house_cards", np.uint8),  # 2e: the houses play the A Dance with Dragons decks
+        ("expansion", np.int8),  # 0: the base game; k: the k-th of ``EXPANSIONS``
         ("kind", np.int8, (A_MAX,)),  # AreaKind
         ("castle", np.int8, (A_MAX,)),
         ("stronghold", np.int8, (A_MAX,)),
@@ -184,6 +185,7 @@ def _rules_table(chosen: Rules) -> np.recarray:
         t[name] = chosen.on(name)
     t["ports"] = chosen.on("ports") or edition == "2e"
     t["adwd_house_cards"] = chosen.card_set == "adwd"
+    t["expansion"] = 1 + list(EXPANSIONS).index(chosen.expansion) if chosen.expansion else 0
     units = unit_facts(edition)
     t["unit_strength"][:] = units.strength
     t["siege_castle_strength"] = units.siege_against_castle
@@ -276,6 +278,12 @@ def _rules_table(chosen: Rules) -> np.recarray:
             t["westeros_icon"][_WESTEROS_IDS[c["id"]]] = c["wildling_icon"]
     rules.setflags(write=False)
     return rules
+
+
+def expansion_of(t: np.record) -> str | None:
+    """The expansion a rule record was made for (``EXPANSIONS`` name; None: the base game)."""
+    k = int(t["expansion"])
+    return list(EXPANSIONS)[k - 1] if k else None
 
 
 def _listed(t: np.record, field: str, count: str, areas: list[int]) -> None:

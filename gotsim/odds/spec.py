@@ -80,6 +80,12 @@ DEFENDER_KEYS = (
 DEFAULT_PLAYERS = {"2e": 6, "1e": 5}
 SUPPORT_KEYS = ("house", "side", "units", "order")
 DEFAULT_POWER = 5
+# areas outside the home areas that an expansion's start garrisons (A Dance with Dragons)
+EXPANSION_GARRISONS = frozenset(
+    area
+    for area, (house, _) in load_setup("2e", 6, expansion="adwd").garrisons.items()
+    if load_board("2e").home[load_board("2e").index(area)] != house
+)
 
 
 @dataclass(frozen=True)
@@ -457,8 +463,16 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
                 "the 1st-edition base game has no garrisons (they belong to A Storm of Swords)",
             )
         b[d + cb.GARRISON] = _int(def_spec.get("garrison", 0), "defender.garrison", 0, 9)
-        if b[d + cb.GARRISON] and board.home[area] != int(defender):
-            raise _fail("defender.garrison", f"{area_id!r} is not {defender.id}'s home area")
+        if (
+            b[d + cb.GARRISON]
+            and board.home[area] != int(defender)
+            and area_id not in EXPANSION_GARRISONS
+        ):
+            raise _fail(
+                "defender.garrison",
+                f"{area_id!r} is not {defender.id}'s home area (nor an area the A Dance with "
+                "Dragons start garrisons: Storm's End, Oldtown)",
+            )
         routed = _units(
             def_spec.get("routed", {}),
             "defender.routed",

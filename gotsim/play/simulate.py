@@ -443,4 +443,6 @@ def simulate_from_position(
     """
     p = resumable_position(position)
     games = play_from_position(p, n_games, seed, n_jobs=n_jobs)
-    return games_frame(games, players=p.players, edition=p.edition, seed=seed)
+    return games_frame(
+        games, players=p.players, edition=p.edition, seed=seed, expansion=p.expansion
+    )

@@ -133,11 +133,16 @@ def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
         np.random.SeedSequence(task.seed, spawn_key=(i,))
         for i in range(task.first_game, task.first_game + task.n_games)
     ]
-    games = new_games(seeds, edition=position.edition, players=position.players)
+    games = new_games(
+        seeds, edition=position.edition, players=position.players, expansion=position.expansion
+    )
     for name in POSITION_FIELDS:
         games[name][:] = start[name][0]
     rules = rules_table(
-        position.edition, position.players, task.variants | {"kings_court_swap": False}
+        position.edition,
+        position.players,
+        task.variants | {"kings_court_swap": False},
+        task.expansion,
     )
     previous = numba.get_num_threads()
     numba.set_num_threads(1)

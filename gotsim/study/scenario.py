@@ -607,6 +607,11 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
             fixed["players"] = position["players"]
         if not given["tides_of_battle"] and "tides_of_battle" not in axes:
             fixed["tides_of_battle"] = bool(position["variants"]["tides_of_battle"])
+        if not given["expansion"] and "expansion" not in axes:
+            fixed["expansion"] = position.get("expansion")
+        if not given[ADWD_HOUSE_CARDS] and ADWD_HOUSE_CARDS not in axes:
+            fixed[ADWD_HOUSE_CARDS] = bool(position["variants"].get(ADWD_HOUSE_CARDS, False))
+            given[ADWD_HOUSE_CARDS] = True  # the position's hands say which cards
 
     cells = []
     for index, combination in enumerate(itertools.product(*axes.values())):
@@ -729,17 +734,18 @@ def _check_cell(
                 f"start_position fixes the influence tracks; the swap applies to the starting "
                 f"setup only{where}",
             )
-        if cell.expansion is not None:
+        if cell.expansion != position.get("expansion"):
             r.fail(
                 _key("expansion", axes),
-                f"start_position fixes the board; an expansion's own start applies to a game's "
-                f"start only{where}",
+                f"start_position is a {position.get('expansion') or 'base'}-game position, the "
+                f"cell plays {cell.expansion or 'the base game'}{where}",
             )
-        if ADWD_HOUSE_CARDS in cell.modules:
+        held = bool(position["variants"].get(ADWD_HOUSE_CARDS, False))
+        if (ADWD_HOUSE_CARDS in cell.modules) != held:
             r.fail(
                 _key(ADWD_HOUSE_CARDS, axes),
-                f"a start_position holds base-deck hands; the A Dance with Dragons house cards "
-                f"are played from a game's start only{where}",
+                f"start_position holds {'A Dance with Dragons' if held else 'base-deck'} hands; "
+                f"the cell plays the {'base' if held else 'A Dance with Dragons'} cards{where}",
             )
 
 

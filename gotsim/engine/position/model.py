@@ -22,10 +22,11 @@ from gotsim.rules.ids import EDITIONS, House, OrderType, Unit
 from gotsim.rules.setup import TRACKS, Setup, load_setup
 
 FORMAT = "gotsim.position/v1"
-VARIANTS: tuple[str, ...] = ("tides_of_battle", "kings_court_swap")
+VARIANTS: tuple[str, ...] = ("tides_of_battle", "kings_court_swap", "adwd_house_cards")
 TOP_KEYS: tuple[str, ...] = (
     "format",
     "edition",
+    "expansion",
     "players",
     "variants",
     "round",
@@ -203,6 +204,7 @@ class Position:
     restriction: str | None
     name: str = ""  # free text
     description: str = ""
+    expansion: str | None = None  # ``rules.variants.EXPANSIONS`` name; None: the base game
 
     def __repr__(self) -> str:
         step = f"/{self.step.id}" if self.step is not None else ""
@@ -217,7 +219,12 @@ class Position:
 
     @property
     def setup(self) -> Setup:
-        return load_setup(self.edition, self.players)
+        return load_setup(self.edition, self.players, expansion=self.expansion)
+
+    @property
+    def card_set(self) -> str:
+        """The house-card set the hands and discards are of (``rules.cards.CARD_SETS``)."""
+        return "adwd" if self.variants.get("adwd_house_cards") else "base"
 
     def to_dict(self) -> dict[str, Any]:
         """The position as a JSON-ready dict (same as ``dump_position``)."""
@@ -297,11 +304,15 @@ def dump_position(position: Position) -> dict[str, Any]:
             areas[area] = record
     out: dict[str, Any] = {"format": FORMAT}
     out.update({key: getattr(p, key) for key in ("name", "description") if getattr(p, key)})
+    out["edition"] = p.edition
+    if p.expansion is not None:
+        out["expansion"] = p.expansion
+    # (the A Dance with Dragons cards only when on: a base-game position reads as it always did)
+    variants = {k: v for k, v in p.variants.items() if k != "adwd_house_cards" or v}
     out.update(
         {
-            "edition": p.edition,
             "players": p.players,
-            "variants": dict(p.variants),
+            "variants": variants,
             "round": p.round,
             "phase": p.phase.id,
         }

@@ -193,6 +193,7 @@ def battle_from_position(
         "edition": p.edition,
         "area": area,
         "tides_of_battle": p.variants["tides_of_battle"],
+        **({"adwd_house_cards": True} if p.card_set == "adwd" else {}),
         "attacker": attacker_spec,
         "defender": defender_spec,
         "support": supporters,
@@ -237,7 +238,10 @@ def _defender(p: Position, area: str, attacker: House) -> tuple[House | None, di
         raise fail("area", f"{area} holds a neutral army, which battle specs cannot describe")
     house = p.occupants.get(area)
     if house is None and area in p.garrisons:
-        house = House(int(board.home[board.index(area)]))
+        # the garrison defends for the area's controller (its home house, or the power token's
+        # house at A Dance with Dragons' Storm's End and Oldtown)
+        home = int(board.home[board.index(area)])
+        house = p.power_tokens.get(area) if home < 0 else House(home)
     if house is None:
         owner = p.power_tokens.get(area)
         held = f" (only a {owner.id} power token)" if owner else ""
@@ -250,6 +254,8 @@ def _defender(p: Position, area: str, attacker: House) -> tuple[House | None, di
     spec["order"] = p.orders.get(area, "none")
     if area in p.garrisons:
         spec["garrison"] = p.garrisons[area]
+    if p.power_tokens.get(area) == house:
+        spec["power_token"] = True
     spec.update(
         {"hand": list(p.hands[house]), "discards": list(p.discards[house]), "power": p.power[house]}
     )

@@ -39,6 +39,7 @@ from gotsim.rules.cards import house_cards, house_deck
 from gotsim.rules.ids import EDITIONS, AreaKind, House, Unit
 from gotsim.rules.setup import TRACKS, Setup, SetupDataError, load_setup
 from gotsim.rules.units import unit_facts
+from gotsim.rules.variants import Rules, expansion_name
 
 
 def _read_spec(source: Mapping[str, Any] | str | Path) -> Mapping[str, Any]:
@@ -89,12 +90,24 @@ class _Reader:
             known = ", ".join(str(n) for n in counts)
             raise fail("players", f"{edition} has setups for {known} players, got {players!r}")
         self.players: int = players
+        self.expansion = self.read_expansion()
         try:
-            self.setup = load_setup(edition, players)
+            self.setup = load_setup(edition, players, expansion=self.expansion)
         except SetupDataError as exc:  # pragma: no cover - packaged data is validated
             raise fail("players", str(exc)) from None
         self.houses = self.setup.houses
-        self.deck_order = {c.id: i for i, c in enumerate(house_cards(edition))}
+        self.card_set = "adwd" if self.variants()["adwd_house_cards"] else "base"
+        self.deck_order = {c.id: i for i, c in enumerate(house_cards(edition, self.card_set))}
+
+    def read_expansion(self) -> str | None:
+        """The position's expansion (``rules.variants.EXPANSIONS``; none: the base game)."""
+        raw = self.spec.get("expansion")
+        try:
+            expansion = expansion_name(raw)
+            Rules.of(self.edition, self.players, None, expansion)
+        except ValueError as exc:
+            raise fail("expansion", str(exc).removeprefix("expansion: ")) from None
+        return expansion
 
     # -- small field readers
 
@@ -201,6 +214,7 @@ class _Reader:
             restriction=restriction,
             name=self.text("name"),
             description=self.text("description"),
+            expansion=self.expansion,
         )
         _check_board(position, self.setup)
         return position
@@ -214,9 +228,21 @@ class _Reader:
     def variants(self) -> dict[str, bool]:
         raw = read_object(self.spec.get("variants", {}), "variants")
         check_keys(raw, VARIANTS, "variants.")
-        out = {key: read_bool(raw.get(key, False), f"variants.{key}") for key in VARIANTS}
+        # an expansion's own house cards are on unless switched off (A Dance with Dragons)
+        cards = self.expansion == "adwd"
+        out = {
+            key: read_bool(raw.get(key, cards and key == "adwd_house_cards"), f"variants.{key}")
+            for key in VARIANTS
+        }
+        if out["kings_court_swap"] and self.expansion is not None:
+            raise fail(
+                "variants.kings_court_swap",
+                f"changes the base game's setup; expansion {self.expansion!r} has its own tracks",
+            )
         if out["kings_court_swap"] and not {House.TYRELL, House.GREYJOY} <= set(self.houses):
             raise fail("variants.kings_court_swap", "needs both Tyrell and Greyjoy in play to swap")
+        if out["adwd_house_cards"] and self.edition != "2e":
+            raise fail("variants.adwd_house_cards", "the A Dance with Dragons cards are 2e cards")
         return out
 
     def phase(self) -> tuple[RoundPhase, ActionStep | None]:
@@ -265,7 +291,7 @@ class _Reader:
         hands: dict[House, tuple[str, ...]] = {}
         discards: dict[House, tuple[str, ...]] = {}
         for house in self.houses:
-            deck = [c.id for c in house_deck(self.edition, house)]
+            deck = [c.id for c in house_deck(self.edition, house, self.card_set)]
             seen: dict[str, str] = {}
             for key, raw in (("hands", hands_raw[house]), ("discards", discards_raw.get(house))):
                 where = f"{key}.{house.id}"
@@ -584,15 +610,21 @@ def load_position(source: Mapping[str, Any] | str | Path) -> Position:
 
 
 def starting_position(
-    edition: str = "2e", players: int = 6, *, kings_court_swap: bool = False
+    edition: str = "2e",
+    players: int = 6,
+    *,
+    kings_court_swap: bool = False,
+    expansion: str | None = None,
 ) -> Position:
-    """The position at the start of round 1 (planning phase), built from ``load_setup``.
+    """The position at the start of round 1 (planning phase), built from ``load_setup``
+    (``expansion``: a 2nd-edition expansion's own start, with its house cards).
 
     >>> p = starting_position("2e", 4)
     >>> p.neutral_forces["storms_end"], p.power[House.STARK], p.wildling_threat
     (4, 5, 2)
     """
-    setup = load_setup(edition, players, kings_court_swap=kings_court_swap)
+    setup = load_setup(edition, players, kings_court_swap=kings_court_swap, expansion=expansion)
+    cards = Rules.of(edition, players, None, setup.expansion).card_set
     board = load_board(edition)
     occupants: dict[str, House] = {}
     units: dict[str, dict[Unit, int]] = {}
@@ -608,7 +640,13 @@ def starting_position(
         edition=edition,
         players=players,
         houses=setup.houses,
-        variants=MappingProxyType({"tides_of_battle": False, "kings_court_swap": kings_court_swap}),
+        variants=MappingProxyType(
+            {
+                "tides_of_battle": False,
+                "kings_court_swap": kings_court_swap,
+                "adwd_house_cards": cards == "adwd",
+            }
+        ),
         round=1,
         phase=RoundPhase.PLANNING,
         step=None,
@@ -616,7 +654,7 @@ def starting_position(
         units=_frozen_counts(by_board(units)),
         routed=MappingProxyType({}),
         orders=MappingProxyType({}),
-        power_tokens=MappingProxyType({}),
+        power_tokens=MappingProxyType(by_board(dict(setup.power_tokens))),
         garrisons=MappingProxyType(by_board({a: s for a, (_, s) in setup.garrisons.items()})),
         neutral_forces=MappingProxyType(by_board(setup.neutral_forces)),
         neutral_armies=_frozen_counts(by_board(setup.neutral_armies)),
@@ -627,11 +665,12 @@ def starting_position(
         power=MappingProxyType({h: setup.power[h] for h in setup.houses}),
         supply=MappingProxyType({h: setup.supply[h] for h in setup.houses}),
         hands=MappingProxyType(
-            {h: tuple(c.id for c in house_deck(edition, h)) for h in setup.houses}
+            {h: tuple(c.id for c in house_deck(edition, h, cards)) for h in setup.houses}
         ),
         discards=MappingProxyType({h: () for h in setup.houses}),
         wildling_threat=setup.wildling_threat,
         restriction=None,
+        expansion=setup.expansion,
     )
 
 
