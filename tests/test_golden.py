@@ -1,5 +1,6 @@
 """Golden engine counts (perft-style order assignments and march destinations from the 2e
-starts) and three golden playthroughs, recomputed and compared exactly with ``tests/golden/``.
+starts) and golden playthroughs (three base games and one A Dance with Dragons game),
+recomputed and compared exactly with ``tests/golden/``.
 
 After an intended rule change, regenerate with ``.venv/bin/python tools/regen_golden.py`` and
 review the diff of ``tests/golden/``.

@@ -66,12 +66,13 @@ MARCH_ORDER = "march+0"
 
 @dataclass(frozen=True)
 class Playthrough:
-    """One golden game: ``Game(players, seed, variants).play(RandomPolicy())``."""
+    """One golden game: ``Game(players, seed, variants, expansion=...).play(RandomPolicy())``."""
 
     name: str
     players: int
     seed: int
     variants: Mapping[str, bool]
+    expansion: str | None = None
 
     @property
     def log_path(self) -> Path:
@@ -86,6 +87,7 @@ PLAYTHROUGHS: tuple[Playthrough, ...] = (
     Playthrough("6p_seed1", 6, 1, {}),
     Playthrough("4p_tides_seed2", 4, 2, {"tides_of_battle": True}),
     Playthrough("3p_seed3", 3, 3, {}),
+    Playthrough("6p_adwd_seed4", 6, 4, {}, "adwd"),
 )
 
 
@@ -230,7 +232,12 @@ def golden_counts() -> dict[str, Any]:
 
 def playthrough(spec: Playthrough) -> tuple[str, str]:
     """The narration log and the final position JSON of one golden game."""
-    game = Game(players=spec.players, seed=spec.seed, variants=dict(spec.variants))
+    game = Game(
+        players=spec.players,
+        seed=spec.seed,
+        variants=dict(spec.variants),
+        expansion=spec.expansion,
+    )
     game.play(RandomPolicy())
     if not game.finished:
         raise AssertionError(f"{spec.name}: the game did not finish")

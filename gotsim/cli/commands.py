@@ -234,7 +234,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         from gotsim.analysis.game_page import game_page
 
         title = (
-            f"gotsim play: {args.players} players, {args.edition}, seed {args.seed}, "
+            f"gotsim play: {args.players} players, {args.edition}"
+            f"{', A Dance with Dragons' if args.expansion == 'adwd' else ''}, seed {args.seed}, "
             f"{args.policy} players — {str(summary['winner']).capitalize()} wins"
         )
         story, rounds = text.splitlines(), [event.round for event in game.log]
