@@ -524,6 +524,22 @@ def test_adwd_engine_rodrik_the_reader_stacks_a_westeros_deck():
     assert Counter(int(x) for x in c.g.westeros[0][top:]) == before
 
 
+def test_adwd_heuristic_rodrik_stacks_what_the_house_gains_by():
+    """The heuristic's Rodrik the Reader: Mustering on deck I with two castle or stronghold
+    areas held, else Supply when its barrels pass its supply level, else Game of Thrones on
+    deck II with two crowns, else nothing (the deck stays shuffled)."""
+    from gotsim.players.fighting import rodrik_card
+
+    c = marches()
+    mustering, supply = int(WesterosCard.MUSTERING), int(WesterosCard.SUPPLY)
+    assert rodrik_card(c.g, c.t, int(House.GREYJOY)) == (-1, -1)  # Pyke alone, supply 2
+    c.place("seagard greyjoy F")
+    assert rodrik_card(c.g, c.t, int(House.GREYJOY)) == (0, mustering)
+    c.place("seagard lannister F")
+    c.supply(greyjoy=0)
+    assert rodrik_card(c.g, c.t, int(House.GREYJOY)) == (0, supply)
+
+
 def test_adwd_engine_ser_gerris_drinkwater_moves_up_a_track():
     """Martell wins with Ser Gerris Drinkwater (1) and moves up the Iron Throne track, past
     Stark (Martell 4th → 3rd)."""

@@ -14,8 +14,10 @@ import numpy as np
 
 from gotsim.engine import combat as cb
 from gotsim.engine.battle import card_arrays, side_house, tides_arrays
-from gotsim.engine.board_state import LAND, castles_held, unit_count
+from gotsim.engine.battle.adwd import RODRIK_DECK
+from gotsim.engine.board_state import LAND, castles_held, controller, unit_count
 from gotsim.engine.state import ACT_NONE
+from gotsim.engine.tables import WesterosCard
 from gotsim.jit import njit
 from gotsim.players.params import P_AGGRESSION, P_CARD_THRIFT
 from gotsim.players.view import (
@@ -536,7 +538,7 @@ def card_ability(g, t, house: int, mask, params, memo) -> int:
     strength 2 or more; Ser Ilyn Payne destroys a footman, the battle's first; Jon Snow lowers
     the threat; Ser Gerris climbs the Iron Throne first; Reek goes back to the hand; Melisandre
     buys back her dearest affordable card of strength 2 or more keeping a power token; Rodrik
-    the Reader is left to chance (-1)."""
+    the Reader stacks the card the house gains most by (``rodrik_card``)."""
     side = g.ctx[0]
     ability = g.ctx[1]
     if ability == cb.Ability.AERON_DWD:
@@ -568,6 +570,11 @@ def card_ability(g, t, house: int, mask, params, memo) -> int:
         return ACT_NONE
     if ability == cb.Ability.REEK:
         return 1
+    if ability == cb.Ability.RODRIK_THE_READER:
+        deck, card = rodrik_card(g, t, house)
+        if g.ctx[2] == RODRIK_DECK:
+            return deck if deck >= 0 else ACT_NONE
+        return card if card >= 0 and mask[card] else -1
     if ability == cb.Ability.MELISANDRE_DWD:
         best = 1
         best_s = ACT_NONE
@@ -579,6 +586,43 @@ def card_ability(g, t, house: int, mask, params, memo) -> int:
                     best_s = slot
         return best_s
     return -1
+
+
+MUSTERING = int(WesterosCard.MUSTERING)
+SUPPLY = int(WesterosCard.SUPPLY)
+GAME_OF_THRONES = int(WesterosCard.GAME_OF_THRONES)
+
+
+@njit
+def _left_in_deck(g, d: int, kind: int) -> bool:
+    """Whether a card of ``kind`` is still to be drawn from Westeros deck ``d``."""
+    found = False
+    for i in range(g.westeros_next[d], g.westeros.shape[1]):
+        found = found or g.westeros[d, i] == kind
+    return found
+
+
+@njit
+def rodrik_card(g, t, house: int) -> tuple[int, int]:
+    """Rodrik the Reader's deck and card for the second heuristic, the first of these still in
+    its deck: Mustering (deck I) when the house holds 2 or more castle or stronghold areas;
+    Supply (deck I) when its barrels are more than its supply level; Game of Thrones (deck II)
+    when it holds 2 or more crowns. Else (-1, -1): the deck stays as it is."""
+    forts = 0
+    barrels = 0
+    crowns = 0
+    for a in range(t.n_areas):
+        if t.kind[a] == LAND and controller(g, t, a) == house:
+            forts += 1 if t.muster_points[a] > 0 else 0
+            barrels += t.barrels[a]
+            crowns += t.crowns[a]
+    if forts >= 2 and _left_in_deck(g, 0, MUSTERING):
+        return 0, MUSTERING
+    if barrels > g.supply[house] and _left_in_deck(g, 0, SUPPLY):
+        return 0, SUPPLY
+    if crowns >= 2 and _left_in_deck(g, 1, GAME_OF_THRONES):
+        return 1, GAME_OF_THRONES
+    return -1, -1
 
 
 __all__ = [
@@ -594,6 +638,7 @@ __all__ = [
     "queen_of_thorns",
     "renly",
     "retreat",
+    "rodrik_card",
     "support_side",
     "tyrion",
 ]
