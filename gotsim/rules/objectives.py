@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
 from types import MappingProxyType
+from typing import Any
 
 from gotsim.data import load_data
 
@@ -76,7 +77,7 @@ class SpecialObjective:
     points: int
 
 
-def _scenario() -> Mapping[str, object]:
+def _scenario() -> Mapping[str, Any]:
     return load_data("2e", "expansions.json")["scenarios"]["a_feast_for_crows"]
 
 
