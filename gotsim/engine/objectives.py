@@ -11,6 +11,8 @@ conditions follow the card texts; where they leave a detail open, Swords and Rav
 
 from __future__ import annotations
 
+import numpy as np
+
 from gotsim.engine.board_state import LAND, PORT, SEA, controller, land_areas_held
 from gotsim.engine.state import H
 from gotsim.jit import njit
@@ -25,20 +27,31 @@ def _at(area: str) -> int:
     return _BOARD.index(area)
 
 
-STORMS_END = _at("storms_end")
-THE_ARBOR = _at("the_arbor")
-CASTLE_BLACK = _at("castle_black")
+# the objectives met by controlling every area named (at most 3; -1 pads)
+_ALL_OF: dict[Objective, tuple[str, ...]] = {
+    Objective.STOP_THE_STORM: ("storms_end",),
+    Objective.ARBOR_GOLD: ("the_arbor",),
+    Objective.TAKE_THE_BLACK: ("castle_black",),
+    Objective.HOLD_COURT: ("kings_landing",),
+    Objective.PULL_THE_WEEDS: ("searoad_marches", "blackwater", "the_reach"),
+    Objective.A_FIRM_GRIP: ("crackclaw_point", "kingswood"),
+    Objective.PROTECT_THE_NECK: ("seagard", "greywater_watch", "flints_finger"),
+    Objective.A_MOUNTAINOUS_TASK: ("the_eyrie",),
+    Objective.A_RIPER_FRUIT: ("winterfell",),
+}
+ALL_OF = np.full((len(Objective), 3), -1, np.int64)
+for _objective, _areas in _ALL_OF.items():
+    ALL_OF[_objective, : len(_areas)] = [_at(a) for a in _areas]
+# Crossing Guard: either bridge's two ends
+BRIDGES = np.array(
+    [
+        [_at("the_mountains_of_the_moon"), _at("crackclaw_point")],
+        [_at("the_twins"), _at("seagard")],
+    ],
+    np.int64,
+)
 CRACKCLAW_POINT = _at("crackclaw_point")
 KINGS_LANDING = _at("kings_landing")
-MOUNTAINS_OF_THE_MOON = _at("the_mountains_of_the_moon")
-THE_TWINS = _at("the_twins")
-SEAGARD = _at("seagard")
-SEAROAD_MARCHES = _at("searoad_marches")
-BLACKWATER = _at("blackwater")
-THE_REACH = _at("the_reach")
-KINGSWOOD = _at("kingswood")
-GREYWATER_WATCH = _at("greywater_watch")
-FLINTS_FINGER = _at("flints_finger")
 HARRENHAL = _at("harrenhal")
 THE_EYRIE = _at("the_eyrie")
 WINTERFELL = _at("winterfell")
@@ -56,6 +69,15 @@ C_LAND, C_SEA, C_SHIPS, C_PORTS, C_STRONGHOLDS, C_CASTLES, C_TOKENS = range(7)
 @njit
 def _holds(g, t, house: int, a: int) -> bool:
     return controller(g, t, a) == house
+
+
+@njit
+def _holds_all(g, t, house: int, areas) -> bool:
+    """Whether ``house`` controls every area of ``areas`` (-1 padded)."""
+    for a in areas:
+        if a >= 0 and controller(g, t, a) != house:
+            return False
+    return True
 
 
 @njit
@@ -111,8 +133,8 @@ def _cards_in_hand(g, house: int) -> int:
 def objective_met(g, t, house: int, objective: int, vp) -> bool:
     """Whether ``house`` meets objective card ``objective`` now (``vp``: victory points by
     house)."""
-    if objective == Objective.STOP_THE_STORM:
-        return _holds(g, t, house, STORMS_END)
+    if ALL_OF[objective, 0] >= 0:
+        return _holds_all(g, t, house, ALL_OF[objective])
     if objective == Objective.CAVALRY_CHARGE:
         knights = 0
         for a in range(t.n_areas):
@@ -131,12 +153,8 @@ def objective_met(g, t, house: int, objective: int, vp) -> bool:
         return False
     if objective == Objective.LAND_GRAB:
         return _most(g, t, house, C_LAND)
-    if objective == Objective.ARBOR_GOLD:
-        return _holds(g, t, house, THE_ARBOR)
     if objective == Objective.EXTEND_YOUR_REACH:
         return _most(g, t, house, C_SEA)
-    if objective == Objective.TAKE_THE_BLACK:
-        return _holds(g, t, house, CASTLE_BLACK)
     if objective == Objective.THE_RAVEN:
         return g.track[2, 0] == house
     if objective == Objective.SUPPORT_THE_CROWN:
@@ -149,36 +167,18 @@ def objective_met(g, t, house: int, objective: int, vp) -> bool:
         return g.track[0, 0] == house
     if objective == Objective.THE_BLADE:
         return g.track[1, 0] == house
-    if objective == Objective.HOLD_COURT:
-        return _holds(g, t, house, KINGS_LANDING)
     if objective == Objective.CROSSING_GUARD:
-        moon = _holds(g, t, house, MOUNTAINS_OF_THE_MOON) and _holds(g, t, house, CRACKCLAW_POINT)
-        twins = _holds(g, t, house, THE_TWINS) and _holds(g, t, house, SEAGARD)
-        return moon or twins
+        return _holds_all(g, t, house, BRIDGES[0]) or _holds_all(g, t, house, BRIDGES[1])
     if objective == Objective.NAVAL_SUPERIORITY:
         return _most(g, t, house, C_SHIPS)
-    if objective == Objective.PULL_THE_WEEDS:
-        return (
-            _holds(g, t, house, SEAROAD_MARCHES)
-            and _holds(g, t, house, BLACKWATER)
-            and _holds(g, t, house, THE_REACH)
-        )
     if objective == Objective.AMPLE_HARVEST:
         return g.supply[house] >= 5
     if objective == Objective.MERCANTILE_VENTURES:
         return _most(g, t, house, C_PORTS)
-    if objective == Objective.A_FIRM_GRIP:
-        return _holds(g, t, house, CRACKCLAW_POINT) and _holds(g, t, house, KINGSWOOD)
     if objective == Objective.A_STALWART_POSITION:
         return _most(g, t, house, C_STRONGHOLDS)
     if objective == Objective.SPREADING_THE_WEALTH:
         return _most(g, t, house, C_TOKENS)
-    if objective == Objective.PROTECT_THE_NECK:
-        return (
-            _holds(g, t, house, SEAGARD)
-            and _holds(g, t, house, GREYWATER_WATCH)
-            and _holds(g, t, house, FLINTS_FINGER)
-        )
     if objective == Objective.NOTHING_BUT_GHOSTS:
         if g.owner[HARRENHAL] != house or _units_of(g, house, HARRENHAL) != 1:
             return False
@@ -196,10 +196,6 @@ def objective_met(g, t, house: int, objective: int, vp) -> bool:
         for a in range(t.n_areas):
             n += 1 if t.crowns[a] > 0 and controller(g, t, a) == house else 0
         return n >= 4
-    if objective == Objective.A_MOUNTAINOUS_TASK:
-        return _holds(g, t, house, THE_EYRIE)
-    if objective == Objective.A_RIPER_FRUIT:
-        return _holds(g, t, house, WINTERFELL)
     if objective == Objective.FRIENDLY_CONFINES:
         return _most(g, t, house, C_CASTLES)
     return False
