@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from enginecase import Case
+from test_reliability import run_cli as run
 
 import gotsim
-from gotsim.cli import main
 from gotsim.data import load_data
 from gotsim.engine.game import Game
 from gotsim.engine.init import new_games
@@ -232,15 +232,6 @@ def test_adwd_game_narrates_six_rounds() -> None:
 
 
 # --- command line and scenarios -------------------------------------------------------------------
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        status = main(argv)
-    except SystemExit as exc:
-        status = int(exc.code or 0)
-    out = capsys.readouterr()
-    return status, out.out, out.err
 
 
 def test_adwd_cli_play_board_and_refusals(
