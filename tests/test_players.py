@@ -754,6 +754,39 @@ def test_second_heuristic_musters_an_army_in_a_threatened_empty_home() -> None:
     assert chosen == {"v1": area("ironmans_bay"), "v2": ACT_FOOTMAN}
 
 
+def test_second_heuristic_bids_only_what_wins_its_place() -> None:
+    """Iron Throne bidding, Lannister (12 power, second on the track) against houses with 1 or 2
+    power: the first heuristic bids its budget capped at the richest rival's power + 1 (3); the
+    second predicts the others' bids by its own rule (at most 1 each: their share of 1 or 2) and
+    bids the least that still outbids them all, one token more as a margin (2). With every rival
+    at 0 power it bids 1: a tie with the Iron Throne holder (Baratheon) would be lost."""
+    from enginecase import Case
+
+    from gotsim.players.westeros import bid
+
+    lannister = int(House.LANNISTER)
+    v1, v2 = _v1_v2_rows()
+    case = Case(6).phase("westeros")
+    case.power(lannister=12, baratheon=2, stark=1, greyjoy=2, tyrell=1, martell=2)
+    case.g.ctx[0] = 0  # the Iron Throne track
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    mask[:13] = True
+    bids = {}
+    for name, rows in (("v1", v1), ("v2", v2)):
+        memo = _memo_playing(rows)
+        bids[name] = int(bid(case.g, case.t, lannister, mask, rows[lannister], memo))
+    assert bids == {"v1": 3, "v2": 2}
+    case.power(baratheon=0, stark=0, greyjoy=0, tyrell=0, martell=0)
+    memo = _memo_playing(v2)
+    assert int(bid(case.g, case.t, lannister, mask, v2[lannister], memo)) == 1  # Baratheon's tie
+    # 3 power against five houses of 8, each predicted to bid 1 or 2: the first heuristic's 1
+    # buys no place, so the second bids nothing
+    case.power(lannister=3, baratheon=8, stark=8, greyjoy=8, tyrell=8, martell=8)
+    for name, rows, want in (("v1", v1, 1), ("v2", v2, 0)):
+        memo = _memo_playing(rows)
+        assert int(bid(case.g, case.t, lannister, mask, rows[lannister], memo)) == want, name
+
+
 def test_second_heuristic_leaves_the_house_furthest_behind_alone() -> None:
     """Stark holds four castles, Baratheon one (the fewest of any house in play), Lannister
     three. The second heuristic counts less for taking Baratheon's castle (its loss goes to no

@@ -8,6 +8,8 @@ never their bids.
 
 from __future__ import annotations
 
+import numpy as np
+
 from gotsim.engine import westeros as ws
 from gotsim.engine.board_state import (
     LAND,
@@ -35,6 +37,7 @@ from gotsim.players.params import (
     P_BID_IRON_THRONE,
     P_BID_KINGS_COURT,
     P_DEFENCE,
+    P_FORESIGHT,
     P_POWER,
     P_VERSION,
     P_WILDLINGS,
@@ -255,6 +258,17 @@ def bid(g, t, house: int, mask, params, memo) -> int:
             want = 1.0
         b = int(want + 0.5)
         return max(0, min(b, top, power))
+    b = _track_bid(g, t, house, what, params, top)
+    if params[P_VERSION] >= 2.0 and params[P_FORESIGHT] > 0.5:
+        b = _trimmed_bid(g, t, house, what, b, params)
+    return b
+
+
+@njit
+def _track_bid(g, t, house: int, what: int, params, top: int) -> int:
+    """The house's bid on influence track ``what``: its share of power for the track, more when
+    it stands low, never more than outbids every rival (nor above ``top``)."""
+    power = g.power[house]
     share = params[P_BID_IRON_THRONE]
     if what == 1:
         share = params[P_BID_FIEFDOMS]
@@ -275,6 +289,40 @@ def bid(g, t, house: int, mask, params, memo) -> int:
     if b > rival + 1:
         b = rival + 1  # enough to outbid everyone
     return max(0, min(b, top, power))
+
+
+@njit
+def _place_with(g, house: int, b: int, bids) -> int:
+    """The house's place (0 = top) on the track with bid ``b`` against the others' ``bids``
+    (-1: not bidding); a tie counts as lost unless the house holds the Iron Throne, which
+    breaks ties."""
+    keeps_ties = g.track[0, 0] == house
+    place = 0
+    for e in range(H):
+        if e == house or bids[e] < 0:
+            continue
+        if bids[e] > b or (bids[e] == b and not keeps_ties):
+            place += 1
+    return place
+
+
+@njit
+def _trimmed_bid(g, t, house: int, what: int, b: int, params) -> int:
+    """Second heuristic with ``foresight``: the other houses' bids predicted by its own rule in
+    their place (their public power and places, its parameters); the bid is cut to the least that
+    still wins the place ``b`` wins against them, one token more as a margin, and to nothing when
+    bidding nothing places as well."""
+    bids = np.full(H, -1, np.int64)
+    for e in range(H):
+        if e != house and g.in_play[e]:
+            bids[e] = _track_bid(g, t, e, what, params, g.power[e])
+    want = _place_with(g, house, b, bids)
+    if _place_with(g, house, 0, bids) <= want:
+        return 0
+    least = b
+    while least > 0 and _place_with(g, house, least - 1, bids) <= want:
+        least -= 1
+    return min(b, least + 1)
 
 
 @njit
