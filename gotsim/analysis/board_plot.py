@@ -25,7 +25,14 @@ from gotsim.rules.board import Board, load_board
 from gotsim.rules.ids import AreaKind, House, Unit
 from gotsim.rules.setup import Setup
 
-__all__ = ["HOUSE_COLOURS", "draw_board", "draw_setup", "save_board_picture"]
+__all__ = [
+    "HOUSE_COLOURS",
+    "draw_bare_board",
+    "draw_board",
+    "draw_setup",
+    "save_bare_board_picture",
+    "save_board_picture",
+]
 
 HOUSE_COLOURS: dict[House, str] = {
     House.BARATHEON: "#f2c318",
@@ -35,6 +42,15 @@ HOUSE_COLOURS: dict[House, str] = {
     House.TYRELL: "#2f8a3b",
     House.MARTELL: "#eb7a1c",
 }
+
+# By house id, so that a board can name houses the engine does not play yet (the Mother of
+# Dragons' Arryn and Targaryen); an id not listed is drawn grey.
+HOUSE_ID_COLOURS: dict[str, str] = {
+    **{house.id: colour for house, colour in HOUSE_COLOURS.items()},
+    "arryn": "#5b8fd1",
+    "targaryen": "#7a1f2b",
+}
+_UNKNOWN_HOUSE_COLOUR = "#9e9e9e"
 
 UNIT_LETTERS: dict[Unit, str] = {
     Unit.FOOTMAN: "F",
@@ -230,10 +246,15 @@ def _borders(ax: Axes, board: Board, xy: NDArray[np.float64], scale: float) -> N
             )
 
 
-def _legend_handles(houses: Iterable[House], scale: float, *, ports: bool) -> list[Any]:
-    handles: list[Any] = [
-        Patch(fc=HOUSE_COLOURS[h], ec=_INK, lw=0.6, label=h.name.title()) for h in houses
-    ]
+def _house_colour(house_id: str) -> str:
+    return HOUSE_ID_COLOURS.get(house_id, _UNKNOWN_HOUSE_COLOUR)
+
+
+def _legend_handles(
+    houses: Iterable[tuple[str, str]], scale: float, *, ports: bool, homes: bool
+) -> list[Any]:
+    """The legend: ``houses`` as (name, colour) swatches, then the board's symbols."""
+    handles: list[Any] = [Patch(fc=colour, ec=_INK, lw=0.6, label=name) for name, colour in houses]
     ms = 7.0 * scale
 
     def key(label: str, **style: Any) -> Line2D:
@@ -251,6 +272,7 @@ def _legend_handles(houses: Iterable[House], scale: float, *, ports: bool) -> li
         key("neutral force", marker="h", mfc="#bdbdbd", mec="#4d4d4d"),
         key("power token", marker="o", mfc="#bbbbbb", mec="#c9a227", mew=1.6),
         key("impassable", marker="x", mec="#a01818", mew=2.0),
+        *([key("home area (ring)", marker="o", mfc="none", mec=_INK, mew=2.4)] if homes else []),
         Patch(fc="white", ec=_INK, lw=0.6, label="G2 garrison (strength)"),
         Patch(fc="white", ec=_INK, lw=0.6, label="F footman  K knight"),
         Patch(fc="white", ec=_INK, lw=0.6, label="S ship  SE siege engine"),
@@ -301,6 +323,7 @@ def draw_board(
     impassable: Iterable[str] = (),
     orders: Mapping[str, str] | None = None,
     neutral_armies: Mapping[str, Mapping[Unit, int]] | None = None,
+    homes: bool = False,
     title: str | None = None,
     ax: Axes | None = None,
     figsize: tuple[float, float] | None = None,
@@ -311,8 +334,11 @@ def draw_board(
     default: the house of the units there); power_tokens: {area_id: House}; garrisons:
     {area_id: (House, strength)}; neutral_forces: {area_id: strength}; impassable: area ids (drawn
     crossed out); orders: {area_id: str} label; neutral_armies: {area_id: {Unit: n}} units that
-    belong to no house (1st edition), drawn in grey. North is at the top. Unknown area ids raise
-    ``UnknownAreaError``. No pyplot state is touched: pass ``ax`` to draw into an existing figure.
+    belong to no house (1st edition), drawn in grey; homes: ring each home area in its house's
+    colour with its printed garrison (``Board.home_of``, any house id). North is at the top.
+    Unknown area ids raise ``UnknownAreaError``. No pyplot state is touched: pass ``ax`` to draw
+    into an existing figure. A wider board (``Board.image_width``, the 8-player board with
+    Essos) gets a wider figure, with marks the size they have on the base board.
     """
     units = dict(units or {})
     owner = {area: house for area, (house, _) in units.items()}
@@ -336,14 +362,15 @@ def draw_board(
     own_figure = ax is None
     if ax is None:
         if figsize is None:
-            figsize = (_BASE_WIDTH_IN, _BASE_WIDTH_IN * height / width + 1.6)
+            wide = _BASE_WIDTH_IN * board.image_width
+            figsize = (wide, wide * height / width + 1.6)
         fig = Figure(figsize=figsize, layout="constrained")
         ax = fig.add_subplot()
         map_width_in = min(figsize[0], (figsize[1] - 1.6) * width / height)
     else:
         fig = _root_figure(ax)
         map_width_in = ax.get_position().width * fig.get_figwidth()
-    scale = float(np.clip(map_width_in / _BASE_WIDTH_IN, 0.35, 3.0))
+    scale = float(np.clip(map_width_in / (_BASE_WIDTH_IN * board.image_width), 0.35, 3.0))
     paint = _Painter(ax, fig, xy, scale)
 
     ax.set_facecolor(_SEA_BACKGROUND)
@@ -393,11 +420,24 @@ def draw_board(
         if i in blocked:
             size = 11.0 if board.kind[i] == AreaKind.PORT else 16.0
             paint.marker(i, 0, 0, ms=size, **_BLOCKED_MARK)
+        home_house = board.home_of[i]
+        if homes and home_house is not None:
+            colour = _house_colour(home_house)
+            paint.marker(i, 0, 0, marker="o", ms=20.0, mfc="none", mec=colour, mew=3.0, zorder=3.9)
+            if board.home_garrison[i] and area not in garrisons:
+                label = f"G{int(board.home_garrison[i])}"
+                paint.boxed(i, -17.5, -2, label, colour, size=6.0, ha="right")
 
-    houses = sorted(
+    played = sorted(
         {*owner.values(), *power_tokens.values(), *(h for h, _ in garrisons.values())}
-    ) or list(House)
-    handles = _legend_handles(houses, scale, ports=bool(board.is_port.any()))
+    ) or ([] if homes else list(House))
+    legend_houses = [(h.name.title(), HOUSE_COLOURS[h]) for h in played]
+    if homes:
+        named = {h.id for h in played}
+        for home_house in dict.fromkeys(h for h in board.home_of if h is not None):
+            if home_house not in named:
+                legend_houses.append((home_house.title(), _house_colour(home_house)))
+    handles = _legend_handles(legend_houses, scale, ports=bool(board.is_port.any()), homes=homes)
     legend_style: dict[str, Any] = {
         "handles": handles,
         "fontsize": 7.5 * scale,
@@ -450,6 +490,40 @@ def draw_setup(setup: Setup, board: Board | None = None, **kwargs: Any) -> Figur
     }
     defaults.update(kwargs)
     return draw_board(board, **defaults)
+
+
+def draw_bare_board(board: Board, players: int | None = None, **kwargs: Any) -> Figure:
+    """Draw ``board`` with nothing of a game on it: its areas, borders, printed icons, ports,
+    home areas with their garrisons and, for ``players`` (default: the board's only player
+    count, if it has one), its neutral force tokens and impassable areas. ``kwargs`` go to
+    ``draw_board``. Home areas of houses the engine does not play yet are drawn too."""
+    counts = board.player_counts()
+    if players is None and len(counts) == 1:
+        players = counts[0]
+    forces: dict[str, int] = {}
+    blocked: list[str] = []
+    if players is not None:
+        if players not in board.neutral_force:
+            raise ValueError(f"the {board.name} board is for {list(counts)} players, not {players}")
+        strength = board.neutral_force[players]
+        forces = {board.area_ids[i]: int(strength[i]) for i in np.flatnonzero(strength)}
+        blocked = [board.area_ids[i] for i in np.flatnonzero(board.impassable[players])]
+    who = f", {players} players" if players is not None else ""
+    defaults: dict[str, Any] = {
+        "neutral_forces": forces,
+        "impassable": blocked,
+        "homes": True,
+        "title": f"A Game of Thrones {board.edition}: {board.title or 'the board'}{who}",
+    }
+    defaults.update(kwargs)
+    return draw_board(board, **defaults)
+
+
+def save_bare_board_picture(
+    path: str | os.PathLike[str], board: Board, players: int | None = None, dpi: int = 150
+) -> Path:
+    """Write ``draw_bare_board(board, players)`` as a PNG at ``path`` (atomically)."""
+    return save_figure(draw_bare_board(board, players), path, dpi)
 
 
 def save_board_picture(

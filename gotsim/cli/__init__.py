@@ -52,7 +52,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"gotsim {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
-    board = sub.add_parser("board", help="draw the starting position as a PNG")
+    board = sub.add_parser(
+        "board",
+        help="draw the starting position as a PNG",
+        description="Draw the starting position of a game as a PNG: units, power tokens, "
+        "garrisons, neutral forces. With --expansion mod and --players 7 or 8 it draws the "
+        "Mother of Dragons board alone (7 players: Westeros with the Eyrie and the Bite "
+        "overlays; 8 players: that and the Essos side board), as that expansion has no "
+        "starting position here yet.",
+    )
     board.add_argument("--edition", choices=EDITIONS, default="2e", help="rules edition")
     board.add_argument("--players", type=player_count, default=6, help="number of players")
     board.add_argument("--out", default="board.png", help="PNG path")
@@ -62,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument(
         "--kings-court-swap", action="store_true", help="swap Tyrell and Greyjoy on King's Court"
     )
-    expansion_argument(board)
+    expansion_argument(board, board_only=True)
     board.set_defaults(run=cmd_board)
 
     cards = sub.add_parser("cards", help="list the house cards")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from gotsim.cli.common import (
+    BOARD_ONLY_EXPANSIONS,
     announce,
     check_edition,
     check_expansion,
@@ -39,6 +40,8 @@ def cmd_board(args: argparse.Namespace) -> int:
     if out.suffix.lower() != ".png":
         fail(f"--out {args.out!r}: the board picture is a PNG, give a path ending in .png")
     output(check_output_file, args.out, "--out")
+    if args.expansion in BOARD_ONLY_EXPANSIONS:
+        return _draw_board_alone(args, out)
     check_expansion(args)
     try:
         setup = load_setup(
@@ -58,6 +61,33 @@ def cmd_board(args: argparse.Namespace) -> int:
     path = save_board_picture(out, setup, dpi=args.dpi)
     which = f", {args.expansion}" if args.expansion else ""
     print(f"wrote {path} ({args.edition}{which}, {args.players} players, starting position)")
+    return 0
+
+
+def _draw_board_alone(args: argparse.Namespace, out: Path) -> int:
+    """``gotsim board --expansion mod``: the Mother of Dragons board for 7 or 8 players, with
+    no units on it (games of that expansion cannot be played yet)."""
+    if args.edition != "2e":
+        fail(f"--expansion {args.expansion}: a 2nd-edition expansion")
+    if args.players not in (7, 8):
+        fail(
+            f"--players {args.players}: the Mother of Dragons board is for 7 or 8 players "
+            "(--expansion mod)"
+        )
+    if args.kings_court_swap:
+        fail("--kings-court-swap: a base-game setup change")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from gotsim.analysis.board_plot import save_bare_board_picture
+    from gotsim.rules.board import load_board
+
+    board = load_board("2e", board=f"mod{args.players}")
+    path = save_bare_board_picture(out, board, args.players, dpi=args.dpi)
+    print(
+        f"wrote {path} (2e, mod, {args.players} players, the board alone: "
+        "no Mother of Dragons starting position yet)"
+    )
     return 0
 
 

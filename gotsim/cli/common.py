@@ -172,15 +172,31 @@ def expansion_text(text: str) -> str | None:
         raise argparse.ArgumentTypeError(str(error).removeprefix("expansion: ")) from None
 
 
-def expansion_argument(parser: argparse.ArgumentParser) -> None:
+# expansions whose board ``gotsim board`` draws although their games cannot be played yet
+BOARD_ONLY_EXPANSIONS: dict[str, str] = {
+    "mod": "Mother of Dragons: the 7- or 8-player board alone, without a starting position",
+}
+
+
+def board_expansion_text(text: str) -> str | None:
+    """``gotsim board --expansion``'s value: a playable expansion, or one whose board alone can
+    be drawn (``BOARD_ONLY_EXPANSIONS``)."""
+    return text if text in BOARD_ONLY_EXPANSIONS else expansion_text(text)
+
+
+def expansion_argument(parser: argparse.ArgumentParser, *, board_only: bool = False) -> None:
+    """``--expansion``; with ``board_only`` (``gotsim board``) it also takes the expansions whose
+    board can be drawn but not played."""
+    extra = "".join(f"; or {name} ({text})" for name, text in BOARD_ONLY_EXPANSIONS.items())
     parser.add_argument(
         "--expansion",
-        type=expansion_text,
+        type=board_expansion_text if board_only else expansion_text,
         default=None,
         metavar="NAME",
         help="a 2nd-edition expansion: base (the default) or "
         + ", ".join(EXPANSIONS)
-        + " (A Dance with Dragons: 6 players, its own start, 6 rounds, its house cards)",
+        + " (A Dance with Dragons: 6 players, its own start, 6 rounds, its house cards)"
+        + (extra if board_only else ""),
     )
 
 

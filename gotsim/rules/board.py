@@ -1,8 +1,10 @@
 """The board as validated, read-only numpy tables: areas, icons, borders, ports, neutral forces.
 
-``load_board(edition)`` reads the packaged map once per edition and returns a frozen ``Board``.
-``build_board(spec)`` validates any map given as a dict (a packaged file, a variant map written in
-a notebook) and raises a named ``BoardDataError`` subclass that says what is wrong.
+``load_board(edition)`` reads the packaged map once per edition and returns a frozen ``Board``;
+``load_board("2e", board=...)`` gives the expansion boards (``BOARDS``): the base map with an
+expansion's areas and borders added, changed or removed (``apply_map_changes``), checked the same
+way. ``build_board(spec)`` validates any map given as a dict (a packaged file, a variant map
+written in a notebook) and raises a named ``BoardDataError`` subclass that says what is wrong.
 
 Axes: ``A`` areas (in the order of ``area_ids``), ``K`` the longest neighbour list.
 """
@@ -62,6 +64,12 @@ class CountMismatchError(BoardDataError):
     """The map's declared counts (areas, borders, icons) disagree with its records."""
 
 
+class MapChangeError(BoardDataError):
+    """An expansion's changes do not fit the map they change: a changed area or removed border it
+    lacks, an added area or border it already has, or a drawing position missing or off the
+    board."""
+
+
 def _frozen(array: NDArray[Any]) -> NDArray[Any]:
     array.setflags(write=False)
     return array
@@ -102,10 +110,17 @@ class Board:
     aspect_ratio: float  # drawing height / width
     neutral_force: Mapping[int, NDArray[np.int8]]  # players → (A,) token strength, 0 if none
     impassable: Mapping[int, NDArray[np.bool_]]  # players → (A,) areas that cannot be entered
+    # (A,) house id of each home area, None elsewhere; unlike ``home`` it also names houses that
+    # ``House`` does not have (Arryn, Targaryen), whose ``home`` entry is -1
+    home_of: tuple[str | None, ...]
+    name: str  # which board of the edition: "base" or a name in ``BOARDS``
+    title: str  # what the board is, in words ("" for the base board)
+    image_width: float  # width of the board picture over the base board's (Essos is wider)
     area_index: Mapping[str, int] = field(repr=False, default_factory=dict)  # id → area number
 
     def __repr__(self) -> str:
-        return f"Board({self.edition!r}, {self.n_areas} areas, {len(self.borders)} borders)"
+        which = "" if self.name == "base" else f", {self.name!r}"
+        return f"Board({self.edition!r}{which}, {self.n_areas} areas, {len(self.borders)} borders)"
 
     def index(self, area_id: str) -> int:
         """The area number of ``area_id``; ``UnknownAreaError`` names unknown ids."""
@@ -161,6 +176,9 @@ def _area_records(spec: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     areas = spec.get("areas")
     if not isinstance(areas, list) or not areas:
         raise AreaFieldError("map has no 'areas' list")
+    houses = spec.get("houses", HOUSE_IDS)
+    if not isinstance(houses, list | tuple) or not all(isinstance(h, str) for h in houses):
+        raise BoardDataError("'houses' must be a list of house ids")
     seen: set[str] = set()
     for area in areas:
         if not isinstance(area, Mapping) or not isinstance(area.get("id"), str) or not area["id"]:
@@ -174,7 +192,7 @@ def _area_records(spec: Mapping[str, Any]) -> list[Mapping[str, Any]]:
                 f"area {area['id']!r}: kind must be land, sea or port, got {kind!r}"
             )
         home = area.get("home_of")
-        if home is not None and home not in HOUSE_IDS:
+        if home is not None and home not in houses:
             raise AreaFieldError(f"area {area['id']!r}: home_of names unknown house {home!r}")
         if home is not None and kind != "land":
             raise AreaFieldError(f"area {area['id']!r}: only a land area can be a home area")
@@ -309,12 +327,14 @@ def _player_tables(
     return force, blocked
 
 
-def build_board(spec: Mapping[str, Any], *, edition: str = "custom") -> Board:
+def build_board(spec: Mapping[str, Any], *, edition: str = "custom", name: str = "base") -> Board:
     """Validate a map given as a dict and derive its tables.
 
     ``spec`` has ``areas`` (records as in ``gotsim/data/2e/map.json``) and either ``borders``
     (pairs of ids, either order) or ``adjacency`` (id → neighbour ids, which must be symmetric).
-    Optional: ``counts`` (checked if given), ``player_counts`` (default 3–6), ``drawing``.
+    Optional: ``counts`` (checked if given), ``player_counts`` (default 3–6), ``drawing``
+    (``aspect_ratio``, ``image_width``), ``houses`` (the house ids a home area may name; default
+    the houses of ``House``), ``title``. ``name`` says which board of the edition this is.
     """
     areas = _area_records(spec)
     area_ids = tuple(a["id"] for a in areas)
@@ -347,7 +367,8 @@ def build_board(spec: Mapping[str, Any], *, edition: str = "custom") -> Board:
     garrison = np.zeros(n, np.int8)
     for i, area in enumerate(areas):
         if area.get("home_of"):
-            home[i] = House.from_id(area["home_of"])
+            if area["home_of"] in HOUSE_IDS:
+                home[i] = House.from_id(area["home_of"])
             garrison[i] = _area_int(area, "home_garrison", 0, 9) if area.get("home_garrison") else 0
 
     position = np.zeros((n, 2))
@@ -385,6 +406,10 @@ def build_board(spec: Mapping[str, Any], *, edition: str = "custom") -> Board:
         aspect_ratio=float(spec.get("drawing", {}).get("aspect_ratio", 1.0)),
         neutral_force=MappingProxyType(force),
         impassable=MappingProxyType(blocked),
+        home_of=tuple(a.get("home_of") or None for a in areas),
+        name=name,
+        title=str(spec.get("title", "")),
+        image_width=float(spec.get("drawing", {}).get("image_width", 1.0)),
         area_index=MappingProxyType(index),
     )
     for value in vars(board).values():
@@ -417,10 +442,136 @@ def _check_counts(declared: Mapping[str, int] | None, board: Board) -> None:
 
 _PLAYER_COUNTS = {"1e": (3, 4, 5), "2e": (3, 4, 5, 6)}
 
+# The boards besides the base map, by edition; what each one is made of lives in the edition's
+# boards.json: "mod7" Mother of Dragons for 7 players (the Eyrie and the Bite overlays), "mod8"
+# Mother of Dragons for 8 players (those overlays and the Essos side board), "affc_eyrie_port"
+# A Feast for Crows with the optional Port of The Eyrie.
+BOARDS: dict[str, tuple[str, ...]] = {
+    "1e": ("base",),
+    "2e": ("base", "mod7", "mod8", "affc_eyrie_port"),
+}
 
-@lru_cache(maxsize=4)
-def load_board(edition: str = "2e") -> Board:
-    """The packaged board of ``edition`` ("2e" or the candidate "1e"), validated and cached."""
-    spec = load_data(edition, "map.json")
+
+def _pair(border: Any) -> tuple[str, str]:
+    if not isinstance(border, list | tuple) or len(border) != 2:
+        raise MapChangeError(f"border {border!r} is not a pair of area ids")
+    a, b = str(border[0]), str(border[1])
+    return (a, b) if a < b else (b, a)
+
+
+def apply_map_changes(spec: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """A new map: ``spec`` with one expansion's changes (a record of ``expansions.json`` maps).
+
+    ``changed_areas`` replace the records of the same id, ``added_areas`` and ``areas`` (a side
+    board) are appended, ``removed_borders`` are taken away and ``added_borders`` and ``borders``
+    added. A change that does not fit (a changed area or removed border the map lacks, an added
+    area or border it already has) raises ``MapChangeError``; the result is not validated here,
+    ``build_board`` does that.
+
+    >>> base = {"areas": [{"id": "a"}, {"id": "b"}], "borders": [["a", "b"]]}
+    >>> new = apply_map_changes(base, {"added_areas": [{"id": "c"}], "added_borders": [["c", "b"]]})
+    >>> [a["id"] for a in new["areas"]], new["borders"]
+    (['a', 'b', 'c'], [['a', 'b'], ['b', 'c']])
+    """
+    areas = {str(a["id"]): dict(a) for a in spec["areas"]}
+    for area in changes.get("changed_areas", []):
+        if area["id"] not in areas:
+            raise MapChangeError(f"changed area {area['id']!r} is not on the map")
+        areas[area["id"]] = dict(area)
+    for area in [*changes.get("added_areas", []), *changes.get("areas", [])]:
+        if area["id"] in areas:
+            raise MapChangeError(f"added area {area['id']!r} is already on the map")
+        areas[area["id"]] = dict(area)
+    borders = [_pair(b) for b in spec["borders"]]
+    for border in changes.get("removed_borders", []):
+        pair = _pair(border)
+        if pair not in borders:
+            raise MapChangeError(f"removed border {pair[0]!r} - {pair[1]!r} is not on the map")
+        borders.remove(pair)
+    for border in [*changes.get("added_borders", []), *changes.get("borders", [])]:
+        pair = _pair(border)
+        if pair in borders:
+            raise MapChangeError(f"added border {pair[0]!r} - {pair[1]!r} is already on the map")
+        borders.append(pair)
+    new = {k: v for k, v in spec.items() if k not in ("areas", "borders", "counts")}
+    new["areas"] = list(areas.values())
+    new["borders"] = [list(pair) for pair in sorted(borders)]
+    return new
+
+
+def _for_player_counts(spec: dict[str, Any], recipe: Mapping[str, Any]) -> None:
+    """Give the board its own player counts, neutral forces and impassable areas in place of
+    those of the map records (the base map's are for 3 to 6 players)."""
+    spec["player_counts"] = tuple(int(p) for p in recipe["player_counts"])
+    by_id = {a["id"]: a for a in spec["areas"]}
+    for area in spec["areas"]:
+        area["neutral_force"] = {}
+        area["impassable_in_player_counts"] = []
+    for key, table in (
+        ("neutral_force", recipe.get("neutral_forces", {})),
+        ("impassable_in_player_counts", recipe.get("impassable", {})),
+    ):
+        for area_id, value in table.items():
+            if area_id not in by_id:
+                raise MapChangeError(f"{key} for {area_id!r}, which is not on the board")
+            by_id[area_id][key] = value
+
+
+def _place(spec: dict[str, Any], drawing: Mapping[str, Any]) -> None:
+    """Give every area its drawing position on this board's own picture."""
+    positions = drawing["positions"]
+    aspect = float(drawing["aspect_ratio"])
+    ids = {a["id"] for a in spec["areas"]}
+    stray = sorted(set(positions) - ids)
+    if stray:
+        raise MapChangeError(f"drawing positions for areas not on the board: {stray}")
+    for area in spec["areas"]:
+        if area["id"] not in positions:
+            raise MapChangeError(f"area {area['id']!r} has no drawing position")
+        x, y = positions[area["id"]]
+        if not (0.0 <= x <= 1.0 and 0.0 <= y <= aspect):
+            raise MapChangeError(f"area {area['id']!r}: position {[x, y]} is off the board")
+        area["position"] = [x, y]
+    spec["drawing"] = {k: v for k, v in drawing.items() if k != "positions"}
+
+
+def board_spec(edition: str, board: str = "base") -> dict[str, Any]:
+    """The map of ``board`` (``BOARDS``) as a dict for ``build_board``: the packaged base map,
+    or the base map with the board's expansion changes, player counts and drawing positions."""
+    if board not in BOARDS.get(edition, ()):
+        known = ", ".join(BOARDS.get(edition, ()))
+        raise ValueError(f"unknown board {board!r} for the {edition} edition (known: {known})")
+    spec: dict[str, Any] = load_data(edition, "map.json")
     spec.setdefault("player_counts", _PLAYER_COUNTS[edition])
-    return build_board(spec, edition=edition)
+    if board == "base":
+        return spec
+    recipe = load_data(edition, "boards.json")["boards"][board]
+    maps = load_data(edition, "expansions.json")["maps"]
+    for key in recipe["maps"]:
+        spec = apply_map_changes(spec, maps[key])
+    _for_player_counts(spec, recipe)
+    _place(spec, recipe["drawing"])
+    spec["houses"] = tuple(recipe["houses"])
+    spec["counts"] = recipe["counts"]
+    spec["title"] = recipe["title"]
+    return spec
+
+
+def load_board(edition: str = "2e", *, board: str = "base") -> Board:
+    """The packaged board of ``edition`` ("2e" or the candidate "1e"), validated and cached.
+
+    ``board`` picks another board of the edition (``BOARDS``): ``"mod7"``, ``"mod8"`` or
+    ``"affc_eyrie_port"``; it is checked as the base map is, and against its declared counts.
+    However it is asked for, each board is built once.
+
+    >>> load_board("2e", board="mod8")
+    Board('2e', 'mod8', 75 areas, 188 borders)
+    >>> load_board("2e") is load_board(edition="2e", board="base")
+    True
+    """
+    return _cached_board(edition, board)
+
+
+@lru_cache(maxsize=8)
+def _cached_board(edition: str, board: str) -> Board:
+    return build_board(board_spec(edition, board), edition=edition, name=board)
