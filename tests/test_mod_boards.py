@@ -330,34 +330,3 @@ def test_cli_draws_the_mother_of_dragons_board(
     assert out.read_bytes()[:8] == PNG_SIGNATURE
     line = capsys.readouterr().out
     assert f"{players} players" in line and "board alone" in line
-
-
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["board", "--expansion", "mod", "--players", "6"], "7 or 8 players"),
-        (["board", "--expansion", "mod"], "7 or 8 players"),
-        (["board", "--expansion", "mod", "--players", "7", "--edition", "1e"], "2nd-edition"),
-        (["board", "--expansion", "mod", "--players", "8", "--kings-court-swap"], "base-game"),
-        (["board", "--expansion", "mod", "--players", "8", "--out", "x.jpg"], "PNG"),
-        (["board", "--expansion", "affc", "--players", "4"], "not playable yet"),
-        (["play", "--expansion", "mod", "--players", "7"], "not playable yet"),
-        (["bench", "--expansion", "mod", "--players", "8"], "not playable yet"),
-    ],
-)
-def test_cli_refuses_bad_input(
-    argv: list[str],
-    message: str,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """One line on stderr, exit status 2, nothing written; games of Mother of Dragons are still
-    refused."""
-    monkeypatch.chdir(tmp_path)
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    assert info.value.code == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and message in err[0], err
-    assert list(tmp_path.iterdir()) == []
