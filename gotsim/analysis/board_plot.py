@@ -22,7 +22,7 @@ from matplotlib.transforms import Affine2D, ScaledTranslation, Transform
 from numpy.typing import NDArray
 
 from gotsim.rules.board import Board, load_board
-from gotsim.rules.ids import AreaKind, House, Unit
+from gotsim.rules.ids import BASE_HOUSES, AreaKind, House, Unit
 from gotsim.rules.setup import Setup
 
 __all__ = ["HOUSE_COLOURS", "draw_board", "draw_setup", "save_board_picture"]
@@ -34,6 +34,8 @@ HOUSE_COLOURS: dict[House, str] = {
     House.GREYJOY: "#2e2e33",
     House.TYRELL: "#2f8a3b",
     House.MARTELL: "#eb7a1c",
+    House.ARRYN: "#6aa9d8",
+    House.TARGARYEN: "#7a1f2b",
 }
 
 UNIT_LETTERS: dict[Unit, str] = {
@@ -396,7 +398,7 @@ def draw_board(
 
     houses = sorted(
         {*owner.values(), *power_tokens.values(), *(h for h, _ in garrisons.values())}
-    ) or list(House)
+    ) or list(BASE_HOUSES)  # an empty board: the base game's houses
     handles = _legend_handles(houses, scale, ports=bool(board.is_port.any()))
     legend_style: dict[str, Any] = {
         "handles": handles,
