@@ -25,7 +25,7 @@ import numpy as np
 from gotsim.engine.state import EndReason
 from gotsim.play.simulate import play_games
 from gotsim.play.tournament import play_seated, seat_table, variant_tournament
-from gotsim.rules.ids import House
+from gotsim.rules.ids import BASE_HOUSES, House
 
 VARIANTS: dict[str, Any] = {
     "default": "heuristic",
@@ -52,7 +52,7 @@ def all_heuristic(n_games: int, jobs: int) -> dict[str, Any]:
     wins = Counter(int(w) for w in games.winner)
     return {
         "games": n_games,
-        "win_share": {h.id: round(wins[h] / n_games, 4) for h in House},
+        "win_share": {h.id: round(wins[h] / n_games, 4) for h in BASE_HOUSES},
         "castle_victory_share": round(float((games.end_reason == EndReason.CASTLES).mean()), 4),
         "mean_end_round": round(float(games.game_round.mean()), 2),
         "battles_per_game": round(float(games.battles.sum(axis=1).mean() / 2), 1),
@@ -123,7 +123,7 @@ def v2_vs_v1(n_games: int, jobs: int) -> dict[str, Any]:
     games = play_seated(seats, ["heuristic", "heuristic_v1"], players=6, seed=41, n_jobs=jobs)
     seat = np.argmin(seats, axis=1)
     wins = int((games.winner == seat).sum())
-    by_house = {h.id: round(float((games.winner[seat == h] == h).mean()), 4) for h in House}
+    by_house = {h.id: round(float((games.winner[seat == h] == h).mean()), 4) for h in BASE_HOUSES}
     return {
         "games": n_games,
         "v2_win_rate": round(wins / n_games, 4),
@@ -145,8 +145,8 @@ def win_share_tables(n_games: int, jobs: int) -> dict[str, Any]:
 
 def rotation_seats(n_games: int) -> np.ndarray:
     """Game i: house i mod 6 plays spec 0, every other house spec 1."""
-    seats = np.ones((n_games, len(House)), np.int64)
-    seats[np.arange(n_games), np.arange(n_games) % len(House)] = 0
+    seats = np.ones((n_games, len(BASE_HOUSES)), np.int64)
+    seats[np.arange(n_games), np.arange(n_games) % len(BASE_HOUSES)] = 0
     return seats
 
 

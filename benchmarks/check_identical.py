@@ -16,6 +16,12 @@ copied into it): slots added at its end since then are left out, every other byt
 the fingerprints were saved (``walk_lands``, say), or one a change replaces, named in both the
 saving run and the comparing one (a field the record does not have is noted and passed over).
 ``--by-name`` hashes the fields in name order, for a change that only reorders them (in both runs).
+``--houses N`` hashes each record as it was laid out when the record had ``N`` houses (6 before
+Arryn and Targaryen were added): every house axis (each axis whose length follows the number of
+houses in ``state_dtype``, the random streams' included) is cut back to its first entries, and
+what is cut off must still be what a starting record holds there (the houses not in play: zeros,
+-1 past the last place of a track, random streams never drawn from); a record where it is not
+counts as a difference.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from gotsim.engine.init import new_games_range
+from gotsim.engine.state import STATE_DTYPE, H, state_dtype
 from gotsim.play.simulate import games_frame, play_games, rounds_frame
 
 MIXED = {"default": "heuristic", "stark": "random", "tyrell": {"aggression": 0.9, "risk": 0.8}}
@@ -118,6 +126,58 @@ def laid_out(
     return out
 
 
+def house_axes(houses: int) -> dict[str, tuple[int, ...]]:
+    """Per field of the record, the axes whose length follows the number of houses: those whose
+    length in ``state_dtype(houses)`` differs from ``STATE_DTYPE``'s (each by ``H - houses``)."""
+    fields = STATE_DTYPE.fields
+    old = state_dtype(houses)
+    assert fields is not None and old.names == STATE_DTYPE.names, "fields differ beyond houses"
+    out: dict[str, tuple[int, ...]] = {}
+    for name in STATE_DTYPE.names or ():
+        now, then = fields[name][0].shape, old[name].shape
+        assert len(now) == len(then), name
+        axes = tuple(k for k, (a, b) in enumerate(zip(now, then, strict=True)) if a != b)
+        assert all(now[k] - then[k] == H - houses for k in axes), (name, now, then)
+        if axes:
+            out[name] = axes
+    return out
+
+
+def cut_off(field: np.ndarray, axes: tuple[int, ...], houses: int) -> list[np.ndarray]:
+    """The parts of ``field`` (records on axis 0) past the first ``houses`` entries of any of
+    the house ``axes`` (numbered within a record)."""
+    parts = []
+    for k in axes:
+        index: list[Any] = [slice(None)] * field.ndim
+        index[1 + k] = slice(field.shape[1 + k] - (H - houses), None)
+        parts.append(field[tuple(index)])
+    return parts
+
+
+def as_houses(
+    records: np.ndarray, houses: int, edition: str, players: int, seed: int
+) -> tuple[np.ndarray, list[int]]:
+    """``records`` laid out with ``houses`` houses (``state_dtype(houses)``), and the games whose
+    cut-off parts differ from those of their starting record."""
+    axes = house_axes(houses)
+    start = new_games_range(seed, 0, len(records), edition=edition, players=players)
+    bad = np.zeros(len(records), bool)
+    out = np.zeros(records.shape, state_dtype(houses))
+    for name in out.dtype.names or ():
+        field = records[name]
+        if name not in axes:
+            out[name] = field
+            continue
+        for got, want in zip(
+            cut_off(field, axes[name], houses),
+            cut_off(start[name], axes[name], houses),
+            strict=True,
+        ):
+            bad |= (got != want).reshape(len(records), -1).any(axis=1)
+        out[name] = field[(slice(None), *(slice(0, n) for n in out.dtype[name].shape))]
+    return out, np.flatnonzero(bad).tolist()
+
+
 def fingerprints(
     scale: float,
     jobs: int,
@@ -125,6 +185,7 @@ def fingerprints(
     battle_slots: int | None = None,
     leave_out: tuple[str, ...] = (),
     by_name: bool = False,
+    houses: int | None = None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, edition, players, variants, policies, games in SETTINGS:
@@ -141,12 +202,25 @@ def fingerprints(
             n_jobs=jobs,
             policies=policies,
         )
+        hashed = records
+        if houses is not None:
+            hashed, filler = as_houses(records, houses, edition, players, seed=20240)
+            if filler:
+                print(
+                    f"{name}: {len(filler)} records hold more than the starting filler past "
+                    f"house {houses} (first: game {filler[0]})",
+                    file=sys.stderr,
+                )
+        digests = [
+            hashlib.sha256(r.tobytes()).hexdigest()[:16]
+            for r in laid_out(hashed, battle_slots, leave_out, by_name)
+        ]
+        if houses is not None:
+            for i in filler:  # such a record is not the one it would have been
+                digests[i] = "not filler " + digests[i]
         out[name] = {
             "games": n,
-            "records": [
-                hashlib.sha256(r.tobytes()).hexdigest()[:16]
-                for r in laid_out(records, battle_slots, leave_out, by_name)
-            ],
+            "records": digests,
             "games_frame": frame_digest(
                 games_frame(records, players=players, edition=edition, seed=20240)
             ),
@@ -194,13 +268,24 @@ def main() -> None:
         help="hash records without this work-space field (repeat for several)",
     )
     parser.add_argument(
+        "--houses",
+        type=int,
+        help="hash records as laid out with this many houses (6 before Arryn and Targaryen)",
+    )
+    parser.add_argument(
         "--by-name",
         action="store_true",
         help="hash each record's fields in name order (for a change that reorders them)",
     )
     args = parser.parse_args()
     now = fingerprints(
-        args.scale, args.jobs, args.v1, args.battle_slots, tuple(args.leave_out), args.by_name
+        args.scale,
+        args.jobs,
+        args.v1,
+        args.battle_slots,
+        tuple(args.leave_out),
+        args.by_name,
+        args.houses,
     )
     if args.save:
         with open(args.save, "w") as f:

@@ -59,7 +59,7 @@ from gotsim.players.heuristic import heuristic_action
 from gotsim.players.memo import new_memos
 from gotsim.players.params import HEURISTIC, SEARCH, policy_table
 from gotsim.players.search import Searcher, settings_table
-from gotsim.rules.ids import House, OrderType, Unit
+from gotsim.rules.ids import BASE_HOUSES, House, OrderType, Unit
 
 
 def order_word(kind: int) -> str:
@@ -123,7 +123,7 @@ def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
             rnd = int(g.game_round)
             if kind == Decision.RAVEN and rnd not in ravens_seen:
                 ravens_seen.add(rnd)
-                for h in range(6):
+                for h in range(len(House)):
                     if g.in_play[h]:
                         allowed = int(stars_allowed(g, t, h))
                         ordered = int(((g.owner[:n_areas] == h) & (g.order[:n_areas] >= 0)).sum())
@@ -214,7 +214,7 @@ def diagnose(n_games: int, policy: Any, seed: int) -> dict[str, Any]:
         "aeron_swaps": f"{count['aeron_swaps']} of {count['aeron_offered']}",
         "battle_in_round_1": round(count["battle_in_round_1"] / n_games, 4),
         "round_1_battles": dict(first_battles.most_common(3)),
-        "win_share": {h.id: round(winners[int(h)] / n_games, 4) for h in House},
+        "win_share": {h.id: round(winners[int(h)] / n_games, 4) for h in BASE_HOUSES},
         "castle_victories": round(float((games.end_reason == EndReason.CASTLES).mean()), 4),
         "mean_end_round": round(float(games.game_round.mean()), 2),
         "search_choices": {

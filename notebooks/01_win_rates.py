@@ -53,7 +53,7 @@ from gotsim.analysis.plots import (
 )
 from gotsim.analysis.stats import win_rates
 from gotsim.play.simulate import play_games
-from gotsim.rules.ids import House
+from gotsim.rules.ids import BASE_HOUSES
 
 FIG_DIR = figure_folder(QUICK)  # results/figures/ of the checkout; None in quick mode
 
@@ -143,7 +143,7 @@ n_areas = len(board.area_ids)
 owner = records.owner[:, :n_areas]
 holder = np.where(owner >= 0, owner, records.power_token[:, :n_areas])
 held = pd.DataFrame(
-    {h.id: (holder == int(h)).mean(axis=0) for h in House}, index=list(board.area_ids)
+    {h.id: (holder == int(h)).mean(axis=0) for h in BASE_HOUSES}, index=list(board.area_ids)
 )
 xy = np.asarray(board.position, dtype=float)
 fig, axes = plt.subplots(2, 3, figsize=(12, 10), sharex=True, sharey=True)

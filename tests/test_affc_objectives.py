@@ -243,3 +243,16 @@ def test_special_objectives() -> None:
     c.place("riverrun stark F")
     assert special_objective_met(c.g, c.t, STARK)
     assert not special_objective_met(c.g, c.t, int(House.GREYJOY))  # none in A Feast for Crows
+
+
+def test_arryn_special_objective_the_eyrie_and_the_most_power() -> None:
+    """Arryn (put in play on this board by hand) holds The Eyrie with more power tokens in hand
+    than every other house; a tie is not more."""
+    arryn = int(House.ARRYN)
+    c = board("the_eyrie arryn K")
+    c.g.neutral[c.board.index("the_eyrie")] = 0
+    c.g.in_play[arryn] = 1
+    c.power(arryn=6, baratheon=5, lannister=5, stark=5, greyjoy=5)
+    assert special_objective_met(c.g, c.t, arryn)
+    c.power(stark=6)
+    assert not special_objective_met(c.g, c.t, arryn)

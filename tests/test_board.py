@@ -236,11 +236,11 @@ def test_sea_with_crowns(spec) -> None:
 
 def test_unknown_home_house(spec) -> None:
     """``home_of`` naming an unknown house raises AreaFieldError naming the area and the house."""
-    _record(spec, "a_land")["home_of"] = "targaryen"
+    _record(spec, "a_land")["home_of"] = "tully"
     with pytest.raises(AreaFieldError) as exc:
         build_board(spec)
     assert "'a_land'" in str(exc.value)
-    assert "targaryen" in str(exc.value)
+    assert "tully" in str(exc.value)
 
 
 def test_border_to_unknown_area(spec) -> None:

@@ -511,7 +511,7 @@ def test_reset_memos_makes_them_fresh() -> None:
     play_policies(
         games,
         rules,
-        np.ascontiguousarray(np.broadcast_to(kinds, (3, 6))),
+        np.ascontiguousarray(np.broadcast_to(kinds, (3, *kinds.shape))),
         np.ascontiguousarray(np.broadcast_to(params, (3, *params.shape))),
         memos,
         1_000_000,
@@ -526,7 +526,7 @@ def test_reused_memos_play_as_fresh_ones() -> None:
     the same games as fresh ones."""
     rules = rules_table("2e", 6)
     kinds, params = policy_table("heuristic")
-    kinds_n = np.ascontiguousarray(np.broadcast_to(kinds, (4, 6)))
+    kinds_n = np.ascontiguousarray(np.broadcast_to(kinds, (4, *kinds.shape)))
     params_n = np.ascontiguousarray(np.broadcast_to(params, (4, *params.shape)))
 
     def games(first: int) -> np.recarray:

@@ -178,8 +178,8 @@ def test_history_stars_count_the_orders_once_the_raven_has_acted() -> None:
         lannister RAVEN_AREA lannisport
         lannister RAVEN_ORDER raid*
     """)
-    assert c.g.history_stars[0].tolist() == [0, 3, 1, 0, 0, 0]
-    assert c.g.history_stars[1].tolist() == [0] * 6
+    assert c.g.history_stars[0].tolist() == [0, 3, 1, 0, 0, 0, 0, 0]
+    assert c.g.history_stars[1].tolist() == [0] * 8
 
 
 # =================================================================================================
@@ -280,9 +280,9 @@ def test_history_castle_taken_in_battle() -> None:
         lannister RETREAT blackwater
     """)
     assert c.controller("the_reach") == "baratheon"
-    assert c.g.history_castles_lost_in_battle[0].tolist() == [0, 1, 0, 0, 0, 0]
+    assert c.g.history_castles_lost_in_battle[0].tolist() == [0, 1, 0, 0, 0, 0, 0, 0]
     round_end(c)
-    assert c.g.history_castles_lost[0].tolist() == [0, 1, 0, 0, 0, 0]
+    assert c.g.history_castles_lost[0].tolist() == [0, 1, 0, 0, 0, 0, 0, 0]
     assert c.g.history_castles[0, BAR] == castles_held(c.g, c.t, BAR)
     assert c.g.castle_holder[area("the_reach")] == 1 + BAR
 
@@ -324,7 +324,7 @@ def test_history_castle_left_empty_is_lost_otherwise() -> None:
         lannister MARCH_UNIT F stoney_sept
     """)
     round_end(c)
-    assert c.g.history_castles_lost[0].tolist() == [0, 1, 0, 0, 0, 0]
+    assert c.g.history_castles_lost[0].tolist() == [0, 1, 0, 0, 0, 0, 0, 0]
     assert int(c.g.history_castles_lost_in_battle.sum()) == 0
     assert c.g.castle_holder[area("harrenhal")] == 0
 

@@ -46,14 +46,14 @@ from gotsim.engine.westeros import (
     wildling_attack_step,
 )
 from gotsim.rules.board import load_board
-from gotsim.rules.ids import House, Unit
+from gotsim.rules.ids import BASE_HOUSES, Unit
 
 T = rules_table("2e", 6)[0]
 A = load_board("2e").index
 D = Decision
 W = WesterosCard
 WC = WildlingCard
-BAR, LAN, STARK, GREY, TYR, MAR = (int(h) for h in House)
+BAR, LAN, STARK, GREY, TYR, MAR = (int(h) for h in BASE_HOUSES)
 F, K, S, SE = (int(u) for u in Unit)  # footman, knight, ship, siege engine
 WF, WH = A("winterfell"), A("white_harbor")
 STARK_ORDER = [BAR, LAN, STARK, MAR, GREY, TYR]  # the 6-player Iron Throne track at the start
@@ -322,7 +322,7 @@ def test_supply_sets_levels_and_reduces_armies_until_they_fit() -> None:
     assert g.supply[STARK] == 1
     for h in range(6):
         assert g.supply[h] == barrels_held(g, T, h)
-    assert g.supply.tolist() == [2, 2, 1, 2, 2, 2]  # everyone else's starting barrels
+    assert g.supply.tolist() == [2, 2, 1, 2, 2, 2, 0, 0]  # everyone else's starting barrels
 
 
 def fits(sizes: Sequence[int], level: int) -> bool:
@@ -584,10 +584,10 @@ def test_clash_of_kings_with_ties() -> None:
     assert ties[1].legal == sorted([MAR, GREY])
     assert ties[3].legal == sorted([LAN, STARK]) and ties[3].ctx[:2] == (1, 2)
     assert ties[4].legal == sorted([BAR, GREY, TYR, MAR])
-    assert g.track[0].tolist() == [STARK, LAN, GREY, MAR, TYR, BAR]
-    assert g.track[1].tolist() == [LAN, STARK, BAR, TYR, MAR, GREY]
-    assert g.track[2].tolist() == [TYR, GREY, MAR, BAR, LAN, STARK]
-    assert g.power.tolist() == [5, 0, 0, 3, 1, 4]  # Baratheon, Lannister, Stark, Greyjoy, …
+    assert g.track[0].tolist() == [STARK, LAN, GREY, MAR, TYR, BAR, -1, -1]
+    assert g.track[1].tolist() == [LAN, STARK, BAR, TYR, MAR, GREY, -1, -1]
+    assert g.track[2].tolist() == [TYR, GREY, MAR, BAR, LAN, STARK, -1, -1]
+    assert g.power.tolist() == [5, 0, 0, 3, 1, 4, 0, 0]  # Baratheon, Lannister, Stark, Greyjoy, …
     assert g.blade_used == 1
 
 
@@ -649,7 +649,7 @@ def test_wildling_bids_are_paid_and_the_deck_turns() -> None:
     rest = g.wildlings[1:].tolist()
     d = wildlings_win(g, WC.SILENCE_AT_THE_WALL)
     assert TYR not in [a.house for a in d.asked]  # no power: bids 0 unasked
-    assert g.power.tolist() == [4, 4, 5, 4, 0, 4]
+    assert g.power.tolist() == [4, 4, 5, 4, 0, 4, 0, 0]
     assert g.threat == 6  # Stark and Tyrell tie for lowest: not asked for Silence at the Wall
     assert g.wildlings.tolist() == [*rest, WC.SILENCE_AT_THE_WALL]
 
@@ -708,18 +708,18 @@ def test_preemptive_raid_lowest_destroys_two_units() -> None:
 def test_preemptive_raid_lowest_drops_two_on_its_highest_track() -> None:
     g = fresh()  # Stark: Iron Throne 3rd, Fiefdoms 4th, King's Court 2nd
     wildlings_win(g, WC.PREEMPTIVE_RAID, [(D.WILDLING_CHOICE, STARK, 1)])
-    assert g.track[2].tolist() == [LAN, MAR, BAR, STARK, TYR, GREY]
+    assert g.track[2].tolist() == [LAN, MAR, BAR, STARK, TYR, GREY, -1, -1]
 
 
 def test_preemptive_raid_tied_highest_tracks_go_to_the_iron_throne_holder() -> None:
     g = fresh()
-    g.track[1] = [GREY, STARK, TYR, MAR, BAR, LAN]  # Stark 2nd on Fiefdoms and King's Court
+    g.track[1, :6] = [GREY, STARK, TYR, MAR, BAR, LAN]  # Stark 2nd on Fiefdoms and King's Court
     script = [(D.WILDLING_CHOICE, STARK, 1), (D.TRACK_CHOICE, BAR, 1)]
     d = wildlings_win(g, WC.PREEMPTIVE_RAID, script)
     choice = d.of(D.TRACK_CHOICE)[0]
     assert choice.ctx[:2] == (2, STARK) and choice.legal == [1, 2]
-    assert g.track[1].tolist() == [GREY, TYR, MAR, STARK, BAR, LAN]
-    assert g.track[2].tolist() == [LAN, STARK, MAR, BAR, TYR, GREY]
+    assert g.track[1].tolist() == [GREY, TYR, MAR, STARK, BAR, LAN, -1, -1]
+    assert g.track[2].tolist() == [LAN, STARK, MAR, BAR, TYR, GREY, -1, -1]
 
 
 def test_preemptive_raid_highest_triggers_a_second_attack_without_the_highest_bidder() -> None:
@@ -803,7 +803,7 @@ def test_rattleshirts_raiders_lowest_and_everyone_else_then_armies_are_reduced()
     set_units(g, WF, STARK, footmen=1, knights=2)  # an army of 3: too big at supply 0
     script = [(D.SUPPLY_CUT, STARK, WF), (D.SUPPLY_CUT_UNIT, STARK, F)]
     d = wildlings_win(g, WC.RATTLESHIRTS_RAIDERS, script)
-    assert g.supply.tolist() == [1, 1, 0, 1, 1, 1]  # Stark 1 - 2 stops at 0
+    assert g.supply.tolist() == [1, 1, 0, 1, 1, 1, 0, 0]  # Stark 1 - 2 stops at 0
     assert d.of(D.SUPPLY_CUT)[0].legal == [WF]
     assert g.units[WF].tolist() == [0, 2, 0, 0]
 
@@ -821,8 +821,8 @@ def test_massing_on_the_milkwater_lowest_and_everyone_else() -> None:
     """Stark (7 cards) discards its strength-4 card; each other house holding 2+ cards discards
     one of its choice; a house with one card keeps it."""
     g = fresh()
-    g.hand[:] = [0b0000011, 0b0000100, 0x7F, 0b0001100, 0b0000001, 0b1010000]
-    g.discard[:] = 0x7F ^ g.hand
+    g.hand[:6] = [0b0000011, 0b0000100, 0x7F, 0b0001100, 0b0000001, 0b1010000]
+    g.discard[:6] = 0x7F ^ g.hand[:6]
     script = [
         (D.WILDLING_CHOICE, BAR, 1),
         (D.WILDLING_CHOICE, MAR, 6),
@@ -830,8 +830,8 @@ def test_massing_on_the_milkwater_lowest_and_everyone_else() -> None:
     ]
     d = wildlings_win(g, WC.MASSING_ON_THE_MILKWATER, script)
     assert [a.legal for a in d.of(D.WILDLING_CHOICE)] == [[0, 1], [4, 6], [2, 3]]
-    assert g.hand.tolist() == [0b0000001, 0b0000100, 0x7E, 0b0001000, 0b0000001, 0b0010000]
-    assert (g.hand & g.discard == 0).all() and (g.hand | g.discard == 0x7F).all()
+    assert g.hand.tolist() == [0b0000001, 0b0000100, 0x7E, 0b0001000, 0b0000001, 0b0010000, 0, 0]
+    assert (g.hand & g.discard == 0).all() and (g.hand[:6] | g.discard[:6] == 0x7F).all()
 
 
 @pytest.mark.parametrize(
@@ -867,19 +867,19 @@ def test_a_king_beyond_the_wall_lowest_and_everyone_else() -> None:
     ]
     d = wildlings_win(g, WC.A_KING_BEYOND_THE_WALL, script)
     assert all(a.legal == [1, 2] and a.ctx[:2] == (1, a.house) for a in d.of(D.TRACK_CHOICE))
-    assert g.track[0].tolist() == [BAR, LAN, MAR, GREY, TYR, STARK]
-    assert g.track[1].tolist() == [GREY, LAN, STARK, BAR, MAR, TYR]
-    assert g.track[2].tolist() == [MAR, BAR, TYR, STARK, LAN, GREY]
+    assert g.track[0].tolist() == [BAR, LAN, MAR, GREY, TYR, STARK, -1, -1]
+    assert g.track[1].tolist() == [GREY, LAN, STARK, BAR, MAR, TYR, -1, -1]
+    assert g.track[2].tolist() == [MAR, BAR, TYR, STARK, LAN, GREY, -1, -1]
 
 
 def test_a_king_beyond_the_wall_highest_takes_the_top_of_a_track() -> None:
     g = fresh()
     d = nights_watch_win(g, WC.A_KING_BEYOND_THE_WALL, [(D.TRACK_CHOICE, BAR, 2)])
     assert d.of(D.TRACK_CHOICE)[0].legal == [0, 1, 2]
-    assert g.track[2].tolist() == [BAR, LAN, STARK, MAR, TYR, GREY]
+    assert g.track[2].tolist() == [BAR, LAN, STARK, MAR, TYR, GREY, -1, -1]
     g = fresh()
-    g.track[1] = [BAR, GREY, TYR, MAR, STARK, LAN]
-    g.track[2] = [BAR, LAN, STARK, MAR, TYR, GREY]
+    g.track[1, :6] = [BAR, GREY, TYR, MAR, STARK, LAN]
+    g.track[2, :6] = [BAR, LAN, STARK, MAR, TYR, GREY]
     d = nights_watch_win(g, WC.A_KING_BEYOND_THE_WALL)
     assert d.of(D.TRACK_CHOICE) == []  # already first everywhere
 
@@ -955,13 +955,13 @@ def test_the_horde_descends_highest_musters_in_one_castle() -> None:
 def test_skinchanger_scout_lowest_and_everyone_else() -> None:
     g = fresh()
     wildlings_win(g, WC.SKINCHANGER_SCOUT)
-    assert g.power.tolist() == [2, 2, 0, 2, 2, 2]
+    assert g.power.tolist() == [2, 2, 0, 2, 2, 2, 0, 0]
 
 
 def test_skinchanger_scout_highest_gets_its_bid_back() -> None:
     g = fresh()
     nights_watch_win(g, WC.SKINCHANGER_SCOUT)
-    assert g.power.tolist() == [5, 4, 4, 4, 4, 4]
+    assert g.power.tolist() == [5, 4, 4, 4, 4, 4, 0, 0]
 
 
 # --- interface ------------------------------------------------------------------------------------
@@ -1008,11 +1008,11 @@ def test_random_westeros_phases_keep_every_invariant() -> None:
     kinds: set[Decision] = set()
     phases = 0
     for g in new_games(seeds(20, 99)):
-        g.power[:] = rng.integers(0, 21, 6)
+        g.power[:6] = rng.integers(0, 21, 6)
         g.threat = 2 * rng.integers(0, 7)
-        g.hand[:] = rng.integers(0, 128, 6)
-        g.discard[:] = rng.integers(0, 128, 6) & (0x7F ^ g.hand)
-        g.supply[:] = [barrels_held(g, T, h) for h in range(6)]
+        g.hand[:6] = rng.integers(0, 128, 6)
+        g.discard[:6] = rng.integers(0, 128, 6) & (0x7F ^ g.hand[:6])
+        g.supply[:6] = [barrels_held(g, T, h) for h in range(6)]
         for round_ in range(2, 12):
             g.phase = Phase.WESTEROS
             g.game_round = round_

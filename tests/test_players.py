@@ -45,7 +45,7 @@ from gotsim.players.params import (
     V1_DEFAULTS,
 )
 from gotsim.players.policy import game_memo
-from gotsim.rules.ids import House
+from gotsim.rules.ids import BASE_HOUSES, House
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -205,10 +205,10 @@ def test_each_house_plays_its_tuned_parameters() -> None:
     found = json.loads((ROOT / "gotsim" / "data" / "2e" / "heuristic_v2.json").read_text())
     assert "tools/tune_heuristic.py" in found["command"] and "heuristic_v1" in found["league"]
     assert found["earlier_rounds"][0]["league"] == ["heuristic_v1"]
-    assert set(HOUSE_DEFAULTS) == {int(h) for h in House}
+    assert set(HOUSE_DEFAULTS) == {int(h) for h in BASE_HOUSES}
     version = PARAM_NAMES.index("version")
     aggression = PARAM_NAMES.index("aggression")
-    for house in House:
+    for house in BASE_HOUSES:
         row = HOUSE_DEFAULTS[int(house)]
         entry = found["houses"][house.id]
         assert row[version] == 2
@@ -224,7 +224,9 @@ def test_each_house_plays_its_tuned_parameters() -> None:
         assert np.array_equal(np.delete(mine, aggression), np.delete(row, aggression))
         assert np.array_equal(policy_params("heuristic_v1", int(house)), V1_DEFAULTS)
     assert V1_DEFAULTS[version] == 1
-    assert len({HOUSE_DEFAULTS[int(h)][aggression] for h in House}) > 1  # per house, not one set
+    assert (
+        len({HOUSE_DEFAULTS[int(h)][aggression] for h in BASE_HOUSES}) > 1
+    )  # per house, not one set
     table = policy_table("heuristic")[1]
     assert np.array_equal(table[int(House.STARK)], HOUSE_DEFAULTS[int(House.STARK)])
 
@@ -399,7 +401,7 @@ def test_all_random_specs_take_the_random_path() -> None:
 
 def test_heuristic_beats_random_players() -> None:
     table = seat_table("heuristic", n_games=4, players=6, seed=3)
-    assert list(table.house) == [h.id for h in House]
+    assert list(table.house) == [h.id for h in BASE_HOUSES]
     assert table.wins.sum() >= 20  # of 24 games: the measured rate is above 99 %
 
 

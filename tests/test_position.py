@@ -294,7 +294,7 @@ BAD: list[tuple[str, Edit, str, str]] = [
     ("power above 20", put("power.stark", 21), "power.stark", "0 to 20"),
     ("power plus tokens", put("power.stark", 20), "power.stark", "exceed"),
     ("power not listed", drop("power.martell"), "power.martell", "required"),
-    ("house not in play", put("supply.targaryen", 1), "supply.targaryen", "unknown house"),
+    ("house not in play", put("supply.targaryen", 1), "supply.targaryen", "not in play"),
     ("supply above 6", put("supply.stark", 7), "supply.stark", "0 to 6"),
     ("armies over supply", put("supply.stark", 0), "supply.stark", "exceed supply level 0"),
     (

@@ -205,9 +205,15 @@ BAD: list[tuple[str, str, str]] = [
     ('name = "x"\nseed = 1\ngames = 10\nedition = "2nd"\n', "edition", "unknown edition"),
     (
         'name = "x"\nseed = 1\ngames = 10\nplayers = 3\n'
-        '[setup]\nhouses = ["baratheon", "lannister", "targaryen"]\n',
+        '[setup]\nhouses = ["baratheon", "lannister", "tully"]\n',
         "setup.houses[2]",
         "unknown house",
+    ),
+    (
+        'name = "x"\nseed = 1\ngames = 10\nplayers = 3\n'
+        '[setup]\nhouses = ["baratheon", "lannister", "targaryen"]\n',
+        "setup.houses",
+        "3 players means baratheon, lannister, stark",
     ),
     (
         'name = "x"\nseed = 1\ngames = 10\nplayers = 4\n'

@@ -35,7 +35,7 @@ from gotsim.engine.tables import rules_table
 from gotsim.play.runner import castle_table
 from gotsim.play.tournament import houses_in_play, play_seated
 from gotsim.players.params import PARAMS, V1_DEFAULTS
-from gotsim.rules.ids import House
+from gotsim.rules.ids import BASE_HOUSES, House
 
 FIXED = ("noise", "version", "foresight")  # not tuned: noise keeps openings apart, version
 # picks the rules, foresight trades speed for raids
@@ -59,9 +59,9 @@ def score(
 ) -> tuple[float, int]:
     """(wins + 0.05 castles per game, wins) of ``spec`` in ``house``'s seat against ``league``."""
     specs = [spec, *league]
-    seats = np.ones((games, len(House)), np.int64)
+    seats = np.ones((games, len(BASE_HOUSES)), np.int64)
     for i in range(games):
-        for h in range(len(House)):
+        for h in range(len(BASE_HOUSES)):
             seats[i, h] = 1 + (i + h) % len(league)
     seats[:, house] = 0
     records = play_seated(seats, specs, players=6, seed=seed, n_jobs=jobs)

@@ -22,7 +22,7 @@ from matplotlib.transforms import Affine2D, ScaledTranslation, Transform
 from numpy.typing import NDArray
 
 from gotsim.rules.board import Board, load_board
-from gotsim.rules.ids import AreaKind, House, Unit
+from gotsim.rules.ids import BASE_HOUSES, AreaKind, House, Unit
 from gotsim.rules.setup import Setup
 
 __all__ = [
@@ -41,15 +41,12 @@ HOUSE_COLOURS: dict[House, str] = {
     House.GREYJOY: "#2e2e33",
     House.TYRELL: "#2f8a3b",
     House.MARTELL: "#eb7a1c",
+    House.ARRYN: "#6aa9d8",
+    House.TARGARYEN: "#7a1f2b",
 }
 
-# By house id, so that a board can name houses the engine does not play yet (the Mother of
-# Dragons' Arryn and Targaryen); an id not listed is drawn grey.
-HOUSE_ID_COLOURS: dict[str, str] = {
-    **{house.id: colour for house, colour in HOUSE_COLOURS.items()},
-    "arryn": "#5b8fd1",
-    "targaryen": "#7a1f2b",
-}
+# By house id, as a board's data names its home areas' houses; an id not listed is drawn grey.
+HOUSE_ID_COLOURS: dict[str, str] = {house.id: colour for house, colour in HOUSE_COLOURS.items()}
 _UNKNOWN_HOUSE_COLOUR = "#9e9e9e"
 
 UNIT_LETTERS: dict[Unit, str] = {
@@ -430,7 +427,7 @@ def draw_board(
 
     played = sorted(
         {*owner.values(), *power_tokens.values(), *(h for h, _ in garrisons.values())}
-    ) or ([] if homes else list(House))
+    ) or ([] if homes else list(BASE_HOUSES))  # an empty board: the base game's houses
     legend_houses = [(h.name.title(), HOUSE_COLOURS[h]) for h in played]
     if homes:
         named = {h.id for h in played}

@@ -16,12 +16,12 @@ from gotsim.odds import MODELS, BattleSpecError, combat_odds
 from gotsim.odds.spec import ATTACK_ORDERS, DEFENDER_ORDERS, SUPPORT_ORDERS
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
-from gotsim.rules.ids import House, Unit
+from gotsim.rules.ids import BASE_HOUSES, House, Unit
 
 __all__ = ["CombatForm", "battle_from_form", "form_values"]
 
 UNITS = tuple(u.id for u in Unit)
-HOUSES = tuple(h.id for h in House)
+HOUSES = tuple(h.id for h in BASE_HOUSES)
 
 
 def form_values(spec: Mapping[str, Any]) -> dict[str, Any]:

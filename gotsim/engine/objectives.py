@@ -58,9 +58,9 @@ WINTERFELL = _at("winterfell")
 DRAGONSTONE = _at("dragonstone")
 LANNISPORT = _at("lannisport")
 
-# the house numbers of the special objectives (Arryn's once the engine holds the house)
-BARATHEON, LANNISTER, STARK = int(House.BARATHEON), int(House.LANNISTER), int(House.STARK)
-ARRYN = int(House["ARRYN"]) if "ARRYN" in House.__members__ else -1
+# the house numbers of the special objectives
+ARRYN, BARATHEON = int(House.ARRYN), int(House.BARATHEON)
+LANNISTER, STARK = int(House.LANNISTER), int(House.STARK)
 
 # what "more than every other house" counts (``_count``)
 C_LAND, C_SEA, C_SHIPS, C_PORTS, C_STRONGHOLDS, C_CASTLES, C_TOKENS = range(7)

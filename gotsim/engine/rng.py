@@ -20,8 +20,9 @@ def seed_streams(seed: np.random.SeedSequence) -> NDArray[np.uint64]:
 
     Stream ``k`` is the state ``seed.spawn(N_STREAMS)[k].generate_state(4, np.uint64)`` would
     give for a fresh copy of ``seed`` (the caller's sequence is left as it was), so the nature
-    stream and each house's stream are independent of one another. Computed by
-    ``stream_states`` (compiled) for sequences with numpy's default pool size.
+    stream and each house's stream are independent of one another, and stream ``k`` depends on
+    ``k`` alone, not on how many streams there are (the child's spawn key ends in ``k``).
+    Computed by ``stream_states`` (compiled) for sequences with numpy's default pool size.
     """
     return seed_streams_batch([seed])[0]
 

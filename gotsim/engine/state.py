@@ -25,7 +25,7 @@ from gotsim.engine.counters import (
 from gotsim.rules.ids import OrderType
 
 A_MAX = 58  # area slots (the 2e board has 58 areas, the 1e board 45 and 8 module ports)
-H = 6
+H = 8  # every House; a game puts 3 to 6 of them in play (Arryn and Targaryen: none yet)
 U = 4
 N_ACTIONS = 64  # every decision's options are numbered 0 … N_ACTIONS - 1
 CTX = 8  # context slots of a pending decision
@@ -248,8 +248,15 @@ ACT_UPGRADE_SIEGE = N_ACTIONS - 6  # turn a footman here into a siege engine
 assert A_MAX <= ACT_UPGRADE_SIEGE
 
 
-def state_dtype() -> np.dtype:
-    """The record type of one game. Every field: name, dtype, shape, meaning."""
+def state_dtype(houses: int = H) -> np.dtype:
+    """The record type of one game. Every field: name, dtype, shape, meaning.
+
+    ``houses`` sizes every house axis (``H``, and the ``1 + H`` random streams); another value
+    than ``H`` gives the layout of a record with fewer houses, for comparing with one kept from
+    before the houses were added (``benchmarks/check_identical.py --houses``). The engine reads
+    ``STATE_DTYPE`` only."""
+    H = houses  # the house axis, named as in the legend
+    N_STREAMS = 1 + houses
     fields = [
         # --- flow --------------------------------------------------------------------------
         ("game_round", np.int8, ()),  # 1 … 10 (not "round": np.record has a round method)

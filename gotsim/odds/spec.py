@@ -20,7 +20,7 @@ from gotsim.engine import combat as cb
 from gotsim.inputs import FieldChecks, InputError, parse_json, read_text_file
 from gotsim.rules.board import Board, load_board
 from gotsim.rules.cards import house_card, house_cards, house_deck
-from gotsim.rules.ids import EDITIONS, AreaKind, House, Unit
+from gotsim.rules.ids import BASE_HOUSES, EDITIONS, AreaKind, House, Unit
 from gotsim.rules.setup import load_setup
 
 
@@ -149,11 +149,11 @@ def _house(value: Any, where: str, edition: str = "2e") -> House:
         known = ", ".join(h.id for h in House)
         raise _fail(where, f"unknown house {value!r} (known: {known})") from None
     if house not in {c.house for c in house_cards(edition)}:
-        raise _fail(
-            where,
-            f"{house.id} is not a {edition} house (it plays only with A Clash of Kings, "
-            "which gotsim does not package)",
-        )
+        if house in BASE_HOUSES:
+            why = "it plays only with A Clash of Kings, which gotsim does not package"
+        else:
+            why = "its house cards come with an expansion gotsim does not play yet"
+        raise _fail(where, f"{house.id} is not a {edition} house ({why})")
     return house
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from gotsim.engine.board_state import castles_held
 from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.state import N_ACTIONS, Decision
+from gotsim.engine.state import N_ACTIONS, Decision, H
 from gotsim.jit import njit
 from gotsim.players.heuristic import load_params, policy_turn
 from gotsim.players.view import init_memos
@@ -46,10 +46,10 @@ def play_random(games, rules, max_decisions: int):
 @njit
 def castle_table(games, rules):
     """Castles and strongholds each house controls, per game: (G, H)."""
-    out = np.zeros((games.shape[0], 6), np.int64)
+    out = np.zeros((games.shape[0], H), np.int64)
     t = rules[0]
     for i in range(games.shape[0]):
-        for house in range(6):
+        for house in range(H):
             if games[i].in_play[house]:
                 out[i, house] = castles_held(games[i], t, house)
     return out

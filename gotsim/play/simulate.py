@@ -39,7 +39,7 @@ from gotsim.engine.state import (
 from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table
 from gotsim.inputs import InputError, seed_value, whole_number
 from gotsim.play.runner import castle_table, play_random
-from gotsim.rules.ids import HOUSE_IDS, House
+from gotsim.rules.ids import BASE_HOUSES, HOUSE_IDS, House
 from gotsim.rules.setup import SetupDataError, load_setup
 from gotsim.rules.variants import Rules
 
@@ -66,9 +66,14 @@ def _policies(policies: str | Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray
     if not isinstance(policies, str | Mapping):
         raise ValueError(f"policies: expected 'random' or a mapping, got {policies!r}")
     kinds, params = policy_table(policies)
-    if (kinds == RANDOM).all():
+    if (kinds[_CHOOSING] == RANDOM).all():
         return None
     return kinds, params
+
+
+# the houses whose policies choose how games are played (all at random, by the search player):
+# the base game's, in play or not; Arryn and Targaryen, in play in no game yet, take no part
+_CHOOSING = slice(0, len(BASE_HOUSES))
 
 
 def _searches(policies: str | Mapping[str, Any]) -> dict[int, Any]:
@@ -187,7 +192,7 @@ def _play_table(
     from gotsim.players.params import SEARCH
 
     kinds, params = table
-    if (kinds == SEARCH).any():  # decision by decision, the search player's searches compiled
+    if (kinds[_CHOOSING] == SEARCH).any():  # decision by decision, the searches compiled
         from gotsim.players.search import play_with_search
 
         play_with_search(games, rules, kinds, params, searches or {})
@@ -225,7 +230,8 @@ def games_frame(
     """One row per finished game record (the ``simulate`` columns)."""
     n_games = len(games)
     rules = rules_table(edition, players, expansion=expansion)
-    in_play = [h for h in House if n_games == 0 or games.in_play[0, h]]
+    # no record to ask: the columns of the base game's six houses
+    in_play = [h for h in House if games.in_play[0, h]] if n_games else list(BASE_HOUSES)
     reasons = end_reason_names(int(rules[0].max_rounds))
     index = np.arange(first_game, first_game + n_games)
     frame: dict[str, Any] = {
@@ -237,7 +243,7 @@ def games_frame(
         "end_round": games.game_round.astype(int),
         "end_reason": [reasons.get(EndReason(int(r)), "none") for r in games.end_reason],
     }
-    castles = castle_table(games, rules) if n_games else np.zeros((0, 6), int)
+    castles = castle_table(games, rules) if n_games else np.zeros((0, len(House)), int)
     for house in in_play:
         frame[f"castles_{house.id}"] = castles[:, house]
         frame[f"power_{house.id}"] = games.power[:, house].astype(int)

@@ -25,7 +25,7 @@ from gotsim.engine.tables import rules_table
 from gotsim.play.runner import castle_table, play_policies
 from gotsim.players.memo import new_memos
 from gotsim.players.params import N_PARAMS, SEARCH, policy_kind, policy_params
-from gotsim.rules.ids import House
+from gotsim.rules.ids import BASE_HOUSES, House
 from gotsim.rules.setup import load_setup
 
 MAX_DECISIONS = 1_000_000
@@ -36,6 +36,23 @@ Spec = str | Mapping[str, Any]
 def houses_in_play(players: int, edition: str = "2e") -> list[House]:
     """The houses of a ``players``-player game, in ``House`` order."""
     return sorted(load_setup(edition, players).houses)
+
+
+def seat_columns(houses: Sequence[House]) -> int:
+    """Columns of a seat table for games of ``houses``: one per house of the base game, or up to
+    the last of ``houses`` when one comes after them."""
+    return max(len(BASE_HOUSES), max(houses, default=0) + 1)
+
+
+def _every_house(seats: NDArray[np.int64]) -> NDArray[np.int64]:
+    """``seats`` with a column for every ``House``: the columns it lacks (houses it leaves out,
+    which are not in play) name spec 0."""
+    seats = np.asarray(seats, np.int64)
+    if seats.ndim != 2 or seats.shape[1] > len(House):
+        raise ValueError(f"seats: expected (games, at most {len(House)}), got {seats.shape}")
+    out = np.zeros((len(seats), len(House)), np.int64)
+    out[:, : seats.shape[1]] = seats
+    return out
 
 
 def play_seated(
@@ -49,8 +66,10 @@ def play_seated(
     n_jobs: int = 1,
 ) -> np.recarray:
     """Finished records of games ``first_game …`` where, in game ``i``, house ``h`` plays
-    ``specs[seats[i, h]]`` (``seats``: (games, 6) indices into ``specs``; houses not in play are
-    ignored)."""
+    ``specs[seats[i, h]]`` (``seats``: (games, 6) indices into ``specs``, a column per house of the
+    base game, or more for a house after them; houses not in play are ignored)."""
+    given = np.asarray(seats, np.int64)  # its columns choose the search player's path
+    seats = _every_house(given)
     kinds_of = np.array([policy_kind(s) for s in specs], np.int8)
     # (spec, house) → parameters: a heuristic spec takes each house's own tuned defaults
     by_house = np.array(
@@ -71,7 +90,7 @@ def play_seated(
             games = new_games(seqs, edition=edition, players=players)
             block = seats[start:stop]
             params = np.ascontiguousarray(by_house[block, np.arange(len(House))])
-            if (kinds_of[block] == SEARCH).any():
+            if (kinds_of[given[start:stop]] == SEARCH).any():
                 _play_seated_search(games, rules, block, specs, kinds_of, params)
                 out.append(games)
                 continue
@@ -130,7 +149,7 @@ def seat_table(
     rules = rules_table("2e", players)
     rows = []
     for k, house in enumerate(houses_in_play(players)):
-        seats = np.ones((n_games, len(House)), np.int64)
+        seats = np.ones((n_games, seat_columns(houses_in_play(players))), np.int64)
         seats[:, house] = 0
         games = play_seated(
             seats,
@@ -160,8 +179,8 @@ def rotation(n_games: int, n_variants: int, players: int) -> NDArray[np.int64]:
     """Seat assignment of a variant tournament: in game ``i`` the ``s``-th house in play plays
     variant ``(s + i) % n_variants`` — every variant visits every seat equally often when
     ``n_games`` is a multiple of ``n_variants * players``."""
-    seats = np.zeros((n_games, len(House)), np.int64)
     houses = houses_in_play(players)
+    seats = np.zeros((n_games, seat_columns(houses)), np.int64)
     for i in range(n_games):
         # shift the whole pattern every n_variants games, so seats and variants mix
         shift = i + i // max(n_variants, 1)

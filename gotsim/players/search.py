@@ -37,7 +37,7 @@ from numpy.typing import NDArray
 from gotsim.engine.board_state import castles_held
 from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.state import N_ACTIONS, Decision, Phase
+from gotsim.engine.state import N_ACTIONS, Decision, H, Phase
 from gotsim.jit import njit
 from gotsim.players.heuristic import heuristic_action, load_params, policy_turn
 from gotsim.players.memo import new_memos
@@ -52,6 +52,7 @@ from gotsim.players.params import (
     policy_params,
 )
 from gotsim.players.view import init_memos
+from gotsim.rules.ids import BASE_HOUSES
 
 MAX_STRETCH = 64  # decisions in one candidate at most
 WIN, CASTLE = 1.0, 0.05  # a rollout's score: a win, and each castle held at its end
@@ -231,16 +232,19 @@ def resample_hidden(
 ) -> None:
     """Overwrite, in the record ``g``, every fact ``house`` may not see with one drawn from
     ``rng`` (the result depends on the hidden facts not at all): the undrawn Westeros cards and
-    the wildling deck are reshuffled, every random stream but the house's own is reseeded, and
-    in a planning phase every other house's face-down orders (in a bidding, every secret bid) are
-    taken back, to be given again when the game goes on (``take_back=False``: left as they
-    are)."""
+    the wildling deck are reshuffled, every random stream but the house's own is reseeded (but
+    those of Arryn and Targaryen when they are not in play: nothing draws from them, and ``rng``
+    then makes the same draws as for a record without them), and in a planning phase every
+    other house's face-down orders (in a bidding, every secret bid) are taken back, to be given
+    again when the game goes on (``take_back=False``: left as they are)."""
     for deck in range(g.westeros.shape[0]):
         _shuffle_cards(g.westeros[deck], int(g.westeros_next[deck]), rng)
     _shuffle_cards(g.wildlings, 0, rng)
     for stream in range(g.rng.shape[0]):
-        if stream != 1 + house:
-            g.rng[stream] = rng.integers(1, 2**63, size=4, dtype=np.uint64)
+        owner = stream - 1  # the stream's house (-1: nature)
+        if owner == house or (owner >= len(BASE_HOUSES) and not g.in_play[owner]):
+            continue
+        g.rng[stream] = rng.integers(1, 2**63, size=4, dtype=np.uint64)
     if not take_back:
         return
     if g.phase == Phase.PLANNING and g.pending == Decision.PLACE_ORDER:
@@ -447,8 +451,8 @@ class SearchPolicy:
             memo = self._memos[id(game)] = new_memos(1)[0]
         mask = np.zeros(N_ACTIONS, np.bool_)
         mask[list(pending.legal)] = True
-        kinds = np.full(6, HEURISTIC, np.int8)
-        params = np.array([defaults_for(h) for h in range(6)])  # the others: the heuristic
+        kinds = np.full(H, HEURISTIC, np.int8)
+        params = np.array([defaults_for(h) for h in range(H)])  # the others: the heuristic
         params[house] = searcher.params
         return searcher.choose(game.record, game.t, house, mask, memo, kinds, params)
 

@@ -33,6 +33,10 @@ class House(_Named):
     GREYJOY = 3
     TYRELL = 4
     MARTELL = 5
+    # not in play in any game gotsim plays yet: Arryn comes with the expansions A Feast for Crows
+    # and Mother of Dragons, Targaryen with Mother of Dragons
+    ARRYN = 6
+    TARGARYEN = 7
 
 
 class Unit(_Named):
@@ -67,6 +71,17 @@ class OrderType(_Named):
 
 
 HOUSE_IDS: tuple[str, ...] = tuple(h.id for h in House)
+# the six houses of the 2nd edition's base game (the 1st edition's five and Martell)
+BASE_HOUSES: tuple[House, ...] = tuple(h for h in House if h <= House.MARTELL)
 UNIT_IDS: tuple[str, ...] = tuple(u.id for u in Unit)
 
-__all__ = ["EDITIONS", "HOUSE_IDS", "UNIT_IDS", "AreaKind", "House", "OrderType", "Unit"]
+__all__ = [
+    "BASE_HOUSES",
+    "EDITIONS",
+    "HOUSE_IDS",
+    "UNIT_IDS",
+    "AreaKind",
+    "House",
+    "OrderType",
+    "Unit",
+]

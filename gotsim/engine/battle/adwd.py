@@ -29,7 +29,7 @@ from gotsim.engine.board_state import (
 )
 from gotsim.engine.marches import is_support_order
 from gotsim.engine.rng import shuffle
-from gotsim.engine.state import ACT_NONE, NATURE, Decision
+from gotsim.engine.state import ACT_NONE, NATURE, Decision, H
 from gotsim.jit import njit
 
 A = cb.Ability
@@ -177,7 +177,7 @@ def card_ability_legal(g, t, mask) -> None:
     elif ability == A.QYBURN:
         mask[ACT_NONE] = True
         if g.power[house] >= 2:
-            for h in range(6):
+            for h in range(H):
                 if g.in_play[h]:
                     for slot in range(7):
                         if (g.discard[h] >> slot) & 1:

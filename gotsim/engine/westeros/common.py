@@ -12,6 +12,7 @@ from gotsim.engine.board_state import (
 )
 from gotsim.engine.state import (
     Decision,
+    H,
     Restriction,
     U,
 )
@@ -21,7 +22,7 @@ WILDLINGS = 3  # BID / TIE_ORDER ctx0 for the wildling bidding (after the three 
 MAX_BID = 62  # the largest bid an action number can express (the encoding, not a rule)
 DECK_SIZE = 10
 ALL_CARDS = 0x7F  # the 7 deck slots of a house (hand / discard bit masks)
-ALL_HOUSES = 0x3F
+ALL_HOUSES = (1 << H) - 1  # every house (bit masks of houses)
 
 # westeros_step values
 STEP_DRAW, STEP_ATTACK, STEP_CARDS, STEP_FINISH = range(4)
