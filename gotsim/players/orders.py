@@ -103,7 +103,7 @@ def _defence_values(g, t, memo, house, a, d, params) -> tuple:
 
 
 @njit(inline="always")
-def _enemy_in_raid_reach(g, t, raider: int, a: int, x: int, other: int = -1) -> bool:
+def enemy_in_raid_reach(g, t, raider: int, a: int, x: int, other: int = -1) -> bool:
     """Whether a raid of ``raider`` in ``a`` reaches the order of the house in ``x``: units of
     another house than ``raider`` (and than ``other``, when given) that the raid can reach."""
     o = g.owner[x]
@@ -117,7 +117,7 @@ def _raid_targets(g, t, house: int, a: int) -> int:
         x = t.neighbours[a, j]
         if x < 0:
             break
-        if _enemy_in_raid_reach(g, t, house, a, x):
+        if enemy_in_raid_reach(g, t, house, a, x):
             n += 1
     return n
 
@@ -162,7 +162,7 @@ def _raid_worth(g, t, memo, house: int, a: int, params, claim) -> float:
         x = t.neighbours[a, j]
         if x < 0:
             break
-        if _enemy_in_raid_reach(g, t, house, a, x):
+        if enemy_in_raid_reach(g, t, house, a, x):
             p = _raidable_chance(g, t, memo, x, foresight) * (1.0 - claim[x])
             expected += p
             none *= 1.0 - p
@@ -179,7 +179,7 @@ def _claim_raid_targets(g, t, memo, house: int, a: int, claim, foresight: bool) 
         x = t.neighbours[a, j]
         if x < 0:
             break
-        if _enemy_in_raid_reach(g, t, house, a, x):
+        if enemy_in_raid_reach(g, t, house, a, x):
             expected += _raidable_chance(g, t, memo, x, foresight) * (1.0 - claim[x])
     if expected <= 0.0:
         return False
@@ -188,7 +188,7 @@ def _claim_raid_targets(g, t, memo, house: int, a: int, claim, foresight: bool) 
         x = t.neighbours[a, j]
         if x < 0:
             break
-        if _enemy_in_raid_reach(g, t, house, a, x):
+        if enemy_in_raid_reach(g, t, house, a, x):
             claim[x] += (1.0 - claim[x]) * share
     return True
 
@@ -210,7 +210,7 @@ def _claim_by_others(g, t, memo, house: int, claim) -> None:
             x = t.neighbours[y, j]
             if x < 0:
                 break
-            if _enemy_in_raid_reach(g, t, e, y, x, house):
+            if enemy_in_raid_reach(g, t, e, y, x, house):
                 expected += _raidable_chance(g, t, memo, x, True)
         if expected <= 0.0:
             continue
@@ -219,7 +219,7 @@ def _claim_by_others(g, t, memo, house: int, claim) -> None:
             x = t.neighbours[y, j]
             if x < 0:
                 break
-            if _enemy_in_raid_reach(g, t, e, y, x, house):
+            if enemy_in_raid_reach(g, t, e, y, x, house):
                 claim[x] += (1.0 - claim[x]) * share
 
 

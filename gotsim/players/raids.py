@@ -5,7 +5,7 @@ raids go (``players/orders.py``).
 Compiled (numba).
 """
 
-# ruff: noqa: SIM102, SIM109
+# ruff: noqa: SIM109
 
 from __future__ import annotations
 
@@ -13,7 +13,15 @@ from gotsim.engine.board_state import LAND
 from gotsim.engine.machine import order_allowed, raid_reaches
 from gotsim.engine.state import ACT_NONE, ORDER_TYPE
 from gotsim.jit import njit
-from gotsim.players.orders import CONSOLIDATE, DEFENSE, MARCH, NEG, RAID, SUPPORT
+from gotsim.players.orders import (
+    CONSOLIDATE,
+    DEFENSE,
+    MARCH,
+    NEG,
+    RAID,
+    SUPPORT,
+    enemy_in_raid_reach,
+)
 from gotsim.players.params import P_DEFENCE, P_VERSION
 from gotsim.players.view import (
     O_CONSOLIDATE,
@@ -94,8 +102,7 @@ def _raven_swap(g, t, house: int, memo, params) -> tuple:
 @njit
 def raid_takes(g, t, house: int, a: int, x: int) -> bool:
     """Whether the raid order of ``house`` in ``a`` may remove the order in ``x``."""
-    e = g.owner[x]
-    if e < 0 or e == house or g.order[x] < 0 or not raid_reaches(t, a, x):
+    if g.order[x] < 0 or not enemy_in_raid_reach(g, t, house, a, x):
         return False
     kt = ORDER_TYPE[g.order[x]]
     if kt == SUPPORT or kt == RAID or kt == CONSOLIDATE:
@@ -291,11 +298,10 @@ def raid_from(g, t, house: int, mask, params, memo) -> int:
             x = t.neighbours[a, j]
             if x < 0:
                 break
-            if g.owner[x] >= 0 and g.owner[x] != house and g.order[x] >= 0:
-                if raid_reaches(t, a, x):
-                    r = _raid_value(g, t, house, a, x, memo, targets)
-                    if r > v:
-                        v = r
+            if g.order[x] >= 0 and enemy_in_raid_reach(g, t, house, a, x):
+                r = _raid_value(g, t, house, a, x, memo, targets)
+                if r > v:
+                    v = r
         if v > best:
             best = v
             best_a = a
