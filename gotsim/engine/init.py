@@ -12,8 +12,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from gotsim.engine.objectives import deal_objectives
 from gotsim.engine.rng import range_streams, seed_streams_batch, shuffle
-from gotsim.engine.state import NATURE, STATE_DTYPE, Decision, Phase
+from gotsim.engine.state import NATURE, OBJ_DECK, STATE_DTYPE, Decision, Phase
 from gotsim.engine.tables import rules_table
 from gotsim.jit import njit
 from gotsim.rules.board import Board, load_board
@@ -41,7 +42,7 @@ def place_neutral_forces(
 def _starting_record(setup: Setup) -> NDArray[np.void]:
     """The round-1 record of a setup, before any shuffling (decks in data order)."""
     board = load_board(setup.edition)
-    rules = rules_table(setup.edition, setup.players)[0]
+    rules = rules_table(setup.edition, setup.players, expansion=setup.expansion)[0]
     g = np.zeros((), STATE_DTYPE)
     g["game_round"] = 1
     g["phase"] = Phase.PLANNING
@@ -80,6 +81,7 @@ def _starting_record(setup: Setup) -> NDArray[np.void]:
     g["westeros_drawn"][:] = -1
     g["wildlings"][:] = np.arange(9)
     g["threat"] = setup.wildling_threat
+    g["objective_at"][:] = OBJ_DECK
     return g
 
 
@@ -124,7 +126,16 @@ def _games_from(
     games[:] = start
     games["rng"] = streams
     _shuffle_decks(games)
+    if setup.victory_points:  # A Feast for Crows: the objective cards are dealt
+        _deal(games, rules_table(edition, players, expansion=setup.expansion))
     return games
+
+
+@njit
+def _deal(games, rules) -> None:
+    t = rules[0]
+    for i in range(games.shape[0]):
+        deal_objectives(games[i], t)
 
 
 @njit

@@ -17,6 +17,7 @@ import numpy as np
 from gotsim.engine import battle as bt
 from gotsim.engine import combat as cb
 from gotsim.engine import marches as mv
+from gotsim.engine import objectives as ob
 from gotsim.engine import one_time as ot
 from gotsim.engine import westeros as ws
 from gotsim.engine.board_state import (
@@ -430,7 +431,7 @@ def _end_march(g, t) -> None:
 def check_castle_victory(g, t) -> None:
     """A house holding ``castles_to_win`` castles and strongholds wins at once."""
     packed = castles_by_house(g, t)
-    for house in range(H):
+    for house in range(H):  # (A Feast for Crows: castles_to_win is out of reach)
         if g.in_play[house] and ((packed >> (8 * house)) & 0xFF) >= t.castles_to_win:
             record_round(g, t)
             g.done = 1
@@ -506,6 +507,8 @@ def _consolidate(g, t) -> None:
         a = turn_order_area(g, t)
     g.phase = Phase.CLEANUP
     clear_phase_counters(g)
+    if t.victory_points:
+        ob.after_action_phase(g, t)
 
 
 @njit
@@ -541,6 +544,9 @@ def record_round(g, t) -> None:
 @njit
 def _cleanup(g, t) -> None:
     record_round(g, t)
+    if t.victory_points and ob.check_points_victory(g, t):
+        _clear(g)
+        return
     for a in range(t.n_areas):
         remove_order(g, a)
         g.routed[a, :] = 0
@@ -586,6 +592,8 @@ def end_after_last_round(g, t) -> None:
         if key > best_key:
             best_key = key
             best = house
+    if t.victory_points:  # A Feast for Crows: the most points, then the Iron Throne track
+        best = ob.points_leader(g, t, 0, False)
     g.done = 1
     g.winner = best
     g.end_reason = EndReason.ROUND10
@@ -624,6 +632,8 @@ def advance(g, t) -> None:
             _westeros(g, t)
         elif phase == Phase.CLEANUP:
             _cleanup(g, t)
+        elif phase == Phase.OBJECTIVES:
+            ob.objectives_step(g, t)
         else:
             return
 
@@ -692,6 +702,8 @@ def legal(g, t, mask) -> int:
         mask[1] = True
     elif Decision.ONE_TIME_ORDER <= kind <= Decision.ONE_TIME_MOVE:
         ot.one_time_legal(g, t, mask)
+    elif kind == Decision.OBJECTIVE:
+        ob.objective_legal(g, t, mask)
     elif not ws.westeros_legal(g, t, mask):
         bt.battle_legal(g, t, mask)
     n = 0
@@ -788,6 +800,8 @@ def apply_legal(g, t, action: int) -> None:
             gain_power(g, t, house, consolidate_income(g, t, a))
     elif Decision.ONE_TIME_ORDER <= kind <= Decision.ONE_TIME_MOVE:
         ot.one_time_apply(g, t, kind, house, action)
+    elif kind == Decision.OBJECTIVE:
+        ob.objective_apply(g, t, house, action)
     elif ws.is_westeros_decision(kind):
         ws.westeros_apply(g, t, kind, house, action)
     else:

@@ -1,4 +1,5 @@
-"""Whether a house meets an A Feast for Crows objective, from a game record (compiled).
+"""A Feast for Crows' objective cards in the compiled engine: whether a house meets one, and the
+steps that deal, score and draw them.
 
 ``objective_met(g, t, house, objective, vp)`` answers for one objective card
 (``gotsim.rules.objectives.Objective`` numbers) and ``special_objective_met(g, t, house)`` for the
@@ -7,18 +8,47 @@ them). Control is the engine's (``board_state.controller``: units, else a power 
 home area's house). "More than every other house" compares with the houses in play. The
 conditions follow the card texts; where they leave a detail open, Swords and Ravens'
 ``objectiveCards.ts`` (commit ``0998e341``) decides (``docs/rules.md`` F1).
+
+The cards' places are ``g.objective_at`` (``state.OBJ_*``: the deck, a hand, scored, the Shifting
+Ambitions pool) and the points ``g.vp``. ``objectives_step`` runs ``Phase.OBJECTIVES``: at the
+start every house keeps 3 of the 5 cards dealt to it (``deal_objectives``); after each action
+phase the supply is updated, then in turn order each house may score its special objective, then
+one objective card, then draws back up to 3; 7 points win (``docs/rules.md`` F2, F3).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from gotsim.engine.board_state import LAND, PORT, SEA, controller, land_areas_held
-from gotsim.engine.state import H
+from gotsim.engine.board_state import (
+    LAND,
+    PORT,
+    SEA,
+    ask,
+    controller,
+    land_areas_held,
+    track_position,
+)
+from gotsim.engine.counters import clear_phase_counters
+from gotsim.engine.rng import below
+from gotsim.engine.state import (
+    ACT_NONE,
+    N_OBJECTIVES,
+    NATURE,
+    OBJ_DECK,
+    OBJ_POOL,
+    OBJ_SCORED,
+    Decision,
+    EndReason,
+    H,
+    ObjectiveStep,
+    Phase,
+)
+from gotsim.engine.westeros.supply import reconcile_step, set_supply_levels
 from gotsim.jit import njit
 from gotsim.rules.board import load_board
 from gotsim.rules.ids import KNIGHT, SHIP, House
-from gotsim.rules.objectives import Objective
+from gotsim.rules.objectives import Objective, objectives
 
 _BOARD = load_board("2e")
 
@@ -57,6 +87,13 @@ THE_EYRIE = _at("the_eyrie")
 WINTERFELL = _at("winterfell")
 DRAGONSTONE = _at("dragonstone")
 LANNISPORT = _at("lannisport")
+
+# the points each objective card scores, by House
+POINTS = np.zeros((N_OBJECTIVES, H), np.int64)
+for _card in objectives():
+    for _house_id, _points in _card.points.items():
+        POINTS[_card.objective, House.from_id(_house_id)] = _points
+assert len(Objective) == N_OBJECTIVES
 
 # the house numbers of the special objectives
 ARRYN, BARATHEON = int(House.ARRYN), int(House.BARATHEON)
@@ -226,4 +263,223 @@ def special_objective_met(g, t, house: int) -> bool:
     return False
 
 
-__all__ = ["objective_met", "special_objective_met"]
+# --- the cards' flow ---------------------------------------------------------------------------
+
+HAND = 3  # objective cards a house holds after drawing
+DEALT = 5  # cards dealt at the start, of which HAND are kept
+# ``Phase.OBJECTIVES`` steps (``g.loop_area``; ``g.loop_house`` is the turn-order position)
+S_KEEP = 1  # the start: each house puts back the cards it does not keep
+S_SUPPLY = 2  # after the action phase: supply levels, then armies brought within them
+S_RECONCILE = 3
+S_SPECIAL = 4
+S_SCORE = 5
+S_DRAW = 6
+
+
+@njit
+def in_hand(g, house: int) -> int:
+    """Objective cards in ``house``'s hand."""
+    n = 0
+    for k in range(N_OBJECTIVES):
+        n += 1 if g.objective_at[k] == house else 0
+    return n
+
+
+@njit
+def scored(g, house: int) -> int:
+    """Objective cards ``house`` has scored."""
+    n = 0
+    for k in range(N_OBJECTIVES):
+        n += 1 if g.objective_at[k] == OBJ_SCORED + house else 0
+    return n
+
+
+@njit
+def draw_objective(g, house: int) -> bool:
+    """Draw a card of the objective deck into ``house``'s hand (the deck is shuffled: any card
+    left in it is equally likely; nature's stream). False when the deck is empty."""
+    left = 0
+    for k in range(N_OBJECTIVES):
+        left += 1 if g.objective_at[k] == OBJ_DECK else 0
+    if left == 0:
+        return False
+    pick = below(g.rng, NATURE, left)
+    for k in range(N_OBJECTIVES):
+        if g.objective_at[k] == OBJ_DECK:
+            if pick == 0:
+                g.objective_at[k] = house
+                return True
+            pick -= 1
+    return False
+
+
+@njit
+def deal_objectives(g, t) -> None:
+    """The start of A Feast for Crows: in turn order each house is dealt ``DEALT`` cards; the
+    game then waits in ``Phase.OBJECTIVES`` for each to put back all but ``HAND``."""
+    for p in range(t.players):
+        house = g.track[0, p]
+        for _ in range(DEALT):
+            draw_objective(g, house)
+    g.phase = Phase.OBJECTIVES
+    clear_phase_counters(g)
+    g.loop_area = S_KEEP
+
+
+@njit
+def can_score(g, t, house: int, objective: int) -> bool:
+    """Whether ``house`` may score ``objective`` now: the card is in its hand and met."""
+    return g.objective_at[objective] == house and objective_met(g, t, house, objective, g.vp)
+
+
+@njit
+def objective_legal(g, t, mask) -> None:
+    """The legal answers of the pending ``OBJECTIVE`` decision (``ObjectiveStep`` in ctx0)."""
+    house = g.pending_house
+    step = g.ctx[0]
+    if step == ObjectiveStep.SPECIAL:
+        mask[0] = True
+        mask[1] = True
+        return
+    for k in range(N_OBJECTIVES):
+        if step == ObjectiveStep.SCORE:
+            mask[k] = can_score(g, t, house, k)
+        elif step == ObjectiveStep.POOL_TAKE:
+            mask[k] = g.objective_at[k] == OBJ_POOL
+        else:  # RETURN, POOL_PUT: a card of the hand
+            mask[k] = g.objective_at[k] == house
+    mask[ACT_NONE] = step == ObjectiveStep.SCORE
+
+
+@njit
+def objective_apply(g, t, house: int, action: int) -> None:
+    """Carry out the answer to an ``OBJECTIVE`` decision (already cleared from ``g.pending``;
+    the step it answered is ``g.ctx[0]``, read before ``ask`` clears it)."""
+    step = g.ctx[0]
+    if step == ObjectiveStep.SPECIAL:
+        if action == 1:
+            g.vp[house] += 1
+    elif step == ObjectiveStep.SCORE:
+        if action != ACT_NONE:
+            g.objective_at[action] = OBJ_SCORED + house
+            g.vp[house] += POINTS[action, house]
+    elif step == ObjectiveStep.RETURN:
+        g.objective_at[action] = OBJ_DECK
+    elif step == ObjectiveStep.POOL_PUT:
+        g.objective_at[action] = OBJ_POOL
+    else:  # POOL_TAKE
+        g.objective_at[action] = house
+
+
+@njit
+def _any_scorable(g, t, house: int) -> bool:
+    for k in range(N_OBJECTIVES):
+        if can_score(g, t, house, k):
+            return True
+    return False
+
+
+@njit
+def objectives_step(g, t) -> None:
+    """Run ``Phase.OBJECTIVES`` until a decision is pending, the game is won, or the phase ends
+    (then planning at the start, the clean-up after the action phase)."""
+    while g.pending == Decision.NONE and not g.done:
+        step = g.loop_area
+        if step == S_KEEP:
+            while g.loop_house < t.players and in_hand(g, g.track[0, g.loop_house]) <= HAND:
+                g.loop_house += 1
+            if g.loop_house < t.players:
+                ask(g, Decision.OBJECTIVE, g.track[0, g.loop_house], ObjectiveStep.RETURN)
+                return
+            g.phase = Phase.PLANNING
+            clear_phase_counters(g)
+            return
+        if step == S_SUPPLY:
+            set_supply_levels(g, t)
+            g.recon_pos = 0
+            g.loop_area = S_RECONCILE
+        elif step == S_RECONCILE:
+            if not reconcile_step(g, t):
+                return
+            g.recon_pos = 0
+            g.loop_area = S_SPECIAL
+        elif step == S_SPECIAL or step == S_SCORE:
+            if g.loop_house >= t.players:
+                g.loop_house = 0
+                g.loop_area = S_SCORE if step == S_SPECIAL else S_DRAW
+                continue
+            house = g.track[0, g.loop_house]
+            g.loop_house += 1
+            if step == S_SPECIAL and special_objective_met(g, t, house):
+                ask(g, Decision.OBJECTIVE, house, ObjectiveStep.SPECIAL)
+                return
+            if step == S_SCORE and _any_scorable(g, t, house):
+                ask(g, Decision.OBJECTIVE, house, ObjectiveStep.SCORE)
+                return
+        else:  # S_DRAW, then the victory check
+            for p in range(t.players):
+                house = g.track[0, p]
+                while in_hand(g, house) < HAND and draw_objective(g, house):
+                    pass
+            g.phase = Phase.CLEANUP  # which checks the points victory (machine._cleanup)
+            clear_phase_counters(g)
+            return
+
+
+@njit
+def after_action_phase(g, t) -> None:
+    """The action phase is over: A Feast for Crows' steps follow (``Phase.OBJECTIVES``)."""
+    g.phase = Phase.OBJECTIVES
+    clear_phase_counters(g)
+    g.loop_area = S_SUPPLY
+
+
+@njit
+def points_leader(g, t, least: int, lands: bool) -> int:
+    """The house with the most victory points among those with at least ``least``; ties go to
+    more land areas controlled (``lands``), then the higher place on the Iron Throne track. -1
+    if no house has ``least``."""
+    best = -1
+    best_key = (-1, -1, -1)
+    for house in range(H):
+        if not g.in_play[house] or g.vp[house] < least:
+            continue
+        key = (
+            int(g.vp[house]),
+            land_areas_held(g, t, house) if lands else 0,
+            -track_position(g, 0, house),
+        )
+        if key > best_key:
+            best_key = key
+            best = house
+    return best
+
+
+@njit
+def check_points_victory(g, t) -> bool:
+    """A house with ``t.victory_points`` points wins at once (several: the most points, then
+    more land areas, then the Iron Throne track). True when the game is over."""
+    winner = points_leader(g, t, t.victory_points, True)
+    if winner >= 0:
+        g.done = 1
+        g.winner = winner
+        g.end_reason = EndReason.OBJECTIVES
+        g.phase = Phase.GAME_OVER
+    return winner >= 0
+
+
+__all__ = [
+    "POINTS",
+    "after_action_phase",
+    "check_points_victory",
+    "deal_objectives",
+    "draw_objective",
+    "in_hand",
+    "objective_apply",
+    "objective_legal",
+    "objective_met",
+    "objectives_step",
+    "points_leader",
+    "scored",
+    "special_objective_met",
+]

@@ -52,12 +52,16 @@ class Phase(IntEnum):
     CONSOLIDATE = 6
     CLEANUP = 7
     GAME_OVER = 8
+    # A Feast for Crows: the objective cards kept at the start, and the steps after the action
+    # phase (supply, special objectives, objectives, drawing); ``engine.objectives``
+    OBJECTIVES = 9
 
 
 class EndReason(IntEnum):
     NONE = 0
     CASTLES = 1
     ROUND10 = 2  # decided by the ranking after the last round (10; 6 in A Dance with Dragons)
+    OBJECTIVES = 3  # A Feast for Crows: 7 victory points scored with objectives
 
 
 class Order(IntEnum):
@@ -235,7 +239,27 @@ class Decision(IntEnum):
     # Rodrik the Reader (stage 0) the Westeros deck, (stage 1) the WesterosCard put on top; Ser
     # Gerris Drinkwater the Track; Reek 0 discard him, 1 back to hand; Melisandre the deck slot
     # bought back. ACT_NONE: the ability is not used
+    # 2e A Feast for Crows objective cards (gotsim.engine.objectives):
+    OBJECTIVE = 40  # ctx0 ObjectiveStep; action: an Objective number (the card moved or
+    # scored), or for SPECIAL 0 pass, 1 score; ACT_NONE: score nothing (SCORE)
 
+
+class ObjectiveStep(IntEnum):
+    """What an ``OBJECTIVE`` decision asks (its ctx0)."""
+
+    RETURN = 0  # put a card of the hand back into the deck (the start; New Information)
+    SPECIAL = 1  # score the special objective (action 1) or not (0)
+    SCORE = 2  # score one objective card of the hand whose condition is met, or none
+    POOL_PUT = 3  # Shifting Ambitions: put a card of the hand into the pool
+    POOL_TAKE = 4  # Shifting Ambitions: take a card of the pool into the hand
+
+
+N_OBJECTIVES = 28  # A Feast for Crows objective cards (rules.objectives.Objective)
+# where an objective card lies (``objective_at``): in the deck, a house's hand (the House), scored
+# by a house (OBJ_SCORED + House) or in the Shifting Ambitions pool
+OBJ_DECK = -1
+OBJ_SCORED = 8  # = H: scored cards are H + house
+OBJ_POOL = 16  # = 2 H
 
 N_DECISIONS = len(Decision)
 # special action numbers above the area range
@@ -246,6 +270,7 @@ ACT_UPGRADE_KNIGHT = N_ACTIONS - 4  # turn a footman here into a knight
 ACT_SIEGE = N_ACTIONS - 5  # muster a siege engine here
 ACT_UPGRADE_SIEGE = N_ACTIONS - 6  # turn a footman here into a siege engine
 assert A_MAX <= ACT_UPGRADE_SIEGE
+assert OBJ_SCORED == H and OBJ_POOL == 2 * H and N_OBJECTIVES < ACT_NONE
 
 
 def state_dtype(houses: int = H) -> np.dtype:
@@ -308,6 +333,10 @@ def state_dtype(houses: int = H) -> np.dtype:
         ("westeros_drawn", np.int8, (3,)),  # cards drawn this round (-1 none)
         ("wildlings", np.int8, (9,)),  # wildling card numbers, top first
         ("threat", np.int8, ()),  # wildling threat 0 … 12
+        # A Feast for Crows: where each objective card lies (OBJ_DECK, a House: in its hand,
+        # OBJ_SCORED + House: scored, OBJ_POOL), and each house's victory points
+        ("objective_at", np.int8, (N_OBJECTIVES,)),
+        ("vp", np.int8, (H,)),
         # the Westeros phase and wildling attack: where they stand, their work space
         # (engine.counters.WESTEROS_COUNTERS and WESTEROS_WORK)
         *((name, np.int16, ()) for name in WESTEROS_COUNTERS),

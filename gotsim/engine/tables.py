@@ -47,6 +47,14 @@ class WesterosCard(IntEnum):
     WEB_OF_LIES = 12
     FEAST_FOR_CROWS = 13
     WILDLINGS_ATTACK = 14
+    # A Feast for Crows' deck I (in place of the base deck I)
+    MUSTERING_AFFC = 15  # Mustering with a wildling icon
+    RALLY_THE_MEN = 16
+    THE_BURDEN_OF_POWER = 17
+    FAMINE = 18
+    IRONBORN_RAID = 19
+    SHIFTING_AMBITIONS = 20
+    NEW_INFORMATION = 21
 
 
 class WildlingCard(IntEnum):
@@ -85,6 +93,9 @@ RULES_DTYPE = np.dtype(
         ),  # 1e A Clash of Kings battle variant: three cards, one drawn
         ("adwd_house_cards", np.uint8),  # 2e: the houses play the A Dance with Dragons decks
         ("expansion", np.int8),  # 0: the base game; k: the k-th of ``EXPANSIONS``
+        # victory points that win (A Feast for Crows: 7, scored with objectives; no castle
+        # victory, castles_to_win is then out of reach); 0: castles win
+        ("victory_points", np.int8),
         ("kind", np.int8, (A_MAX,)),  # AreaKind
         ("castle", np.int8, (A_MAX,)),
         ("stronghold", np.int8, (A_MAX,)),
@@ -179,7 +190,8 @@ def _rules_table(chosen: Rules) -> np.recarray:
     t["edition"] = 1 if edition == "1e" else 2
     t["players"] = players
     t["n_areas"] = n
-    t["castles_to_win"] = setup.castles_to_win
+    t["castles_to_win"] = 127 if setup.victory_points else setup.castles_to_win
+    t["victory_points"] = setup.victory_points
     t["max_rounds"] = setup.max_rounds
     for name in ("tides_of_battle", *CLASH_OF_KINGS_VARIANTS):
         t[name] = chosen.on(name)
@@ -207,6 +219,8 @@ def _rules_table(chosen: Rules) -> np.recarray:
     t["muster_points"][:n] = board.mustering_points
     t["home"][:] = -1
     t["home"][:n] = board.home
+    for house, area in setup.home_areas.items():  # A Feast for Crows: Arryn's The Eyrie
+        t["home"][board.index(area)] = house
     _listed(t, "forts", "n_forts", [a for a in range(n) if board.castle[a] or board.stronghold[a]])
     t["ship_targets"][:] = -1
     for a in range(n):
@@ -270,7 +284,11 @@ def _rules_table(chosen: Rules) -> np.recarray:
         strict=True,
     ):
         t[key][: len(column)] = column
-    decks = load_data(edition, "westeros_cards.json")["decks"]
+    decks = list(load_data(edition, "westeros_cards.json")["decks"])
+    if chosen.expansion is not None:
+        scenario = load_data("2e", "expansions.json")["scenarios"][EXPANSIONS[chosen.expansion]]
+        if "westeros_deck_I_replacement" in scenario:  # A Feast for Crows
+            decks[0] = scenario["westeros_deck_I_replacement"]
     for d, deck in enumerate(decks):
         cards = [_WESTEROS_IDS[c["id"]] for c in deck["cards"] for _ in range(c["count"])]
         t["westeros_start"][d, : len(cards)] = cards

@@ -31,6 +31,7 @@ from gotsim.engine.state import (
     H_THREAT,
     H_WESTEROS,
     H_WINTER,
+    OBJ_SCORED,
     STATE_DTYPE,
     EndReason,
     Phase,
@@ -213,9 +214,14 @@ def _play_table(
 
 
 def end_reason_names(max_rounds: int = 10) -> dict[EndReason, str]:
-    """The ``end_reason`` words: ``castles``, and ``round<N>`` for a game decided by the ranking
-    after its last round (``round10``; ``round6`` in A Dance with Dragons)."""
-    return {EndReason.CASTLES: "castles", EndReason.ROUND10: f"round{max_rounds}"}
+    """The ``end_reason`` words: ``castles``, ``objectives`` (A Feast for Crows: 7 victory
+    points), and ``round<N>`` for a game decided by the ranking after its last round
+    (``round10``; ``round6`` in A Dance with Dragons)."""
+    return {
+        EndReason.CASTLES: "castles",
+        EndReason.OBJECTIVES: "objectives",
+        EndReason.ROUND10: f"round{max_rounds}",
+    }
 
 
 def games_frame(
@@ -249,6 +255,9 @@ def games_frame(
         frame[f"power_{house.id}"] = games.power[:, house].astype(int)
         frame[f"supply_{house.id}"] = games.supply[:, house].astype(int)
         frame[f"battles_{house.id}"] = games.battles[:, house].astype(int)
+        if rules[0].victory_points:  # A Feast for Crows: victory points, objectives scored
+            frame[f"vp_{house.id}"] = games.vp[:, house].astype(int)
+            frame[f"objectives_{house.id}"] = (games.objective_at == OBJ_SCORED + house).sum(1)
     frame["battles"] = games.battles.sum(axis=1) // 2
     return pd.DataFrame(frame)
 

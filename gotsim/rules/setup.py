@@ -54,6 +54,11 @@ class Setup:
     expansion: str | None = None  # ``rules.variants.EXPANSIONS`` name; None: the base game
     # area id → house: power tokens on the board at the start (A Dance with Dragons)
     power_tokens: Mapping[str, House] = field(default_factory=lambda: MappingProxyType({}))
+    # house → its home area where the setup names one the board does not (A Feast for Crows:
+    # Arryn's The Eyrie)
+    home_areas: Mapping[House, str] = field(default_factory=lambda: MappingProxyType({}))
+    # victory points that win (A Feast for Crows: 7, scored with objectives); 0: none, castles win
+    victory_points: int = 0
 
     def dominance_holder(self, track: str) -> House:
         return self.tracks[track][0]
@@ -166,6 +171,11 @@ def build_setup(
         army["area"]: _unit_counts(board, army["area"], army["units"], "neutral armies")
         for army in per_count.get("neutral_armies_of_absent_houses", [])
     }
+    home_areas = {}
+    for house in houses:
+        home = spec["houses"][house.id].get("home_area")
+        if home is not None and board.home[_area(board, home, "home areas")] != house:
+            home_areas[house] = home
     victory = spec.get("victory", {})
     castles = victory.get("castles_and_strongholds_to_win", 7)
     castles = victory.get("castles_to_win_by_players", {}).get(str(players), castles)
@@ -199,21 +209,27 @@ def build_setup(
         supply_table=table,
         expansion=spec.get("expansion"),
         power_tokens=MappingProxyType(tokens),
+        home_areas=MappingProxyType(home_areas),
+        victory_points=int(victory.get("victory_points_to_win", 0)),
     )
 
 
 def expansion_spec(spec: Mapping[str, Any], expansion: str) -> dict[str, Any]:
     """The setup dict of ``expansion`` (an ``EXPANSIONS`` name): the 2nd edition's ``spec``
-    (``setup.json``) with the expansion scenario's start in place of the 6-player base start,
-    from ``data/2e/expansions.json``: houses, starting units, supply, power tokens in hand and on
-    the board, influence tracks, garrisons (the base home garrisons and the scenario's own),
-    neutral forces and the number of rounds. Cards, unit limits and the rest are the base's."""
+    (``setup.json``) with the expansion scenario's start in place of the base start at its
+    player count, from ``data/2e/expansions.json``: houses (a house the base game lacks from the
+    scenario's ``house_records``: A Feast for Crows' Arryn), starting units, supply, power tokens
+    in hand and on the board, influence tracks, garrisons (the base home garrisons of the houses
+    playing and the scenario's own, or the scenario's alone with ``garrisons_replace_base``),
+    neutral forces, impassable areas, the number of rounds and the victory points that win.
+    Unit limits, King's Court stars and the rest are the base's."""
     scenario = load_data("2e", "expansions.json")["scenarios"][EXPANSIONS[expansion]]
     players = scenario["player_counts"][0]
     base = spec["player_counts"][str(players)]
+    records = {**spec["houses"], **scenario.get("house_records", {})}
     houses = {}
     for house_id in scenario["houses"]:
-        record = dict(spec["houses"][house_id])
+        record = dict(records[house_id])
         record["starting_units"] = scenario["starting_units"].get(house_id, {})
         record["starting_supply"] = scenario["starting_supply"][house_id]
         record["starting_power_tokens"] = scenario["starting_power_tokens_available"]
@@ -223,21 +239,33 @@ def expansion_spec(spec: Mapping[str, Any], expansion: str) -> dict[str, Any]:
         for house_id, areas in scenario.get("power_tokens_on_board", {}).items()
         for area in areas
     }
+    own = scenario.get("garrisons", [])
+    if scenario.get("garrisons_replace_base"):
+        garrisons = own
+    else:
+        home = [g for g in base.get("garrisons", []) if g["house"] in scenario["houses"]]
+        garrisons = [*home, *own]
+    playing = [h for h in base["houses"] if h in scenario["houses"]]
     per_count = {
         **base,
-        "houses": [h for h in base["houses"] if h in scenario["houses"]],
+        "houses": [*playing, *(h for h in scenario["houses"] if h not in playing)],
         "influence_tracks": scenario["influence_tracks"],
-        "garrisons": [*base.get("garrisons", []), *scenario.get("garrisons", [])],
+        "garrisons": garrisons,
         "neutral_forces": scenario.get("neutral_forces", []),
+        "impassable_areas": scenario.get("impassable_areas", []),
         "power_tokens_on_board": tokens,
         "removed_starting_units": [],
     }
+    victory = dict(spec.get("victory", {}))
+    if "victory_points_to_win" in scenario.get("victory", {}):
+        victory["victory_points_to_win"] = scenario["victory"]["victory_points_to_win"]
     return {
         **spec,
         "expansion": expansion,
         "houses": {**spec["houses"], **houses},
         "player_counts": {str(players): per_count},
         "rounds": {**spec.get("rounds", {}), "max_rounds": scenario["rounds"]},
+        "victory": victory,
     }
 
 

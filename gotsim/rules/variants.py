@@ -36,9 +36,11 @@ ADWD_HOUSE_CARDS = "adwd_house_cards"
 # the 2nd edition's expansions a game can be played with (``expansion=``, ``--expansion``, a
 # scenario's ``expansion``): name → the scenario's key in ``data/2e/expansions.json``. ``None``
 # (or ``"base"``) is the base game.
-EXPANSIONS: dict[str, str] = {"adwd": "a_dance_with_dragons"}
+EXPANSIONS: dict[str, str] = {"adwd": "a_dance_with_dragons", "affc": "a_feast_for_crows"}
+# the number of players each expansion is played by
+EXPANSION_PLAYERS: dict[str, int] = {"adwd": 6, "affc": 4}
 # expansions named by the design but not played yet, for a clear refusal
-PLANNED_EXPANSIONS: tuple[str, ...] = ("affc", "mod")
+PLANNED_EXPANSIONS: tuple[str, ...] = ("mod",)
 # the house-card set an expansion plays unless its variant is switched off
 _EXPANSION_CARDS = {"adwd": ADWD_HOUSE_CARDS}
 # what the 2nd edition refuses of them, after "the 2nd edition has"
@@ -90,9 +92,11 @@ class Rules:
         if self.expansion is not None:
             if self.edition != "2e":
                 raise ValueError(f"expansion {self.expansion!r} is a 2nd-edition expansion")
-            if self.players != 6:
+            wanted = EXPANSION_PLAYERS[self.expansion]
+            if self.players != wanted:
                 raise ValueError(
-                    f"expansion {self.expansion!r} is played by 6 players, not {self.players}"
+                    f"expansion {self.expansion!r} is played by {wanted} players, "
+                    f"not {self.players}"
                 )
             if "kings_court_swap" in self.variants:
                 raise ValueError(
@@ -162,6 +166,7 @@ __all__ = [
     "ADWD_HOUSE_CARDS",
     "CLASH_OF_KINGS_VARIANTS",
     "EXPANSIONS",
+    "EXPANSION_PLAYERS",
     "VARIANTS",
     "Rules",
     "expansion_name",
