@@ -16,9 +16,10 @@
 #
 # Tides of Battle on/off and the King's Court swap (5 and 6 players), across 3–6 players: win-rate
 # differences with 95 % intervals, battles per game and how games end; then the 1st edition's
-# A Clash of Kings modules (ports, one-time orders, three-card combat) at 5 players; and the 2nd
-# edition's A Dance with Dragons expansion against the base 6-player game. Each toggle is compared
-# on the same games (common random numbers), paired by block.
+# A Clash of Kings modules (ports, one-time orders, three-card combat) at 5 players; the 2nd
+# edition's A Dance with Dragons expansion against the base 6-player game; and A Feast for Crows
+# (4 players with Arryn, won on objectives). Each toggle is compared on the same games (common
+# random numbers), paired by block.
 #
 # **Read this first.** Every house is played by gotsim's heuristic player (`docs/players.md`), a
 # rule-based model of sensible play: the effects below are those of the variants *as the
@@ -73,6 +74,7 @@ swap = study("swap", {"players": [5, 6], "kings_court_swap": [False, True]})
 MODULES = ["ports", "one_time_orders", "three_card_combat"]
 clash = study("clash", dict.fromkeys(MODULES, [False, True]), edition="1e", players=5)
 adwd = study("adwd", {"expansion": ["base", "adwd"]}, players=6)
+affc = study("affc", {"expansion": ["affc"]})  # 4 players, the expansion's own count
 
 
 def differences(games, by):
@@ -164,6 +166,31 @@ display(adwd_ends.round(3))  # noqa: F821 (IPython builtin)
 adwd_rates.pivot(index="house", columns="expansion", values="win_rate").round(3)
 
 # %% [markdown]
+# ## A Feast for Crows (4 players): who wins, and how
+# Arryn, Baratheon, Lannister and Stark race to 7 victory points scored with objective cards (a
+# secret hand of 3, one special objective per house scorable every round); after round 10 the
+# most points win. The south is impassable. Win rates per house, how games end (`objectives`:
+# 7 points; `round10`: the ranking), and the points each house holds at the end.
+
+# %%
+affc_rates = win_rates(affc, by=["expansion"])
+AFFC_HOUSES = ["arryn", "baratheon", "lannister", "stark"]
+fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+draw_house_rates(axes[0], affc_rates, group="expansion", fair=1 / 4)
+axes[0].set_title(players_title("A Feast for Crows, 4 players", policies=POLICIES, games=GAMES,
+                                per="arm"))
+points = affc[[f"vp_{h}" for h in AFFC_HOUSES]].rename(columns=lambda c: c.removeprefix("vp_"))
+axes[1].boxplot([points[h] for h in AFFC_HOUSES], tick_labels=AFFC_HOUSES)
+axes[1].axhline(7, color="grey", lw=0.8, ls="--")
+axes[1].set_ylabel("victory points at the end")
+axes[1].set_title("Victory points when the game ends")
+save(fig, "variants_affc.png")
+affc_ends = affc.end_reason.value_counts(normalize=True)
+objective_wins = ((affc.end_reason == "objectives") & (affc.end_round < 10)).mean()
+display(affc_ends.round(3))  # noqa: F821 (IPython builtin)
+affc_rates[["house", "win_rate", "ci_low", "ci_high"]].round(3)
+
+# %% [markdown]
 # ## Conclusion
 
 # %%
@@ -203,5 +230,9 @@ print(
     )
     + f"; games ending by castles {(adwd[adwd.expansion == 'adwd'].end_reason == 'castles').mean():.1%}"
     + f" (base {(adwd[adwd.expansion == 'base'].end_reason == 'castles').mean():.1%})."
+    + "\nA Feast for Crows (4 players): "
+    + "; ".join(f"{row.house} {row.win_rate:.1%}" for row in affc_rates.itertuples())
+    + f"; won on objectives before round 10 in {objective_wins:.1%} of games, by 7 points at all"
+    + f" in {(affc.end_reason == 'objectives').mean():.1%}."
     + ("" if POLICIES == "heuristic" else "\nRandom players: rule and pipeline checks only.")
 )

@@ -42,6 +42,7 @@ import numpy as np
 
 from gotsim.engine import combat as cb
 from gotsim.engine import machine as mc
+from gotsim.engine import objectives as ob
 from gotsim.engine.board_state import controller
 from gotsim.engine.counters import clear_phase_counters
 from gotsim.engine.init import new_games
@@ -54,9 +55,12 @@ from gotsim.engine.state import (
     ACT_UPGRADE_KNIGHT,
     ACT_UPGRADE_SIEGE,
     N_ACTIONS,
+    OBJ_DECK,
+    OBJ_SCORED,
     ONE_TIME_NAMES,
     ORDER_NAMES,
     Decision,
+    ObjectiveStep,
     OneTimeOrder,
     Phase,
 )
@@ -64,6 +68,7 @@ from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import card_table, house_deck
 from gotsim.rules.ids import House
+from gotsim.rules.objectives import Objective
 
 BOARD = load_board("2e")
 AREAS = BOARD.area_ids
@@ -287,6 +292,30 @@ class Case:
             g.game_round = game_round
         return self
 
+    def objectives(self, house: str, *cards: str, scored: tuple[str, ...] = ()) -> Case:
+        """A Feast for Crows: ``house``'s objective hand is ``cards`` (``Objective`` names, lower
+        case) and it has scored ``scored``; its other cards go back to the deck."""
+        g, h = self.g, house_of(house)
+        for k in range(len(Objective)):
+            if g.objective_at[k] in (h, OBJ_SCORED + h):
+                g.objective_at[k] = OBJ_DECK
+        for name in cards:
+            g.objective_at[Objective[name.upper()]] = h
+        for name in scored:
+            g.objective_at[Objective[name.upper()]] = OBJ_SCORED + h
+        return self
+
+    def hand_objectives(self, house: str) -> set[str]:
+        """The objective cards in ``house``'s hand."""
+        h = house_of(house)
+        return {o.id for o in Objective if self.g.objective_at[o] == h}
+
+    def vp(self, **by_house: int) -> Case:
+        """A Feast for Crows: set victory points."""
+        for name, n in by_house.items():
+            self.g.vp[house_of(name)] = n
+        return self
+
     def westeros(self, *cards: str) -> Case:
         """Put Westeros cards (``WesterosCard`` names, lower case) on top of decks I, II, III."""
         for d, card in enumerate(cards):
@@ -318,6 +347,7 @@ class Case:
             Phase.CONSOLIDATE: mc._consolidate,
             Phase.CLEANUP: mc._cleanup,
             Phase.WESTEROS: mc._westeros,
+            Phase.OBJECTIVES: ob.objectives_step,
         }
         for _ in range(100_000):
             if g.pending != Decision.NONE or g.done or int(g.phase) != start:
@@ -349,6 +379,10 @@ class Case:
             return "none"
         if kind == Decision.CONSOLIDATE_CHOICE and g.ctx[1] == 1:
             return ("power", "fortify")[action]
+        if kind == Decision.OBJECTIVE:
+            if g.ctx[0] == ObjectiveStep.SPECIAL:
+                return ("pass", "score")[action]
+            return Objective(action).id
         if kind in SMALL:
             return SMALL[kind][action]
         if kind in (Decision.PLACE_ORDER, Decision.RAVEN_ORDER):
@@ -391,6 +425,10 @@ class Case:
             return ACT_NONE
         if kind == Decision.CONSOLIDATE_CHOICE and word == "fortify":
             return 1
+        if kind == Decision.OBJECTIVE:
+            if g.ctx[0] == ObjectiveStep.SPECIAL:
+                return ("pass", "score").index(word)
+            return int(Objective[word.upper()])
         if kind in SMALL and word in SMALL[kind]:
             return SMALL[kind].index(word)
         if kind in (Decision.PLACE_ORDER, Decision.RAVEN_ORDER) and word in ORDER_BY_NAME:

@@ -34,7 +34,7 @@ def test_board_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         (["board", "--expansion", "mod", "--players", "7", "--edition", "1e"], "2nd-edition"),
         (["board", "--expansion", "mod", "--players", "8", "--kings-court-swap"], "base-game"),
         (["board", "--expansion", "mod", "--players", "8", "--out", "x.jpg"], "PNG"),
-        (["board", "--expansion", "affc", "--players", "4"], "not playable yet"),
+        (["board", "--expansion", "affc", "--players", "6"], "played by 4 players, not 6"),
         (["play", "--expansion", "mod", "--players", "7"], "not playable yet"),
         (["bench", "--expansion", "mod", "--players", "8"], "not playable yet"),
         (["cards", "--edition", "4e"], "invalid choice"),

@@ -453,6 +453,10 @@ def draw_board(
     return fig
 
 
+# how a picture's title names an expansion's start
+EXPANSION_TITLES = {"adwd": ", A Dance with Dragons", "affc": ", A Feast for Crows"}
+
+
 def draw_setup(setup: Setup, board: Board | None = None, **kwargs: Any) -> Figure:
     """Draw the starting position of ``setup``: units, power tokens, garrisons, neutral forces,
     impassable areas, and the home areas of the houses in play as controlled. ``kwargs`` go to
@@ -475,6 +479,7 @@ def draw_setup(setup: Setup, board: Board | None = None, **kwargs: Any) -> Figur
     players = f"{setup.players} players"
     if setup.expansion == "adwd":
         players += ", A Dance with Dragons"
+    named = EXPANSION_TITLES.get(setup.expansion or "", "")
     defaults: dict[str, Any] = {
         "units": units,
         "control": control,
@@ -483,7 +488,7 @@ def draw_setup(setup: Setup, board: Board | None = None, **kwargs: Any) -> Figur
         "neutral_forces": dict(setup.neutral_forces),
         "impassable": tuple(setup.impassable),
         "neutral_armies": dict(setup.neutral_armies),
-        "title": f"A Game of Thrones {setup.edition}: starting position, {players}",
+        "title": f"A Game of Thrones {setup.edition}{named}: starting position, {players}",
     }
     defaults.update(kwargs)
     return draw_board(board, **defaults)

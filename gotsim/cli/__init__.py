@@ -38,6 +38,7 @@ from gotsim.inputs import (
     MAX_SEED,
     int_argument,
 )
+from gotsim.rules.variants import EXPANSION_PLAYERS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,7 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
         "starting position here yet.",
     )
     board.add_argument("--edition", choices=EDITIONS, default="2e", help="rules edition")
-    board.add_argument("--players", type=player_count, default=6, help="number of players")
+    board.add_argument(
+        "--players",
+        type=player_count,
+        default=None,
+        help="number of players (default 6; an expansion's own count with --expansion)",
+    )
     board.add_argument("--out", default="board.png", help="PNG path")
     board.add_argument(
         "--dpi", type=int_argument("--dpi", 10, 1200), default=150, help="picture resolution"
@@ -109,7 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
     combat.set_defaults(run=cmd_combat)
 
     play = sub.add_parser("play", help="play one game and narrate it")
-    play.add_argument("--players", type=player_count, default=6, help="number of players")
+    play.add_argument(
+        "--players",
+        type=player_count,
+        default=None,
+        help="number of players (default 6; an expansion's own count with --expansion)",
+    )
     play.add_argument(
         "--seed", type=int_argument("--seed", 0, MAX_SEED), default=0, help="the game's seed"
     )
@@ -142,7 +153,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(run=cmd_play)
 
     bench = sub.add_parser("bench", help="measure complete games per second")
-    bench.add_argument("--players", type=player_count, default=6, help="number of players")
+    bench.add_argument(
+        "--players",
+        type=player_count,
+        default=None,
+        help="number of players (default 6; an expansion's own count with --expansion)",
+    )
     bench.add_argument(
         "--games", type=int_argument("--games", 1, 10**7), default=4000, help="games timed"
     )
@@ -221,6 +237,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:  # bare `gotsim`: what it can do
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
+    if getattr(args, "players", 0) is None:  # A Feast for Crows is played by 4
+        args.players = EXPANSION_PLAYERS.get(args.expansion or "", 6)
     early_compile_notice(args)
     try:
         status = int(args.run(args))

@@ -195,7 +195,8 @@ def expansion_argument(parser: argparse.ArgumentParser, *, board_only: bool = Fa
         metavar="NAME",
         help="a 2nd-edition expansion: base (the default) or "
         + ", ".join(EXPANSIONS)
-        + " (A Dance with Dragons: 6 players, its own start, 6 rounds, its house cards)"
+        + " (A Dance with Dragons: 6 players, its own start, 6 rounds, its house cards; A Feast"
+        " for Crows: 4 players with Arryn, objectives, 7 victory points)"
         + (extra if board_only else ""),
     )
 

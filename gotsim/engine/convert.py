@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 from gotsim.engine import marches as mv
 from gotsim.engine.counters import WESTEROS_COUNTERS, all_clear
 from gotsim.engine.init import new_games, place_neutral_forces
+from gotsim.engine.objectives import DEALT, S_KEEP
 from gotsim.engine.position import (
     RESTRICTIONS,
     ActionStep,
@@ -40,6 +41,8 @@ from gotsim.engine.position import (
     order_tokens,
 )
 from gotsim.engine.state import (
+    OBJ_DECK,
+    OBJ_SCORED,
     ORDER_COUNT,
     ORDER_NAMES,
     ORDER_STAR,
@@ -54,6 +57,7 @@ from gotsim.engine.tables import expansion_of, rules_table
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House, OrderType, Unit
+from gotsim.rules.objectives import Objective
 
 EDITION = "2e"  # the edition a record is read back as (positions of the 1st edition resume only)
 PLAYABLE = ("1e", "2e")  # editions whose positions the engine resumes
@@ -92,6 +96,8 @@ POSITION_FIELDS: tuple[str, ...] = (
     "garrison",
     "neutral",
     "threat",
+    "objective_at",
+    "vp",
 )
 
 
@@ -210,6 +216,15 @@ def _position_fields(p: Position) -> NDArray[np.void]:
     g["blade_used"] = p.blade_used
     g["restrict"] = RESTRICTION_BIT[p.restriction] if p.restriction else 0
     g["threat"] = p.wildling_threat
+    g["objective_at"][:] = OBJ_DECK
+    for house, n in p.victory_points.items():
+        g["vp"][house] = n
+    for house, cards in (p.objectives or {}).items():
+        for card in cards:
+            g["objective_at"][Objective[card.upper()]] = house
+    for house, cards in p.objectives_scored.items():
+        for card in cards:
+            g["objective_at"][Objective[card.upper()]] = OBJ_SCORED + house
     return g
 
 
@@ -217,8 +232,15 @@ def position_records(p: Position, seeds: Sequence[np.random.SeedSequence]) -> np
     """One record per seed: ``new_games``' decks and random streams, the position's board."""
     games = new_games(seeds, edition=p.edition, players=p.players, expansion=p.expansion)
     fields = _position_fields(p)
+    dealing = p.expansion == "affc" and p.objectives is None
     for name in POSITION_FIELDS:
-        games[name][:] = fields[name]
+        if not (dealing and name in ("phase", "objective_at")):
+            games[name][:] = fields[name]
+    # A Feast for Crows at the start: the cards new_games dealt, each house to keep 3 of 5;
+    # otherwise the hands are the position's and the dealing step's counters go
+    if p.expansion == "affc" and not dealing:
+        games["loop_area"] = 0
+        games["loop_house"] = 0
     return games
 
 
@@ -295,6 +317,14 @@ def _consolidate_restartable(g: Record, t: Record) -> bool:
     return True
 
 
+def _dealing(g: Record, t: Record) -> bool:
+    """A Feast for Crows at the start: the objective cards dealt, none put back yet."""
+    if not (t.victory_points and int(g.phase) == Phase.OBJECTIVES and g.game_round == 1):
+        return False
+    held = [int((g.objective_at == h).sum()) for h in range(len(House)) if g.in_play[h]]
+    return g.loop_area == S_KEEP and g.loop_house == 0 and held == [DEALT] * len(held)
+
+
 def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
     """The position phase (and action step) the record stands at the start of.
 
@@ -316,6 +346,13 @@ def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
         raise NotAtBoundaryError("a battle is in progress")
     if phase == Phase.WESTEROS and pending == Decision.NONE and all_clear(g, WESTEROS_COUNTERS):
         return RoundPhase.WESTEROS, None
+    if phase == Phase.OBJECTIVES and _dealing(g, t):
+        return RoundPhase.PLANNING, None  # A Feast for Crows: the objective cards just dealt
+    if t.victory_points and phase in (Phase.OBJECTIVES, Phase.CLEANUP):
+        raise NotAtBoundaryError(
+            "the record is in the steps after the action phase (A Feast for Crows' objectives); "
+            "the next Westeros phase is the next boundary"
+        )
     if phase == Phase.PLANNING and pending in (Decision.NONE, Decision.PLACE_ORDER):
         return RoundPhase.PLANNING, None
     if phase == Phase.RAVEN:
@@ -427,6 +464,15 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
             "restriction": names[0] if names else None,
         }
     )
+    if t.victory_points:  # A Feast for Crows: points and objective cards
+        spec["victory_points"] = {h.id: int(g.vp[h]) for h in houses}
+        if not _dealing(g, t):
+            spec["objectives"] = {
+                h.id: [o.id for o in Objective if g.objective_at[o] == h] for h in houses
+            }
+        spec["objectives_scored"] = {
+            h.id: [o.id for o in Objective if g.objective_at[o] == OBJ_SCORED + h] for h in houses
+        }
     return spec
 
 

@@ -31,8 +31,10 @@ from gotsim.engine.state import (
     ACT_UPGRADE_KNIGHT,
     ACT_UPGRADE_SIEGE,
     N_ACTIONS,
+    OBJ_SCORED,
     Decision,
     EndReason,
+    ObjectiveStep,
     OneTimeOrder,
     Phase,
 )
@@ -41,6 +43,7 @@ from gotsim.engine.westeros import WILDLINGS_1E
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_cards, house_deck
 from gotsim.rules.ids import EDITIONS, House, Unit
+from gotsim.rules.objectives import objectives
 from gotsim.rules.setup import load_setup
 from gotsim.rules.variants import Rules
 
@@ -223,8 +226,9 @@ class Game:
 
     @property
     def end_reason(self) -> str:
-        """``castles``, ``round<N>`` (decided by the ranking after the last round, ``round10``
-        or A Dance with Dragons' ``round6``), or ``none`` while the game goes on."""
+        """``castles``, ``objectives`` (A Feast for Crows' 7 victory points), ``round<N>``
+        (decided by the ranking after the last round, ``round10`` or A Dance with Dragons'
+        ``round6``), or ``none`` while the game goes on."""
         reason = EndReason(int(self.record.end_reason))
         if reason == EndReason.ROUND10:
             return f"round{int(self.t.max_rounds)}"
@@ -239,9 +243,23 @@ class Game:
 
     def _note_phase_change(self) -> None:
         now = (int(self.record.game_round), int(self.record.phase))
-        if getattr(self, "_seen", None) != now:
+        before = getattr(self, "_seen", None)
+        if before != now:
+            if before is not None and before[1] == Phase.OBJECTIVES and self.t.victory_points:
+                self._note_points(before)
             self._note_phase(now)
         self._seen = now
+
+    def _note_points(self, when: tuple[int, int]) -> None:
+        """A Feast for Crows: the victory points and objective cards once a round's objective
+        steps (or the start's choice of cards) are over."""
+        g = self.record
+        houses = [House(int(h)) for h in g.track[0] if h >= 0]
+        held = ", ".join(
+            f"{h.id} {int(g.vp[h])} ({int((g.objective_at == OBJ_SCORED + h).sum())} scored)"
+            for h in houses
+        )
+        self._event("objectives", -1, f"victory points: {held}", when=when)
 
     def _note_phase(self, after: tuple[int, int]) -> None:
         g = self.record
@@ -263,6 +281,7 @@ class Game:
             winner = house_words(self.winner) if self.winner is not None else "nobody"
             why = {
                 "castles": "holds the castles and strongholds needed to win",
+                "objectives": f"scores {int(self.t.victory_points)} victory points",
                 f"round{int(self.t.max_rounds)}": f"leads after round {int(self.t.max_rounds)}",
             }.get(self.end_reason, self.end_reason)
             self._event("game_over", -1, f"{winner} wins ({why})")
@@ -352,9 +371,10 @@ class Game:
 
     def observation(self, house: House) -> dict[str, Any]:
         """What ``house`` may see: the public board (units, routed units, power tokens,
-        garrisons, neutral forces, tracks, power, supply, discards, wildling threat), orders
-        once revealed (its own always), its own hand. Never deck order or others' hidden
-        choices (face-down orders during planning, bids)."""
+        garrisons, neutral forces, tracks, power, supply, discards, wildling threat; A Feast for
+        Crows: victory points and objective cards scored), orders once revealed (its own
+        always), its own hand (and objective cards, ``Objective`` numbers). Never deck order or
+        others' hidden choices (face-down orders during planning, bids, objective hands)."""
         g = self.record
         n = self.board.n_areas
         planning = int(g.phase) == Phase.PLANNING
@@ -381,6 +401,12 @@ class Game:
             "hand": int(g.hand[int(house)]),
             "wildling_threat": int(g.threat),
             "blade_used": bool(g.blade_used),
+            # A Feast for Crows: everyone's victory points, its own objective hand, the scored
+            "victory_points": np.array(g.vp),
+            "objectives": [int(k) for k in np.flatnonzero(np.asarray(g.objective_at) == house)],
+            "objectives_scored": np.array(
+                [(np.asarray(g.objective_at) == OBJ_SCORED + h).sum() for h in range(len(House))]
+            ),
         }
 
     # --- narration ------------------------------------------------------------------------
@@ -581,7 +607,29 @@ class Game:
             return f"{name} names {house_words(action)}"
         if kind == Decision.CARD_ABILITY:
             return self._card_ability(house, ctx, action)
+        if kind == Decision.OBJECTIVE:
+            return self._objective(house, ctx, action)
         return f"decides {kind.name.lower().replace('_', ' ')}: option {action}"
+
+    def _objective(self, house: House, ctx: tuple[int, ...], action: int) -> str:
+        """An OBJECTIVE decision (A Feast for Crows) in words, with the points it leaves."""
+        step = ObjectiveStep(ctx[0])
+        points = int(self.record.vp[int(house)])  # before the action
+        if step == ObjectiveStep.SPECIAL:
+            if action == 0:
+                return "does not score its special objective"
+            return f"scores its special objective ({points + 1} victory points)"
+        if action == ACT_NONE:
+            return "scores no objective card"
+        card = objectives()[action]
+        if step == ObjectiveStep.SCORE:
+            gain = card.points.get(house.id, 0)
+            return f"scores the objective {card.name} ({points + gain} victory points)"
+        if step == ObjectiveStep.POOL_PUT:
+            return "puts an objective card into the pool"
+        if step == ObjectiveStep.POOL_TAKE:
+            return f"takes the objective {card.name} from the pool"
+        return "puts an objective card back into the deck"
 
     def _card_ability(self, house: House, ctx: tuple[int, ...], action: int) -> str:
         """A CARD_ABILITY (A Dance with Dragons card) in words: ctx1 the ability, ctx2 its

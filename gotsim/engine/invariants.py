@@ -2,17 +2,28 @@
 
 ``violations(g, t)`` lists every broken invariant as a readable line; an empty list means the
 record is consistent: owners match units, routed units are a subset, order-token counts match the
-board, power in hand plus power tokens on the board stay within 20, unit limits hold, ports hold at
-most 3 ships of the house controlling their land area (rulebook p.25), tracks order exactly
-the houses in play, hands and discards never overlap; for the
-1st edition also every card in hand or discarded, no routed unit after the marches.
+board, power in hand plus power tokens on the board stay within the house's tokens (20; A Feast
+for Crows' Arryn 19), unit limits hold, objective cards lie where they may (A Feast for Crows),
+ports hold at most 3 ships of the house controlling their land area (rulebook p.25), tracks
+order exactly the houses in play, hands and discards never overlap; for the 1st edition also
+every card in hand or discarded, no routed unit after the marches.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from gotsim.engine.state import N_ORDER_KINDS, ONE_TIME_HOUSE, ORDER_COUNT, H, Phase, Restriction
+from gotsim.engine.state import (
+    N_ORDER_KINDS,
+    OBJ_DECK,
+    OBJ_POOL,
+    OBJ_SCORED,
+    ONE_TIME_HOUSE,
+    ORDER_COUNT,
+    H,
+    Phase,
+    Restriction,
+)
 from gotsim.rules.ids import AreaKind, Unit
 
 
@@ -73,7 +84,7 @@ def violations(g: np.void, t: np.void) -> list[str]:
     for h in range(H):
         mine = owner == h
         tokens = int((g["power_token"][:n] == h).sum())
-        if g["power"][h] < 0 or g["power"][h] + tokens > 20:
+        if g["power"][h] < 0 or g["power"][h] + tokens > t["power_total"][h]:
             out.append(f"house {h}: power {g['power'][h]} + {tokens} tokens on the board")
         for u in range(4):
             on_board = int(units[mine, u].sum())
@@ -92,6 +103,39 @@ def violations(g: np.void, t: np.void) -> list[str]:
         out.append(f"wildling threat {g['threat']}")
     if int(t["edition"]) == 1:
         out.extend(_first_edition(g, t))
+    out.extend(_objectives(g, t))
+    return out
+
+
+def _objectives(g: np.void, t: np.void) -> list[str]:
+    """A Feast for Crows: every objective card in the deck, a hand or scored by a house in play
+    (in the pool only while Shifting Ambitions is resolved in the Westeros phase); at most 3 in
+    a hand outside the start and the Westeros phase (New Information: 4); no negative points.
+    No card leaves the deck and nobody scores without the expansion."""
+    out: list[str] = []
+    at = g["objective_at"].astype(int)
+    if not t["victory_points"]:
+        if (at != OBJ_DECK).any() or g["vp"].any():
+            out.append("objective cards or victory points without A Feast for Crows")
+        return out
+    phase = int(g["phase"])
+    start = int(g["game_round"]) == 1 and phase == Phase.OBJECTIVES and int(g["loop_area"]) == 1
+    most = 5 if start else 4 if phase == Phase.WESTEROS else 3
+    for h in range(H):
+        held = int((at == h).sum())
+        if held and not g["in_play"][h]:
+            out.append(f"house {h}: objective cards but not in play")
+        if held > most:
+            out.append(f"house {h}: {held} objective cards in hand")
+        if g["vp"][h] < 0:
+            out.append(f"house {h}: {g['vp'][h]} victory points")
+        if (at == OBJ_SCORED + h).any() and not g["in_play"][h]:
+            out.append(f"house {h}: scored objectives but not in play")
+    bad = (at < OBJ_DECK) | (at > OBJ_POOL)  # (hands 0 … H-1, scored H … 2H-1, the pool 2H)
+    if bad.any():
+        out.append(f"objective cards in no place: {at[bad].tolist()}")
+    if (at == OBJ_POOL).any() and phase != Phase.WESTEROS:
+        out.append("objective cards in the pool outside the Westeros phase")
     return out
 
 

@@ -17,6 +17,7 @@ from gotsim.engine.state import N_ACTIONS, Decision
 from gotsim.jit import njit
 from gotsim.players import fighting as fi
 from gotsim.players import marching as ma
+from gotsim.players import objectives as ob
 from gotsim.players import one_time as ot
 from gotsim.players import orders as od
 from gotsim.players import raids as ra
@@ -104,6 +105,8 @@ def _choose(g, t, house: int, mask, params, memo) -> int:
         return ot.one_time_target(g, t, house, mask, params, memo)
     if kind == Decision.ONE_TIME_MOVE:
         return ot.one_time_move(g, t, house, mask, params, memo)
+    if kind == Decision.OBJECTIVE:
+        return ob.objective_choice(g, t, house, mask, params, memo)
     return -1
 
 

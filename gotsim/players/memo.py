@@ -25,6 +25,9 @@ MEMO_DTYPE = np.dtype(
         ("base_value", np.float32, (A_MAX,)),  # worth of holding an area, for any house
         ("fort", np.uint8, (A_MAX,)),  # castle or stronghold
         ("reach_scale", np.float32, (H, A_MAX)),  # worth factor by distance from each home
+        # A Feast for Crows: worth each house adds to an area for the objectives it holds
+        # (players.objectives.objective_values, with the view)
+        ("objective_value", np.float32, (H, A_MAX)),
         ("view_key", np.int32),  # the cached view's board (view.ensure_view), -1 none
         ("marching", np.int64),  # in the action phase, houses with march orders left (bits)
         ("pot", np.float32, (H, A_MAX)),  # strength each house's adjacent units can bring

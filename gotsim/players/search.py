@@ -12,8 +12,10 @@ reseeded, face-down orders and secret bids already given taken back and given ag
 other houses' heuristic), the candidate's decisions are made, and the compiled heuristic plays
 every house to the end (or ``horizon`` rounds on). A rollout scores 1 for a win plus 0.05 a
 castle held at its end (cut off early: the house's share of all castles held instead of the
-win). The candidate with the best mean is played; the same resampled games serve every
-candidate (common random numbers), so the comparison is between the candidates, not the luck.
+win); in A Feast for Crows victory points take the castles' place (and the other houses'
+objective hands are dealt again from the cards the house cannot see). The candidate with the
+best mean is played; the same resampled games serve every candidate (common random numbers),
+so the comparison is between the candidates, not the luck.
 
 Fair: nothing hidden is read — the resampling overwrites every hidden fact whatever it was (a
 test scrambles them and checks the choice is the same). Reproducible: the search's random
@@ -37,7 +39,7 @@ from numpy.typing import NDArray
 from gotsim.engine.board_state import castles_held
 from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.state import N_ACTIONS, Decision, H, Phase
+from gotsim.engine.state import N_ACTIONS, OBJ_DECK, Decision, H, Phase
 from gotsim.jit import njit
 from gotsim.players.heuristic import heuristic_action, load_params, policy_turn
 from gotsim.players.memo import new_memos
@@ -227,12 +229,24 @@ def _shuffle_cards(row: NDArray[Any], first: int, rng: np.random.Generator) -> N
     row[slots] = cards
 
 
+def _deal_hidden_objectives(g: Any, house: int, rng: np.random.Generator) -> None:
+    """A Feast for Crows: the other houses' objective hands are hidden from ``house``; the cards
+    it cannot see (those hands and the deck) are dealt again, each hand keeping its size."""
+    at = g.objective_at
+    hidden = np.flatnonzero((at == OBJ_DECK) | ((at >= 0) & (at < H) & (at != house)))
+    places = at[hidden].copy()
+    rng.shuffle(places)
+    at[hidden] = places
+
+
 def resample_hidden(
     g: Any, t: Any, house: int, rng: np.random.Generator, *, take_back: bool = True
 ) -> None:
     """Overwrite, in the record ``g``, every fact ``house`` may not see with one drawn from
     ``rng`` (the result depends on the hidden facts not at all): the undrawn Westeros cards and
-    the wildling deck are reshuffled, every random stream but the house's own is reseeded (but
+    the wildling deck are reshuffled (and, in A Feast for Crows, the objective cards of the other
+    hands dealt again from those and the deck), every random stream but the house's own is
+    reseeded (but
     those of Arryn and Targaryen when they are not in play: nothing draws from them, and ``rng``
     then makes the same draws as for a record without them), and in a planning phase every
     other house's face-down orders (in a bidding, every secret bid) are taken back, to be given
@@ -240,6 +254,8 @@ def resample_hidden(
     for deck in range(g.westeros.shape[0]):
         _shuffle_cards(g.westeros[deck], int(g.westeros_next[deck]), rng)
     _shuffle_cards(g.wildlings, 0, rng)
+    if t.victory_points:
+        _deal_hidden_objectives(g, house, rng)
     for stream in range(g.rng.shape[0]):
         owner = stream - 1  # the stream's house (-1: nature)
         if owner == house or (owner >= len(BASE_HOUSES) and not g.in_play[owner]):
@@ -414,11 +430,16 @@ class Searcher:
         play_forced(
             games, rules, kinds_n, params_n, new_memos(k * r), house, forced, n_forced, stop
         )
-        own = castles_of(games, rules, house).astype(np.float64)
+        if t.victory_points:  # A Feast for Crows: points, not castles, decide
+            own = games.vp[:, house].astype(np.float64)
+            total = games.vp.sum(axis=1).astype(np.float64)
+        else:
+            own = castles_of(games, rules, house).astype(np.float64)
+            total = castle_counts(games, rules).astype(np.float64)
         won = np.where(
             games.done.astype(bool),
             (games.winner == house).astype(np.float64),
-            own / np.maximum(1.0, castle_counts(games, rules)),
+            own / np.maximum(1.0, total),
         )
         score = (WIN * won + CASTLE * own).reshape(k, r).mean(axis=1)
         self.searches += 1

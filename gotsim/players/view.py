@@ -15,6 +15,7 @@ from gotsim.engine.board_state import LAND, PORT, SEA, castles_held, controller,
 from gotsim.engine.rng import next_u64
 from gotsim.engine.state import H, Phase, U
 from gotsim.jit import njit
+from gotsim.players.objectives import objective_values
 from gotsim.rules.ids import FOOTMAN, KNIGHT, SHIP, SIEGE
 
 CASTLE_VALUE = 3.0
@@ -135,7 +136,7 @@ def init_memos(t, memos) -> None:
 def value_for(g, t, memo, house: int, a: int) -> float:
     """Worth of area ``a`` to ``house``: the static value, more for its own home and for
     castles as it nears victory, less far from home."""
-    v = memo.base_value[a]
+    v = memo.base_value[a] + memo.objective_value[house, a]
     if t.home[a] == house:
         v += HOME_BONUS
     if memo.fort[a]:
@@ -210,6 +211,8 @@ def ensure_view(g, t, memo) -> None:
     phase_key = (int(g.game_round) * 16 + int(g.phase)) * VIEW_PHASE
     if g.phase != Phase.MARCHES:
         if memo.view_key != phase_key:
+            if t.victory_points:  # A Feast for Crows: the hands change between phases only
+                objective_values(g, t, memo)
             if same_board(g, t, memo):
                 refresh_counts(g, t, memo)  # pot and threat are what they were (raids, ravens)
             else:

@@ -28,6 +28,7 @@ from gotsim.rules.setup import load_setup
 from gotsim.rules.variants import (
     ADWD_HOUSE_CARDS,
     CLASH_OF_KINGS_VARIANTS,
+    EXPANSION_PLAYERS,
     Rules,
     expansion_name,
 )
@@ -616,6 +617,8 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
     cells = []
     for index, combination in enumerate(itertools.product(*axes.values())):
         values = fixed | dict(zip(axes, combination, strict=True))
+        if not given["players"] and "players" not in axes and values["expansion"]:
+            values["players"] = EXPANSION_PLAYERS[values["expansion"]]  # its own count
         cards_set = given[ADWD_HOUSE_CARDS] or ADWD_HOUSE_CARDS in axes
         if values["expansion"] == "adwd" and not cards_set:
             values[ADWD_HOUSE_CARDS] = True  # the expansion's own cards, unless switched off
@@ -762,7 +765,9 @@ def _compare(
     if len(axes[by]) < 2:
         r.fail("compare.by", f"grid.{by} has one value: nothing to compare")
     in_every_cell = [
-        h.id for h in House if all(h in load_setup(c.edition, c.players).houses for c in cells)
+        h.id
+        for h in House
+        if all(h in load_setup(c.edition, c.players, expansion=c.expansion).houses for c in cells)
     ]
     houses: list[str] = list(in_every_cell)
     if "houses" in spec:

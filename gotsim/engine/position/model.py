@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import lru_cache
 from types import MappingProxyType
@@ -40,6 +40,9 @@ TOP_KEYS: tuple[str, ...] = (
     "supply",
     "hands",
     "discards",
+    "victory_points",
+    "objectives",
+    "objectives_scored",
     "wildling_threat",
     "restriction",
     "impassable",
@@ -205,6 +208,14 @@ class Position:
     name: str = ""  # free text
     description: str = ""
     expansion: str | None = None  # ``rules.variants.EXPANSIONS`` name; None: the base game
+    # A Feast for Crows: victory points, objective hands (None: at the start, before the cards
+    # are dealt; they are dealt when the game resumes) and the objective cards each has scored
+    # (``rules.objectives.Objective`` ids)
+    victory_points: Mapping[House, int] = field(default_factory=lambda: MappingProxyType({}))
+    objectives: Mapping[House, tuple[str, ...]] | None = None
+    objectives_scored: Mapping[House, tuple[str, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
 
     def __repr__(self) -> str:
         step = f"/{self.step.id}" if self.step is not None else ""
@@ -329,6 +340,15 @@ def dump_position(position: Position) -> dict[str, Any]:
             "supply": {h.id: n for h, n in p.supply.items()},
             "hands": {h.id: list(cards) for h, cards in p.hands.items()},
             "discards": {h.id: list(cards) for h, cards in p.discards.items()},
+        }
+    )
+    if p.expansion == "affc":  # A Feast for Crows: points and objective cards
+        out["victory_points"] = {h.id: n for h, n in p.victory_points.items()}
+        if p.objectives is not None:
+            out["objectives"] = {h.id: list(cards) for h, cards in p.objectives.items()}
+        out["objectives_scored"] = {h.id: list(c) for h, c in p.objectives_scored.items()}
+    out.update(
+        {
             "wildling_threat": p.wildling_threat,
             "restriction": p.restriction,
             "impassable": list(p.impassable),

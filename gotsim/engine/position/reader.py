@@ -37,6 +37,7 @@ from gotsim.engine.position.queries import control
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_cards, house_deck
 from gotsim.rules.ids import EDITIONS, AreaKind, House, Unit
+from gotsim.rules.objectives import Objective
 from gotsim.rules.setup import TRACKS, Setup, SetupDataError, load_setup
 from gotsim.rules.units import unit_facts
 from gotsim.rules.variants import Rules, expansion_name
@@ -184,6 +185,7 @@ class _Reader:
             for h, v in self.per_house("supply").items()
         }
         hands, discards = self.cards()
+        points, objectives, scored = self.objectives(round_, phase)
         impassable = self.impassable()
         areas = self.areas(phase, set(impassable))
         position = Position(
@@ -215,9 +217,74 @@ class _Reader:
             name=self.text("name"),
             description=self.text("description"),
             expansion=self.expansion,
+            victory_points=MappingProxyType(points),
+            objectives=None if objectives is None else MappingProxyType(objectives),
+            objectives_scored=MappingProxyType(scored),
         )
         _check_board(position, self.setup)
         return position
+
+    def objectives(
+        self, round_: int, phase: RoundPhase
+    ) -> tuple[dict[House, int], dict[House, tuple[str, ...]] | None, dict[House, tuple[str, ...]]]:
+        """A Feast for Crows: ``victory_points`` (0 when left out), ``objectives`` (the hands, at
+        most 3 cards each; left out only at the start, round 1 planning with no order placed,
+        when the cards are still to be dealt) and ``objectives_scored``; no card twice."""
+        keys = ("victory_points", "objectives", "objectives_scored")
+        if self.expansion != "affc":
+            for key in keys:
+                if key in self.spec:
+                    raise fail(key, "only an A Feast for Crows position (expansion affc) has it")
+            return {}, None, {}
+        points = {
+            h: read_int(
+                self.per_house("victory_points", required=False).get(h, 0),
+                f"victory_points.{h.id}",
+                0,
+                99,
+            )
+            for h in self.houses
+        }
+        ids = [o.id for o in Objective]
+        seen: dict[str, str] = {}
+
+        def cards(key: str, most: int) -> dict[House, tuple[str, ...]]:
+            raw = self.per_house(key, required=False)
+            out: dict[House, tuple[str, ...]] = {}
+            for house in self.houses:
+                listed = raw.get(house, [])
+                where = f"{key}.{house.id}"
+                if not isinstance(listed, list):
+                    raise fail(where, "must be a list of objective card ids")
+                if len(listed) > most:
+                    raise fail(where, f"at most {most} objective cards, got {len(listed)}")
+                for i, card in enumerate(listed):
+                    if card not in ids:
+                        raise fail(f"{where}[{i}]", f"unknown objective {card!r}{hint(card, ids)}")
+                    if card in seen:
+                        raise fail(f"{where}[{i}]", f"{card} is already in {seen[card]}")
+                    seen[card] = where
+                out[house] = tuple(listed)
+            return out
+
+        hands = None
+        if "objectives" in self.spec:
+            hands = cards("objectives", 3)
+        elif (
+            round_ != 1
+            or phase != RoundPhase.PLANNING
+            or (
+                self.spec["areas"]
+                and any(isinstance(r, dict) and "order" in r for r in self.spec["areas"].values())
+            )
+        ):
+            raise fail(
+                "objectives",
+                "required in an A Feast for Crows position after the start (the objective "
+                "cards in each hand)",
+            )
+        scored = cards("objectives_scored", len(ids))
+        return points, hands, scored
 
     def text(self, key: str) -> str:
         value = self.spec.get(key, "")
@@ -671,6 +738,12 @@ def starting_position(
         wildling_threat=setup.wildling_threat,
         restriction=None,
         expansion=setup.expansion,
+        victory_points=MappingProxyType(
+            dict.fromkeys(setup.houses, 0) if setup.victory_points else {}
+        ),
+        objectives_scored=MappingProxyType(
+            dict.fromkeys(setup.houses, ()) if setup.victory_points else {}
+        ),
     )
 
 
