@@ -21,7 +21,8 @@ Arryn and Targaryen were added): every house axis (each axis whose length follow
 houses in ``state_dtype``, the random streams' included) is cut back to its first entries, and
 what is cut off must still be what a starting record holds there (the houses not in play: zeros,
 -1 past the last place of a track, random streams never drawn from); a record where it is not
-counts as a difference.
+counts as a difference. ``--areas N`` does the same for the area axes: each record as laid out
+when it had ``N`` area slots (58 before the A Feast for Crows Eyrie port's 59th area).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from gotsim.engine.init import new_games_range
-from gotsim.engine.state import STATE_DTYPE, H, state_dtype
+from gotsim.engine.state import A_MAX, STATE_DTYPE, H, state_dtype
 from gotsim.play.simulate import games_frame, play_games, rounds_frame
 
 MIXED = {"default": "heuristic", "stark": "random", "tyrell": {"aggression": 0.9, "risk": 0.8}}
@@ -126,52 +127,51 @@ def laid_out(
     return out
 
 
-def house_axes(houses: int) -> dict[str, tuple[int, ...]]:
-    """Per field of the record, the axes whose length follows the number of houses: those whose
-    length in ``state_dtype(houses)`` differs from ``STATE_DTYPE``'s (each by ``H - houses``)."""
+def grown_axes(houses: int, areas: int) -> dict[str, tuple[tuple[int, int], ...]]:
+    """Per field of the record, the axes that grew since the layout of ``houses`` houses and
+    ``areas`` area slots (``state_dtype(houses, areas)``), with how many entries each gained."""
     fields = STATE_DTYPE.fields
-    old = state_dtype(houses)
-    assert fields is not None and old.names == STATE_DTYPE.names, "fields differ beyond houses"
-    out: dict[str, tuple[int, ...]] = {}
+    old = state_dtype(houses, areas)
+    assert fields is not None and old.names == STATE_DTYPE.names, "fields differ beyond axes"
+    out: dict[str, tuple[tuple[int, int], ...]] = {}
     for name in STATE_DTYPE.names or ():
         now, then = fields[name][0].shape, old[name].shape
         assert len(now) == len(then), name
-        axes = tuple(k for k, (a, b) in enumerate(zip(now, then, strict=True)) if a != b)
-        assert all(now[k] - then[k] == H - houses for k in axes), (name, now, then)
-        if axes:
-            out[name] = axes
+        grown = tuple((k, a - b) for k, (a, b) in enumerate(zip(now, then, strict=True)) if a != b)
+        assert all(extra in (H - houses, A_MAX - areas) for _, extra in grown), (name, now, then)
+        if grown:
+            out[name] = grown
     return out
 
 
-def cut_off(field: np.ndarray, axes: tuple[int, ...], houses: int) -> list[np.ndarray]:
-    """The parts of ``field`` (records on axis 0) past the first ``houses`` entries of any of
-    the house ``axes`` (numbered within a record)."""
+def cut_off(field: np.ndarray, grown: tuple[tuple[int, int], ...]) -> list[np.ndarray]:
+    """The parts of ``field`` (records on axis 0) in the entries each ``grown`` axis (numbered
+    within a record) gained."""
     parts = []
-    for k in axes:
+    for k, extra in grown:
         index: list[Any] = [slice(None)] * field.ndim
-        index[1 + k] = slice(field.shape[1 + k] - (H - houses), None)
+        index[1 + k] = slice(field.shape[1 + k] - extra, None)
         parts.append(field[tuple(index)])
     return parts
 
 
-def as_houses(
-    records: np.ndarray, houses: int, edition: str, players: int, seed: int
+def as_layout(
+    records: np.ndarray, houses: int, areas: int, edition: str, players: int, seed: int
 ) -> tuple[np.ndarray, list[int]]:
-    """``records`` laid out with ``houses`` houses (``state_dtype(houses)``), and the games whose
-    cut-off parts differ from those of their starting record."""
-    axes = house_axes(houses)
+    """``records`` laid out with ``houses`` houses and ``areas`` area slots
+    (``state_dtype(houses, areas)``), and the games whose cut-off parts differ from those of
+    their starting record."""
+    axes = grown_axes(houses, areas)
     start = new_games_range(seed, 0, len(records), edition=edition, players=players)
     bad = np.zeros(len(records), bool)
-    out = np.zeros(records.shape, state_dtype(houses))
+    out = np.zeros(records.shape, state_dtype(houses, areas))
     for name in out.dtype.names or ():
         field = records[name]
         if name not in axes:
             out[name] = field
             continue
         for got, want in zip(
-            cut_off(field, axes[name], houses),
-            cut_off(start[name], axes[name], houses),
-            strict=True,
+            cut_off(field, axes[name]), cut_off(start[name], axes[name]), strict=True
         ):
             bad |= (got != want).reshape(len(records), -1).any(axis=1)
         out[name] = field[(slice(None), *(slice(0, n) for n in out.dtype[name].shape))]
@@ -186,6 +186,7 @@ def fingerprints(
     leave_out: tuple[str, ...] = (),
     by_name: bool = False,
     houses: int | None = None,
+    areas: int | None = None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, edition, players, variants, policies, games in SETTINGS:
@@ -203,19 +204,22 @@ def fingerprints(
             policies=policies,
         )
         hashed = records
-        if houses is not None:
-            hashed, filler = as_houses(records, houses, edition, players, seed=20240)
+        filler: list[int] = []
+        if houses is not None or areas is not None:
+            hashed, filler = as_layout(
+                records, houses or H, areas or A_MAX, edition, players, seed=20240
+            )
             if filler:
                 print(
                     f"{name}: {len(filler)} records hold more than the starting filler past "
-                    f"house {houses} (first: game {filler[0]})",
+                    f"house {houses} / area slot {areas} (first: game {filler[0]})",
                     file=sys.stderr,
                 )
         digests = [
             hashlib.sha256(r.tobytes()).hexdigest()[:16]
             for r in laid_out(hashed, battle_slots, leave_out, by_name)
         ]
-        if houses is not None:
+        if filler:
             for i in filler:  # such a record is not the one it would have been
                 digests[i] = "not filler " + digests[i]
         out[name] = {
@@ -273,6 +277,11 @@ def main() -> None:
         help="hash records as laid out with this many houses (6 before Arryn and Targaryen)",
     )
     parser.add_argument(
+        "--areas",
+        type=int,
+        help="hash records as laid out with this many area slots (58 before the Eyrie port)",
+    )
+    parser.add_argument(
         "--by-name",
         action="store_true",
         help="hash each record's fields in name order (for a change that reorders them)",
@@ -286,6 +295,7 @@ def main() -> None:
         tuple(args.leave_out),
         args.by_name,
         args.houses,
+        args.areas,
     )
     if args.save:
         with open(args.save, "w") as f:

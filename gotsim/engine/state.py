@@ -273,14 +273,16 @@ assert A_MAX <= ACT_UPGRADE_SIEGE
 assert OBJ_SCORED == H and OBJ_POOL == 2 * H and N_OBJECTIVES < ACT_NONE
 
 
-def state_dtype(houses: int = H) -> np.dtype:
+def state_dtype(houses: int = H, areas: int = A_MAX) -> np.dtype:
     """The record type of one game. Every field: name, dtype, shape, meaning.
 
-    ``houses`` sizes every house axis (``H``, and the ``1 + H`` random streams); another value
-    than ``H`` gives the layout of a record with fewer houses, for comparing with one kept from
-    before the houses were added (``benchmarks/check_identical.py --houses``). The engine reads
-    ``STATE_DTYPE`` only."""
+    ``houses`` sizes every house axis (``H``, and the ``1 + H`` random streams) and ``areas``
+    every area axis (``A_MAX``); other values give the layout of a record with fewer houses or
+    area slots, for comparing with one kept from before they were added
+    (``benchmarks/check_identical.py --houses``, ``--areas``). The engine reads ``STATE_DTYPE``
+    only."""
     H = houses  # the house axis, named as in the legend
+    A_MAX = areas  # the area axis
     N_STREAMS = 1 + houses
     fields = [
         # --- flow --------------------------------------------------------------------------
