@@ -234,7 +234,8 @@ class Decision(IntEnum):
     # Ilyn Payne the area of the footman destroyed; Jon Snow 0 nothing, 1 threat down, 2 up;
     # Rodrik the Reader (stage 0) the Westeros deck, (stage 1) the WesterosCard put on top; Ser
     # Gerris Drinkwater the Track; Reek 0 discard him, 1 back to hand; Melisandre the deck slot
-    # bought back. ACT_NONE: the ability is not used
+    # bought back; (A Feast for Crows, House Arryn) Alayne Stone 1 pay 2 power. ACT_NONE: the
+    # ability is not used
 
 
 N_DECISIONS = len(Decision)
