@@ -232,11 +232,11 @@ def test_affc_spec_refusals():
 # =================================================================================================
 
 
-def arryn_case(*, eyrie: bool = True, power: int = 5) -> Case:
+def arryn_case(*, eyrie: bool = True, power: int = 5, adwd: bool = False) -> Case:
     """A 6-player record in the marches where Arryn plays in Greyjoy's place (see the module
     docstring), The Eyrie's neutral force gone; ``eyrie``: The Eyrie is Arryn's home area in the
-    rules record."""
-    c = Case(6).phase("marches")
+    rules record; ``adwd``: the other houses play their A Dance with Dragons decks."""
+    c = Case(6, variants={"adwd_house_cards": adwd}).phase("marches")
     c.rules = c.rules.copy()
     c.t = c.rules[0]
     t, g = c.t, c.g
@@ -322,6 +322,18 @@ def test_affc_engine_alayne_stone_may_pay_two(pay: bool):
     assert c.power_of("arryn") == (3 if pay else 5)
     assert c.power_of("stark") == (0 if pay else 5)
     assert c.at("the_eyrie") == "arryn 2F"
+
+
+def test_affc_engine_arryn_keeps_its_deck_beside_the_adwd_decks():
+    """With the A Dance with Dragons decks Arryn still plays its own (card numbers 42-48 of the
+    ADwD table): Alayne Stone (2 footmen: 3) wins the tie against Stark's footman and
+    Steelshanks Walton and pays 2 power; Stark's 5 are gone."""
+    c = arryn_case(adwd=True)
+    assert [c.card_ids[n] for n in c.t.deck_card[ARRYN]] == DECK
+    c = attack_the_eyrie(c, "F", "2F", "steelshanks_walton", "alayne_stone")
+    c.play("arryn CARD_ABILITY 1")
+    assert c.power_of("arryn") == 3 and c.power_of("stark") == 0
+    assert c.discard_of("arryn") == {"alayne_stone"}
 
 
 def test_affc_engine_alayne_stone_not_asked_without_power_or_home():
