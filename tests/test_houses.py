@@ -1,6 +1,7 @@
 """Arryn and Targaryen have their place in every record, table and stream, and no game gotsim
 plays puts them in play: their entries hold what a house out of play holds, their random
-streams are never drawn from, and whatever needs their data (setups, house cards) refuses them."""
+streams are never drawn from, and whatever needs their data (setups, house cards) refuses them,
+but for Arryn's A Feast for Crows house cards (docs/rules.md F2)."""
 
 from __future__ import annotations
 
@@ -40,8 +41,9 @@ def test_the_house_axis_holds_every_house() -> None:
 def test_no_setup_puts_them_in_play(edition: str, players: int, expansion: str | None) -> None:
     setup = load_setup(edition, players, expansion=expansion)
     assert not set(NEW) & set(setup.houses)
-    for edition_deck in ("1e", "2e"):
-        assert all(house_deck(edition_deck, h) == () for h in NEW)
+    # Arryn's A Feast for Crows deck is a 2nd-edition house's deck (docs/rules.md F2), unplayed
+    assert all(house_deck("1e", h) == () for h in NEW)
+    assert len(house_deck("2e", House.ARRYN)) == 7 and house_deck("2e", House.TARGARYEN) == ()
     g = new_games_range(1, 0, 1, edition=edition, players=players, expansion=expansion)[0]
     assert g.in_play[6:].tolist() == [0, 0]
     assert (g.track[:, players:] == -1).all()
@@ -80,14 +82,20 @@ def test_simulate_makes_no_columns_for_them_and_refuses_their_policies() -> None
         gotsim.simulate(1, players=6, policies={"arryn": "random"})
 
 
-def test_a_battle_spec_refuses_them() -> None:
+def test_a_battle_spec_refuses_them_without_cards() -> None:
+    """Targaryen has no house cards yet; Arryn fights with its A Feast for Crows cards in the
+    2nd edition only."""
     spec = {
         "area": "riverrun",
-        "attacker": {"house": "arryn", "units": {"footman": 1}, "order": "march+0"},
+        "attacker": {"house": "targaryen", "units": {"footman": 1}, "order": "march+0"},
         "defender": {"house": "stark", "units": {"footman": 1}},
     }
-    with pytest.raises(BattleSpecError, match=r"attacker\.house: arryn is not a 2e house"):
+    with pytest.raises(BattleSpecError, match=r"attacker\.house: targaryen is not a 2e house"):
         parse_battle(spec)
+    spec["attacker"]["house"] = "arryn"
+    assert parse_battle(spec).houses == (House.ARRYN, House.STARK)
+    with pytest.raises(BattleSpecError, match=r"attacker\.house: arryn is not a 1e house"):
+        parse_battle({**spec, "edition": "1e"})
 
 
 def test_searches_redraw_no_stream_of_a_house_out_of_play() -> None:

@@ -95,7 +95,8 @@ def cmd_cards(args: argparse.Namespace) -> int:
     from gotsim.rules.cards import house_cards, implemented_in
 
     if args.card_set != "base" and args.edition != "2e":
-        fail(f"--set {args.card_set}: the A Dance with Dragons house cards are 2nd-edition cards")
+        name = "A Feast for Crows" if args.card_set == "affc" else "A Dance with Dragons"
+        fail(f"--set {args.card_set}: the {name} house cards are 2nd-edition cards")
     rows: list[dict[str, Any]] = []
     for card in house_cards(args.edition, args.card_set):
         rows.append(

@@ -82,7 +82,13 @@ KEEP_CARD = CARD_PLUS + 6
 FINAL_FIXED = KEEP_CARD + 2
 THREAT = FINAL_FIXED + 2
 DEFENDER_HOLDS = THREAT + 1
-BATTLE_LEN = DEFENDER_HOLDS + 1
+# A Feast for Crows (House Arryn's cards; appended likewise), per side (add ``side``): whether
+# the side's house holds its home area once the combat is over (Littlefinger, Alayne Stone), an
+# input of the odds calculator: HOME_ELSEWHERE held and not fought over, HOME_HERE the embattled
+# area itself (held by the side exactly when it wins); 0 not held. The engine reads the board.
+HOME_HELD = DEFENDER_HOLDS + 1
+HOME_ELSEWHERE, HOME_HERE = 1, 2
+BATTLE_LEN = HOME_HELD + 2
 
 # --- strength breakdown components (``strength_breakdown`` output columns) ----------------------
 PART_NAMES = (
@@ -362,6 +368,9 @@ def _adwd_strength(b, side: int, mine: int, card: int, cards: tuple, own_ships: 
         return -min(n, card_strength[card] + b[CARD_PLUS + 3 * side])
     elif mine == Ability.QUENTYN_MARTELL:  # +1 per card in the discard pile
         return _count_bits(b[o + DISCARDS])
+    elif mine == Ability.BRONZE_YOHN_ROYCE_FFC:  # more power tokens in hand than the opponent
+        if b[o + POWER] > b[(1 - side) * SIDE + POWER]:
+            return 1
     return 0
 
 
@@ -671,6 +680,70 @@ def power_for_losing(b: NDArray[np.int64], loser: int, card_ability: NDArray[np.
     if loser == ATTACKER and active_ability(b, loser, card_ability) == Ability.QARL_THE_MAID:
         return 3
     return 0
+
+
+# Alayne Stone: the smallest opponent's power in hand for which the odds calculator (and the
+# heuristic players) pay her 2 power tokens (docs/rules.md F2)
+ALAYNE_WORTH = 3
+
+
+@njit
+def alayne_may_pay(
+    b: NDArray[np.int64], side: int, winner: int, card_ability: NDArray[np.int64], holds: bool
+) -> bool:
+    """Alayne Stone: ``side`` won, holds its home area and has the 2 power tokens to pay, and
+    its opponent is a house."""
+    return (
+        side == winner
+        and holds
+        and active_ability(b, side, card_ability) == Ability.ALAYNE_STONE
+        and b[side * SIDE + POWER] >= 2
+        and b[(1 - side) * SIDE + HOUSE] >= 0
+    )
+
+
+@njit
+def alayne_pays(b: NDArray[np.int64], side: int) -> int:
+    """Alayne Stone used: ``side`` pays 2 power tokens, its opponent discards every power token
+    in its hand. Returns how many the opponent loses."""
+    o, other = side * SIDE, (1 - side) * SIDE
+    b[o + POWER] -= 2
+    b[o + POWER_DELTA] -= 2
+    lost = b[other + POWER]
+    b[other + POWER] = 0
+    b[other + POWER_DELTA] -= lost
+    return lost
+
+
+@njit
+def power_after_combat(
+    b: NDArray[np.int64],
+    side: int,
+    cards: tuple,
+    holds: bool,
+    own_power: int,
+    their_power: int,
+) -> int:
+    """Power ``side``'s card takes from the pool after the combat (the pool's limit aside):
+    Littlefinger, twice the printed strength of the opponent's card when the house holds its
+    home area; Lysa Arryn (A Feast for Crows), 3 when the opponent has more power tokens in hand
+    (``own_power``, ``their_power``: the hands after the combat)."""
+    card_strength, card_ability = cards[0], cards[3]
+    mine = active_ability(b, side, card_ability)
+    if mine == Ability.LITTLEFINGER and holds:
+        theirs = b[(1 - side) * SIDE + CARD]
+        return 2 * card_strength[theirs] if theirs >= 0 else 0
+    if mine == Ability.LYSA_ARRYN_FFC and their_power > own_power:
+        return 3
+    return 0
+
+
+@njit
+def holds_home_after(b: NDArray[np.int64], side: int, winner: int) -> bool:
+    """The calculator's reading of ``HOME_HELD``: whether ``side`` holds its home area once the
+    combat is over."""
+    held = b[HOME_HELD + side]
+    return held == HOME_ELSEWHERE or (held == HOME_HERE and side == winner)
 
 
 @njit

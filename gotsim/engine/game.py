@@ -41,7 +41,7 @@ from gotsim.engine.state import (
 from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table
 from gotsim.engine.westeros import WILDLINGS_1E
 from gotsim.rules.board import load_board
-from gotsim.rules.cards import house_cards, house_deck
+from gotsim.rules.cards import game_cards, house_deck
 from gotsim.rules.ids import EDITIONS, House, Unit
 from gotsim.rules.objectives import objectives
 from gotsim.rules.setup import load_setup
@@ -640,7 +640,7 @@ class Game:
         if action == ACT_NONE or (ability in ADWD_ZERO_UNUSED and action == 0):
             return f"does not use {ability.name.lower().replace('_', ' ')}"
         if ability == cb.Ability.QYBURN:
-            card = house_cards(self.edition, self.card_set)[action]
+            card = game_cards(self.edition, self.card_set)[action]
             return f"pays 2 power for the numbers of {card.name} (Qyburn)"
         if ability == cb.Ability.ILYN_PAYNE:
             return f"destroys a footman in {self._area(action)} (Ser Ilyn Payne)"
@@ -654,6 +654,10 @@ class Game:
             return f"moves up on {TRACK_WORDS[action]} (Ser Gerris Drinkwater)"
         if ability == cb.Ability.REEK:
             return "takes Reek back into its hand"
+        if ability == cb.Ability.ALAYNE_STONE:
+            return (
+                "pays 2 power: the opponent discards every power token in its hand (Alayne Stone)"
+            )
         return f"pays power to take {self._card(house, action)} back (Melisandre)"
 
     def _wildling_choice(self, house: House, ctx: tuple[int, ...], action: int) -> str:

@@ -238,7 +238,8 @@ class Decision(IntEnum):
     # Ilyn Payne the area of the footman destroyed; Jon Snow 0 nothing, 1 threat down, 2 up;
     # Rodrik the Reader (stage 0) the Westeros deck, (stage 1) the WesterosCard put on top; Ser
     # Gerris Drinkwater the Track; Reek 0 discard him, 1 back to hand; Melisandre the deck slot
-    # bought back. ACT_NONE: the ability is not used
+    # bought back; (A Feast for Crows, House Arryn) Alayne Stone 1 pay 2 power. ACT_NONE: the
+    # ability is not used
     # 2e A Feast for Crows objective cards (gotsim.engine.objectives):
     OBJECTIVE = 40  # ctx0 ObjectiveStep; action: an Objective number (the card moved or
     # scored), or for SPECIAL 0 pass, 1 score; ACT_NONE: score nothing (SCORE)

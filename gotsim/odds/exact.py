@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gotsim.engine.combat import (
+    ALAYNE_WORTH,
     ATTACKER,
     BLADE_HOLDER,
     BLADE_USED,
@@ -20,13 +21,17 @@ from gotsim.engine.combat import (
     FINAL_FIXED,
     N_PARTS,
     N_UNIT_TYPES,
+    POWER,
     POWER_DELTA,
     SIDE,
     TIDES,
     add_chance_strength,
+    alayne_may_pay,
     attacker_wins,
     blade_redraw_chances,
     board_and_card_strength,
+    holds_home_after,
+    power_after_combat,
     power_for_losing,
     power_for_winning,
     settle_losses,
@@ -65,6 +70,7 @@ def _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc):
     side_lost[:, :] = 0
     side_routed[:, :] = 0
     settle_losses(b, parts[:2], winner, cards[3], side_lost, side_routed, parts[6, :N_UNIT_TYPES])
+    power = power_changes(b, winner, cards)
     for side in (ATTACKER, DEFENDER):
         total = 0
         for u in range(N_UNIT_TYPES):
@@ -72,14 +78,39 @@ def _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc):
             routed[side, u] += weight * side_routed[side, u]
             total += side_lost[side, u]
         dist[side, min(total, MAX_LOST)] += weight
-        power = b[side * SIDE + POWER_DELTA]
-        if side == winner:
-            power += power_for_winning(b, side, cards[3])
-        else:
-            power += power_for_losing(b, side, cards[3])  # Qarl the Maid
-        misc[M_POWER_ATTACKER + side] += weight * power
+        misc[M_POWER_ATTACKER + side] += weight * power[side]
     if win:
         misc[M_ATTACKER_WINS] += weight
+
+
+@njit
+def power_changes(b, winner: int, cards):
+    """Each side's power tokens gained (+) or paid (-) through card abilities in one outcome:
+    what was paid before the strengths were compared (``POWER_DELTA``), Tywin's or Ser Jaime's
+    win, Qarl the Maid's lost attack, then House Arryn's cards (A Feast for Crows; docs/rules.md
+    F2): Alayne Stone paid when the opponent has ``ALAYNE_WORTH`` power tokens or more in hand,
+    Littlefinger and Lysa Arryn after the combat (the pool's limit is not counted)."""
+    out = np.zeros(2, np.int64)
+    hand = np.zeros(2, np.int64)  # power tokens in hand as the outcome goes on
+    for side in (ATTACKER, DEFENDER):
+        gain = power_for_winning(b, side, cards[3]) if side == winner else 0
+        if side != winner:
+            gain = power_for_losing(b, side, cards[3])  # Qarl the Maid
+        out[side] = b[side * SIDE + POWER_DELTA] + gain
+        hand[side] = b[side * SIDE + POWER] + gain
+    loser = 1 - winner
+    holds = holds_home_after(b, winner, winner)
+    worth = hand[winner] >= 2 and hand[loser] >= ALAYNE_WORTH
+    if worth and alayne_may_pay(b, winner, winner, cards[3], holds):
+        out[winner] -= 2
+        hand[winner] -= 2
+        out[loser] -= hand[loser]
+        hand[loser] = 0
+    for side in (ATTACKER, DEFENDER):
+        holds = holds_home_after(b, side, winner)
+        gain = power_after_combat(b, side, cards, holds, hand[side], hand[1 - side])
+        out[side] += gain
+    return out
 
 
 @njit

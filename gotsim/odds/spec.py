@@ -19,7 +19,7 @@ from gotsim.data import load_data
 from gotsim.engine import combat as cb
 from gotsim.inputs import FieldChecks, InputError, parse_json, read_text_file
 from gotsim.rules.board import Board, load_board
-from gotsim.rules.cards import house_card, house_cards, house_deck
+from gotsim.rules.cards import house_card, house_deck
 from gotsim.rules.ids import BASE_HOUSES, EDITIONS, AreaKind, House, Unit
 from gotsim.rules.setup import load_setup
 
@@ -66,7 +66,7 @@ TOP_KEYS = (
     "name",
     "description",
 )
-SIDE_KEYS = ("house", "units", "order", "hand", "card", "power", "discards")
+SIDE_KEYS = ("house", "units", "order", "hand", "card", "power", "discards", "holds_home")
 DEFENDER_KEYS = (
     *SIDE_KEYS,
     "garrison",
@@ -80,6 +80,8 @@ DEFENDER_KEYS = (
 DEFAULT_PLAYERS = {"2e": 6, "1e": 5}
 SUPPORT_KEYS = ("house", "side", "units", "order")
 DEFAULT_POWER = 5
+# House Arryn's home area (A Feast for Crows; the base board names no home area for Arryn)
+ARRYN_HOME = "the_eyrie"
 # areas outside the home areas that an expansion's start garrisons (A Dance with Dragons)
 EXPANSION_GARRISONS = frozenset(
     area
@@ -148,13 +150,38 @@ def _house(value: Any, where: str, edition: str = "2e") -> House:
     except ValueError:
         known = ", ".join(h.id for h in House)
         raise _fail(where, f"unknown house {value!r} (known: {known})") from None
-    if house not in {c.house for c in house_cards(edition)}:
+    if not house_deck(edition, house):
         if house in BASE_HOUSES:
             why = "it plays only with A Clash of Kings, which gotsim does not package"
         else:
             why = "its house cards come with an expansion gotsim does not play yet"
         raise _fail(where, f"{house.id} is not a {edition} house ({why})")
     return house
+
+
+def _is_home(board: Board, area: int, house: House) -> bool:
+    """Whether ``area`` is ``house``'s home area (Arryn's: ``ARRYN_HOME``)."""
+    if house == House.ARRYN:
+        return board.area_ids[area] == ARRYN_HOME
+    return bool(board.home[area] == int(house))
+
+
+def _home_held(
+    side_spec: Mapping[str, Any], house: House, board: Board, area: int, where: str
+) -> int:
+    """``cb.HOME_HELD`` of a side (Littlefinger, Alayne Stone): a battle in its home area
+    decides it; elsewhere ``holds_home`` says (true unless given)."""
+    held = side_spec.get("holds_home", True)
+    if not isinstance(held, bool):
+        raise _fail(f"{where}.holds_home", f"must be true or false, got {held!r}")
+    if _is_home(board, area, house):
+        if "holds_home" in side_spec:
+            raise _fail(
+                f"{where}.holds_home",
+                f"the battle is in {house.id}'s home area: whoever wins it holds it",
+            )
+        return cb.HOME_HERE
+    return cb.HOME_ELSEWHERE if held else 0
 
 
 def _int(value: Any, where: str, low: int = 0, high: int = 99) -> int:
@@ -426,6 +453,7 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         for number in hands[side]:
             b[o + cb.HAND] |= cb.bit(number)
         b[o + cb.POWER] = _int(side_spec.get("power", DEFAULT_POWER), f"{where}.power", 0, 20)
+        b[cb.HOME_HELD + side] = _home_held(side_spec, house, board, area, where)
         card = side_spec.get("card")
         if card is not None and three:
             picks[side] = _picks(card, hands[side], house, edition, f"{where}.card", card_set)
@@ -465,7 +493,7 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         b[d + cb.GARRISON] = _int(def_spec.get("garrison", 0), "defender.garrison", 0, 9)
         if (
             b[d + cb.GARRISON]
-            and board.home[area] != int(defender)
+            and not _is_home(board, area, defender)
             and area_id not in EXPANSION_GARRISONS
         ):
             raise _fail(
@@ -506,9 +534,13 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
     _check_pieces(forces, edition, siege)
     houses_in = [h for h in (attacker, defender) if h is not None]
     start = load_setup(edition, DEFAULT_PLAYERS[edition]).tracks
+    # a house of no default track (Arryn) stands at the bottom of the default tracks
+    extra = tuple(h for h in houses_in if h not in start["fiefdoms"])
     tracks = {
-        "fiefdoms": _track(spec, "fiefdoms", houses_in, start["fiefdoms"], edition),
-        "iron_throne": _track(spec, "iron_throne", houses_in, start["iron_throne"], edition),
+        "fiefdoms": _track(spec, "fiefdoms", houses_in, start["fiefdoms"] + extra, edition),
+        "iron_throne": _track(
+            spec, "iron_throne", houses_in, start["iron_throne"] + extra, edition
+        ),
     }
     for side, house in ((cb.ATTACKER, attacker), (cb.DEFENDER, defender)):
         if house is not None:

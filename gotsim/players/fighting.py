@@ -538,7 +538,8 @@ def card_ability(g, t, house: int, mask, params, memo) -> int:
     strength 2 or more; Ser Ilyn Payne destroys a footman, the battle's first; Jon Snow lowers
     the threat; Ser Gerris climbs the Iron Throne first; Reek goes back to the hand; Melisandre
     buys back her dearest affordable card of strength 2 or more keeping a power token; Rodrik
-    the Reader stacks the card the house gains most by (``rodrik_card``)."""
+    the Reader stacks the card the house gains most by (``rodrik_card``); Alayne Stone (A Feast
+    for Crows) pays when the opponent has 3 power tokens or more in hand."""
     side = g.ctx[0]
     ability = g.ctx[1]
     if ability == cb.Ability.AERON_DWD:
@@ -575,6 +576,11 @@ def card_ability(g, t, house: int, mask, params, memo) -> int:
         if g.ctx[2] == RODRIK_DECK:
             return deck if deck >= 0 else ACT_NONE
         return card if card >= 0 and mask[card] else -1
+    if ability == cb.Ability.ALAYNE_STONE:
+        # pay 2 when the opponent loses more than that (cb.ALAYNE_WORTH, as the calculator)
+        opponent = g.battle[(1 - side) * cb.SIDE + cb.HOUSE]
+        rich = opponent >= 0 and g.power[opponent] >= cb.ALAYNE_WORTH
+        return 1 if mask[1] and rich else ACT_NONE
     if ability == cb.Ability.MELISANDRE_DWD:
         best = 1
         best_s = ACT_NONE

@@ -1,12 +1,15 @@
 """House cards as frozen records, per edition, and the tables the combat code runs on.
 
 ``house_cards(edition, card_set)`` gives every card of a set; ``house_card(edition, card_id)``
-one card (of any set); ``house_deck(edition, house, card_set)`` a house's seven. The sets
-(``CARD_SETS``): ``"base"`` (the edition's own decks) and, for the 2nd edition, ``"adwd"`` (the
-A Dance with Dragons decks of the six base houses, played with the ``adwd_house_cards``
-variant). ``Ability`` numbers the card abilities the combat code knows, keyed by the data's
-``effect`` tags; ``card_table(edition, card_set)`` and ``tides_deck()`` are the arrays the
-compiled code takes (one set's cards by number, the Tides of Battle deck).
+one card (of any set); ``house_deck(edition, house, card_set)`` a house's seven. The sets a game
+is played with (``CARD_SETS``): ``"base"`` (the edition's own decks) and, for the 2nd edition,
+``"adwd"`` (the A Dance with Dragons decks of the six base houses, played with the
+``adwd_house_cards`` variant). House Arryn has one deck only, A Feast for Crows' (the listing's
+set ``"affc"``): in the 2nd edition it plays that deck whatever the set, and its cards follow
+the set's in every card table (``game_cards``), so that no other card changes number.
+``Ability`` numbers the card abilities the combat code knows, keyed by the data's ``effect``
+tags; ``card_table(edition, card_set)`` and ``tides_deck()`` are the arrays the compiled code
+takes (the game's cards by number, the Tides of Battle deck).
 """
 
 from __future__ import annotations
@@ -81,16 +84,22 @@ def _card(house: House, record: Mapping[str, Any]) -> HouseCard:
 # Dance with Dragons decks (2nd edition; the ``adwd_house_cards`` variant), by their key in
 # ``house_cards_variants.json``
 CARD_SETS: tuple[str, ...] = ("base", "adwd")
-_VARIANT_SET_KEYS = {"adwd": "a_dance_with_dragons"}
+# every set ``house_cards`` lists (``gotsim cards --set``): the game sets, then "affc" (A Feast
+# for Crows: House Arryn's deck, which it plays in every 2nd-edition game)
+LISTED_SETS: tuple[str, ...] = (*CARD_SETS, "affc")
+ARRYN_SET = "affc"
+_VARIANT_SET_KEYS = {"adwd": "a_dance_with_dragons", "affc": "a_feast_for_crows_arryn"}
 
 
 def _set_houses(edition: str, card_set: str) -> Mapping[str, Any]:
     if card_set == "base":
         return load_data(edition, "house_cards.json")["houses"]
     if card_set not in _VARIANT_SET_KEYS:
-        raise CardDataError(f"unknown house-card set {card_set!r} (known: {', '.join(CARD_SETS)})")
+        known = ", ".join(LISTED_SETS)
+        raise CardDataError(f"unknown house-card set {card_set!r} (known: {known})")
     if edition != "2e":
         raise CardDataError(f"the {card_set} house cards belong to the 2nd edition")
+    # (the A Feast for Crows set is Arryn's alone)
     sets = load_data(edition, "house_cards_variants.json")["sets"]
     return sets[_VARIANT_SET_KEYS[card_set]]["houses"]
 
@@ -110,8 +119,22 @@ def house_cards(edition: str = "2e", card_set: str = "base") -> tuple[HouseCard,
 
 
 def card_sets(edition: str) -> tuple[str, ...]:
-    """The house-card sets of an edition (``("base", "adwd")`` for the 2nd)."""
-    return CARD_SETS if edition == "2e" else ("base",)
+    """The house-card sets of an edition (``("base", "adwd", "affc")`` for the 2nd)."""
+    return LISTED_SETS if edition == "2e" else ("base",)
+
+
+@lru_cache(maxsize=8)
+def game_cards(edition: str = "2e", card_set: str = "base") -> tuple[HouseCard, ...]:
+    """The cards of a game played with ``card_set``, by card number: the set's, then (2nd
+    edition) House Arryn's A Feast for Crows deck, which Arryn plays with either set.
+
+    >>> [c.id for c in game_cards("2e")][42:44]
+    ['bronze_yohn_royce_ffc', 'littlefinger']
+    """
+    cards = house_cards(edition, card_set)
+    if edition == "2e" and card_set != ARRYN_SET:
+        cards += house_cards(edition, ARRYN_SET)
+    return cards
 
 
 @lru_cache(maxsize=4)
@@ -130,7 +153,9 @@ def house_card(edition: str, card_id: str) -> HouseCard:
 
 
 def house_deck(edition: str, house: House, card_set: str = "base") -> tuple[HouseCard, ...]:
-    return tuple(c for c in house_cards(edition, card_set) if c.house == house)
+    """A house's seven cards in a game played with ``card_set`` (House Arryn: its A Feast for
+    Crows deck whatever the set; empty for a house without cards in the edition)."""
+    return tuple(c for c in game_cards(edition, card_set) if c.house == house)
 
 
 class Ability(IntEnum):
@@ -193,6 +218,11 @@ class Ability(IntEnum):
     QUENTYN_MARTELL = 51
     PAXTER_REDWYNE = 52
     MARGAERY_DWD = 53
+    # 2nd edition, A Feast for Crows: House Arryn's deck (played in every 2nd-edition game)
+    BRONZE_YOHN_ROYCE_FFC = 54
+    LITTLEFINGER = 55
+    ALAYNE_STONE = 56
+    LYSA_ARRYN_FFC = 57
 
 
 EFFECT_TAGS: dict[str, Ability] = {
@@ -241,6 +271,11 @@ EFFECT_TAGS: dict[str, Ability] = {
     "queen_of_thorns_dwd_ignore_opponent_text": Ability.QUEEN_OF_THORNS_1E,
     "paxter_sea_ships_plus1": Ability.PAXTER_REDWYNE,
     "margaery_dwd_cap_opponent_final_strength": Ability.MARGAERY_DWD,
+    # A Feast for Crows (Arryn)
+    "yohn_ffc_plus1_if_more_power": Ability.BRONZE_YOHN_ROYCE_FFC,
+    "littlefinger_power_from_opponent_card": Ability.LITTLEFINGER,
+    "alayne_pay2_opponent_loses_all_power": Ability.ALAYNE_STONE,
+    "lysa_ffc_gain_3_if_opponent_richer": Ability.LYSA_ARRYN_FFC,
 }
 
 # the 1st edition's tags; a tag shared with the 2nd edition maps to the same ability only where
@@ -342,9 +377,10 @@ _REF_CARDS = {
 
 @lru_cache(maxsize=8)
 def card_table(edition: str = "2e", card_set: str = "base") -> CardTable:
-    """The card arrays of an edition's set (numbered in ``house_cards(edition, card_set)``
-    order); every card's ``effect`` tag must be known to the combat code."""
-    cards = house_cards(edition, card_set)
+    """The card arrays of a game played with an edition's set (numbered in
+    ``game_cards(edition, card_set)`` order); every card's ``effect`` tag must be known to the
+    combat code."""
+    cards = game_cards(edition, card_set)
     tags = EFFECT_TAGS_BY_EDITION[edition]
     ids = tuple(c.id for c in cards)
     ability = np.zeros(len(cards), np.int64)

@@ -11,8 +11,10 @@ retreats to). The attacking units are the march's
 ``g.moving[target]``; they stay in the march's origin until they win or retreat.
 
 The package, each module importing only those before it: ``common`` (steps, cursors, hands,
-support, the Tides of Battle draw), ``aftermath`` (casualties, retreats, finishing), ``adwd``
-(the A Dance with Dragons cards' steps and their ``CARD_ABILITY`` decision), ``decisions``
+support, the Tides of Battle draw), ``aftermath`` (casualties, retreats, finishing), ``affc``
+(House Arryn's A Feast for Crows cards: its home area, Alayne Stone's payment, the power after
+the combat), ``adwd`` (the A Dance with Dragons cards' steps and the ``CARD_ABILITY`` decision
+they share with Alayne Stone), ``decisions``
 (legal options and applying answers) and ``steps`` (the step machine).
 """
 

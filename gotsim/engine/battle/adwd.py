@@ -1,8 +1,9 @@
 """The A Dance with Dragons house cards in a battle (the ``adwd_house_cards`` variant): Reek's
 "immediately", the "before combat" step (Stannis Baratheon, Walder Frey, Qyburn, Aeron Damphair),
 the "after the winner" abilities of both sides in Iron Throne order (Ser Ilyn Payne, Jon Snow,
-Rodrik the Reader, Ser Gerris Drinkwater, Reek) and Melisandre after the combat, with the one
-decision they share (``Decision.CARD_ABILITY``: its legal options and applying an answer).
+Rodrik the Reader, Ser Gerris Drinkwater, Reek; and A Feast for Crows' Alayne Stone, House
+Arryn's) and Melisandre after the combat, with the one decision they share
+(``Decision.CARD_ABILITY``: its legal options and applying an answer).
 
 The strengths (Ser Addam Marbrand, Ramsay Bolton, Euron Crow's Eye, Doran Martell, Quentyn
 Martell, Paxter Redwyne, Mance Rayder, Margaery Tyrell, and what Qyburn and Aeron add) are the
@@ -14,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from gotsim.engine import combat as cb
+from gotsim.engine.battle.affc import ALAYNE_PAYS, alayne_asked, alayne_pays
 from gotsim.engine.battle.common import (
     follow_track_change,
     iron_throne_first,
@@ -105,8 +107,9 @@ def before_combat_step(g, t) -> bool:
 
 @njit
 def after_winner_step(g, t) -> bool:
-    """The A Dance with Dragons "after the winner" choices of both sides in Iron Throne order
-    (``g.battle_cursor`` 1, 2: the first and second side; 3 done). True while one is pending."""
+    """The A Dance with Dragons "after the winner" choices of both sides in Iron Throne order,
+    and House Arryn's Alayne Stone (``g.battle_cursor`` 1, 2: the first and second side; 3
+    done). True while one is pending."""
     b = g.battle
     winner = g.battle_winner
     while g.battle_cursor < 3:
@@ -121,6 +124,7 @@ def after_winner_step(g, t) -> bool:
             or (won and mine == A.RODRIK_THE_READER)
             or (won and mine == A.GERRIS_DRINKWATER)
             or (not won and mine == A.REEK)
+            or (won and mine == A.ALAYNE_STONE and alayne_asked(g, t, side))
         )
         if asked and _ask_if_choice(g, t, side_house(g, side), side, mine):
             return True
@@ -214,6 +218,9 @@ def card_ability_legal(g, t, mask) -> None:
             if (g.discard[house] >> slot) & 1:
                 mask[slot] = t.card_strength[t.deck_card[house, slot]] <= g.power[house]
         mask[ACT_NONE] = True
+    elif ability == A.ALAYNE_STONE:
+        mask[ALAYNE_PAYS] = g.power[house] >= 2
+        mask[ACT_NONE] = True
 
 
 @njit
@@ -299,6 +306,8 @@ def card_ability_apply(g, t, house: int, action: int) -> None:
         _gerris_moves_up(g, t, house, action)
     elif ability == A.REEK:
         b[cb.KEEP_CARD + side] = action
+    elif ability == A.ALAYNE_STONE:
+        alayne_pays(g, side)
     elif ability == A.MELISANDRE_DWD:
         lose_power(g, house, t.card_strength[t.deck_card[house, action]])
         g.discard[house] &= np.uint8(~(1 << action) & 0x7F)

@@ -13,6 +13,7 @@ from gotsim.engine.battle.adwd import (
     post_combat_step,
     reek_immediately,
 )
+from gotsim.engine.battle.affc import ARRYN, arryn_after_combat
 from gotsim.engine.battle.aftermath import (
     any_retreat,
     casualty_candidates,
@@ -196,7 +197,8 @@ def battle_step(g, t) -> bool:
                     return True
                 if first_edition_after_winner(g, t, winner, mine):
                     return True
-            if t.adwd_house_cards and after_winner_step(g, t):
+            # House Arryn plays its A Feast for Crows deck in any game: Alayne Stone
+            if (t.adwd_house_cards or g.in_play[ARRYN]) and after_winner_step(g, t):
                 return True
             g.combat_step = CASUALTIES
         elif step == RETREAT:
@@ -231,6 +233,8 @@ def battle_step(g, t) -> bool:
         elif step == FINISH:
             finish_battle(g, t)
             g.combat_step = OVER
+            if g.in_play[ARRYN]:  # Littlefinger, Lysa Arryn: after the combat, no choice
+                arryn_after_combat(g, t)
             # Patchface: after combat, won or lost (S&R PatchfaceHouseCardAbility)
             for side in (cb.ATTACKER, cb.DEFENDER):
                 if cb.active_ability(b, side, ability) == cb.Ability.PATCHFACE:

@@ -35,7 +35,7 @@ from gotsim.engine.position.model import (
 )
 from gotsim.engine.position.queries import control
 from gotsim.rules.board import load_board
-from gotsim.rules.cards import house_cards, house_deck
+from gotsim.rules.cards import game_cards, house_deck
 from gotsim.rules.ids import EDITIONS, AreaKind, House, Unit
 from gotsim.rules.objectives import Objective
 from gotsim.rules.setup import TRACKS, Setup, SetupDataError, load_setup
@@ -98,7 +98,7 @@ class _Reader:
             raise fail("players", str(exc)) from None
         self.houses = self.setup.houses
         self.card_set = "adwd" if self.variants()["adwd_house_cards"] else "base"
-        self.deck_order = {c.id: i for i, c in enumerate(house_cards(edition, self.card_set))}
+        self.deck_order = {c.id: i for i, c in enumerate(game_cards(edition, self.card_set))}
 
     def read_expansion(self) -> str | None:
         """The position's expansion (``rules.variants.EXPANSIONS``; none: the base game)."""
