@@ -4,7 +4,8 @@
 record is consistent: owners match units, routed units are a subset, order-token counts match the
 board, power in hand plus power tokens on the board stay within 20, unit limits hold, ports hold at
 most 3 ships of the house controlling their land area (rulebook p.25), tracks order exactly
-the houses in play, hands and discards never overlap; for the
+the houses in play, hands and discards never overlap, no objective card stays in the Shifting
+Ambitions pool after the Westeros phase and no house has negative victory points; for the
 1st edition also every card in hand or discarded, no routed unit after the marches.
 """
 
@@ -12,7 +13,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from gotsim.engine.state import N_ORDER_KINDS, ONE_TIME_HOUSE, ORDER_COUNT, H, Phase, Restriction
+from gotsim.engine.state import (
+    N_ORDER_KINDS,
+    OBJ_POOL,
+    ONE_TIME_HOUSE,
+    ORDER_COUNT,
+    H,
+    Phase,
+    Restriction,
+)
 from gotsim.rules.ids import AreaKind, Unit
 
 
@@ -90,6 +99,11 @@ def violations(g: np.void, t: np.void) -> list[str]:
             out.append(f"house {h}: supply {g['supply'][h]}")
     if not 0 <= g["threat"] <= t["threat_max"] or g["threat"] % t["threat_step"]:
         out.append(f"wildling threat {g['threat']}")
+    pooled = int((g["objective_at"] == OBJ_POOL).sum())
+    if pooled and int(g["phase"]) != Phase.WESTEROS:
+        out.append(f"{pooled} objective cards in the Shifting Ambitions pool after Westeros")
+    if (g["vp"] < 0).any():
+        out.append(f"victory points {g['vp'].tolist()}")
     if int(t["edition"]) == 1:
         out.extend(_first_edition(g, t))
     return out
