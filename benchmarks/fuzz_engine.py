@@ -3,9 +3,9 @@ Battle setting (2nd edition) or per player count (1st edition), checking every i
 end of each game.
 
 Run: ``python benchmarks/fuzz_engine.py [--games N] [--edition 1e|2e|both] [--variant NAME]
-[--expansion adwd]`` (``--variant`` repeats; the A Clash of Kings modules are 1st-edition
-variants; ``--expansion`` plays the expansion's 6-player game with and without Tides of
-Battle); prints the games played and violations.
+[--expansion adwd|affc]`` (``--variant`` repeats; the A Clash of Kings modules are 1st-edition
+variants; ``--expansion`` plays the expansion's game, 6 players for adwd and 4 for affc, with
+and without Tides of Battle); prints the games played and violations.
 
 ``--all`` plays every setting instead: the 2nd edition at 3 to 6 players with and without Tides
 of Battle (and the King's Court swap at 5 and 6), the 1st edition at 3 to 5 players with no
@@ -31,7 +31,12 @@ from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
 from gotsim.engine.tables import rules_table
 from gotsim.play.runner import play_random
-from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS, variant_flags
+from gotsim.rules.variants import (
+    CLASH_OF_KINGS_VARIANTS,
+    EXPANSION_PLAYERS,
+    EXPANSIONS,
+    variant_flags,
+)
 
 
 def main() -> None:
@@ -39,7 +44,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=5000, help="games per setting")
     parser.add_argument("--edition", choices=("1e", "2e", "both"), default="2e")
     parser.add_argument("--variant", action="append", default=[], help="a variant switched on")
-    parser.add_argument("--expansion", help="a 2nd-edition expansion (adwd): its 6-player game")
+    parser.add_argument(
+        "--expansion", choices=tuple(EXPANSIONS), help="a 2nd-edition expansion: its game"
+    )
     parser.add_argument("--all", action="store_true", help="every edition, count and variant")
     parser.add_argument("--chunk", type=int, default=5000, help="games played at once (--all)")
     parser.add_argument("--state", help="JSON file of finished chunks (--all): resumes a run")
@@ -60,7 +67,8 @@ def main() -> None:
     }
     settings = []
     if args.expansion:
-        settings += [("2e", 6, tides) for tides in (False, True)]
+        players = EXPANSION_PLAYERS[args.expansion]
+        settings += [("2e", players, tides) for tides in (False, True)]
     elif args.edition in ("2e", "both"):
         settings += [("2e", p, tides) for p in (3, 4, 5, 6) for tides in (False, True)]
     if args.edition in ("1e", "both") and not args.expansion:

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from gotsim.data import load_data
+from gotsim.rules.variants import EXPANSIONS
 
 __all__ = ["westeros_chances"]
 
@@ -26,11 +27,12 @@ WINTER = "winter_is_coming"
 FIRST_ROUND, LAST_ROUND = 2, 10  # no Westeros phase in round 1
 
 
-def westeros_chances(edition: str = "2e") -> pd.DataFrame:
+def westeros_chances(edition: str = "2e", expansion: str | None = None) -> pd.DataFrame:
     """One row per deck, round (2–10) and card: ``deck`` (I, II, III), ``round``, ``card``,
     ``resolved`` (the chance that the card is the one resolved that round; 0 for Winter Is
     Coming), ``drawn`` (the chance that it is drawn at least once that round) and
     ``expected_draws`` (the expected number of times it is drawn that round). All exact.
+    ``expansion="affc"``: A Feast for Crows' deck I (no Winter Is Coming) in place of deck I.
 
     >>> c = westeros_chances("2e")
     >>> row = c[(c.deck == "I") & (c["round"] == 3) & (c.card == "winter_is_coming")].iloc[0]
@@ -38,11 +40,19 @@ def westeros_chances(edition: str = "2e") -> pd.DataFrame:
     0.1111 0.1235
     >>> print(f"{c[(c.deck == 'I') & (c.card == 'mustering')].resolved.iloc[0]:.4f}")
     0.3333
+    >>> f = westeros_chances("2e", "affc")
+    >>> print(f"{f[(f.deck == 'I') & (f.card == 'rally_the_men')].resolved.iloc[0]:.4f}")
+    0.2000
     """
     if edition != "2e":
         raise ValueError(f"westeros_chances: only the 2nd edition's decks, got {edition!r}")
+    decks = list(load_data(edition, "westeros_cards.json")["decks"])
+    if expansion is not None:
+        scenario = load_data("2e", "expansions.json")["scenarios"][EXPANSIONS[expansion]]
+        if "westeros_deck_I_replacement" in scenario:
+            decks[0] = {"deck": "I", **scenario["westeros_deck_I_replacement"]}
     rows = []
-    for deck in load_data(edition, "westeros_cards.json")["decks"]:
+    for deck in decks:
         size = int(deck["size"])
         counts = {c["id"]: int(c["count"]) for c in deck["cards"]}
         w = counts.get(WINTER, 0)

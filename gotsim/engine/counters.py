@@ -40,7 +40,7 @@ WESTEROS_COUNTERS: tuple[str, ...] = (
     "westeros_step",  # phase step: draw, attack at the top, resolve cards, finish
     "westeros_card",  # deck (0 I, 1 II, 2 III) of the card being resolved
     "westeros_effect",  # what that card is doing now (westeros.common.E_*)
-    "westeros_loop",  # mustering: turn-order position; Clash of Kings: track bid on
+    "westeros_loop",  # mustering, objective cards: turn-order position; Clash: track bid on
     "westeros_area",  # mustering: next area; Clash of Kings: 0 start, 1 bids, 2 ties
     "attack_step",  # wildling attack: idle, bidding, pick lowest/highest, card effect
     "attack_loop",  # turn-order position of the attack's "everyone else" loop
@@ -54,7 +54,7 @@ WESTEROS_WORK: tuple[str, ...] = (
     "new_track",  # the rebuilt track, top first (H slots)
     "recon_pos",  # supply reconciliation: next turn-order position to check
     "wildling_strength",  # the wildling attack's strength
-    "participants",  # bit per house bidding (Clash: all in play; wildlings: minus excluded)
+    "participants",  # bit per house bidding (Clash, wildlings); Shifting Ambitions: card put
     "wildling_card",  # the wildling card this attack revealed (-1 before)
     "wildling_chosen",  # lowest bidder (wildlings won) or highest (Night's Watch won)
     "attack_result",  # bit 0: Night's Watch won; bit 1: Preemptive Raid's second attack

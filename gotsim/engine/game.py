@@ -104,6 +104,10 @@ WESTEROS_OPTIONS = {  # WESTEROS_CHOICE: what each option of a choice card does
         "no March +1 orders this round",
         "nothing happens",
     ),
+    WesterosCard.THE_BURDEN_OF_POWER: (
+        "the wildling threat drops to 0",
+        "every house musters",
+    ),
 }
 
 
@@ -119,6 +123,9 @@ def card_names() -> dict[str, str]:
         for deck in decks:
             for card in deck["cards"]:
                 names.setdefault(card["id"], card.get("name", card["id"]))
+    for scenario in load_data("2e", "expansions.json")["scenarios"].values():
+        for card in scenario.get("westeros_deck_I_replacement", {}).get("cards", ()):
+            names.setdefault(card["id"], card.get("name", card["id"]))
     for card in load_data("2e", "wildling_cards.json")["cards"]:
         names.setdefault(card["id"], card.get("name", card["id"]))
     return names

@@ -3,7 +3,8 @@
 ``violations(g, t)`` lists every broken invariant as a readable line; an empty list means the
 record is consistent: owners match units, routed units are a subset, order-token counts match the
 board, power in hand plus power tokens on the board stay within the house's tokens (20; A Feast
-for Crows' Arryn 19), unit limits hold, objective cards lie where they may (A Feast for Crows),
+for Crows' Arryn 19), unit limits hold, objective cards lie where they may (A Feast for Crows:
+never in the Shifting Ambitions pool after the Westeros phase, and no negative victory points),
 ports hold at most 3 ships of the house controlling their land area (rulebook p.25), tracks
 order exactly the houses in play, hands and discards never overlap; for the 1st edition also
 every card in hand or discarded, no routed unit after the marches.

@@ -381,6 +381,26 @@ def _versus_others(g, house: int, mine: float, total: float) -> float:
 
 
 @njit
+def _burden_of_power(g, t, house: int) -> int:
+    """The Burden of Power: reset the wildling threat (0) when it stands at 8 or more and this
+    house is short of power for the bidding or gains no more from a mustering than the others;
+    else every house musters (1) when it gains more than the others."""
+    mus_total = 0.0
+    pow_total = 0.0
+    for e in range(H):
+        if g.in_play[e]:
+            mus_total += float(_muster_points(g, t, e))
+            pow_total += float(g.power[e])
+    vm = _versus_others(g, house, float(_muster_points(g, t, house)), mus_total)
+    vp = _versus_others(g, house, float(g.power[house]), pow_total)
+    if g.threat >= 8 and (vp < 0.0 or vm <= 0.0):
+        return 0
+    if vm > 0.0 or g.threat == 0:
+        return 1
+    return 0
+
+
+@njit
 def westeros_choice(g, t, house: int, mask, params, memo) -> int:
     """WESTEROS_CHOICE: the option that helps this house more than the others."""
     ensure_view(g, t, memo)
@@ -406,6 +426,8 @@ def westeros_choice(g, t, house: int, mask, params, memo) -> int:
         if vm > 0.0:
             return 1
         return 2
+    if card == WesterosCard.THE_BURDEN_OF_POWER:
+        return _burden_of_power(g, t, house)
     if card == WesterosCard.DARK_WINGS_DARK_WORDS:
         inc_total = 0.0
         inc_mine = 0.0

@@ -5,9 +5,10 @@ the track, the fixed wildling outcome with the track back to 0).
 Compiled (numba) like ``machine.py`` and run unchanged as Python under ``NUMBA_DISABLE_JIT=1``.
 The package, each module importing only those before it: ``common`` (constants, slots, small
 helpers), ``supply``, ``muster``, ``bidding`` (Game of Thrones, bids, Clash of Kings),
-``wildlings`` (penalties, card effects, the attack), ``phase`` (the decks, each card in turn,
-the phase's flow) and ``decisions`` (legal options and applying answers). The names below are
-its public ones.
+``wildlings`` (penalties, card effects, the attack), ``feast`` (A Feast for Crows' deck I:
+Famine, Ironborn Raid, Shifting Ambitions, New Information), ``phase`` (the decks, each card in
+turn, the phase's flow) and ``decisions`` (legal options and applying answers). The names below
+are its public ones.
 The developer wires five entry points into the machine:
 
 * ``westeros_phase(g, t)`` runs while ``g.phase == Phase.WESTEROS`` until a decision is pending
@@ -30,7 +31,8 @@ Where the phase stands (``engine.counters.WESTEROS_COUNTERS``, named fields of t
   ``westeros_step``   phase step: 0 draw, 1 attack at the top, 2 resolve cards, 3 finish
   ``westeros_card``   deck (0 I, 1 II, 2 III) of the card being resolved
   ``westeros_effect`` what the card is doing now (``E_*`` below)
-  ``westeros_loop``   mustering: turn-order position; Clash of Kings: track being bid on
+  ``westeros_loop``   mustering, Shifting Ambitions, New Information: turn-order position;
+                      Clash of Kings: track being bid on
   ``westeros_area``   mustering: next area to consider; Clash of Kings: 0 start, 1 bids, 2 ties
   ``attack_step``     wildling attack: 0 idle, 1 bidding, 2 pick lowest/highest, 3 card effect
   ``attack_loop``     wildling attack: turn-order position of the "everyone else" loop
@@ -44,10 +46,16 @@ Work space (``engine.counters.WESTEROS_WORK``)
   ``new_track``         the rebuilt track, top first
   ``recon_pos``         supply reconciliation: next turn-order position to check
   ``wildling_strength`` wildling attack strength
-  ``participants``      bit per house bidding (Clash: all in play; wildlings: minus excluded)
+  ``participants``      bit per house bidding (Clash: all in play; wildlings: minus excluded);
+                        Shifting Ambitions: bit per house that put a card into the pool
   ``wildling_card``     wildling card revealed by this attack (-1 before)
   ``wildling_chosen``   lowest bidder (wildlings won) or highest bidder (Night's Watch won)
   ``attack_result``     bit 0: Night's Watch won; bit 1: this is Preemptive Raid's second attack
+
+A Feast for Crows' deck I also asks ``OBJECTIVE`` decisions (``engine.objectives``: ctx0
+``ObjectiveStep`` POOL_PUT, POOL_TAKE, RETURN), answered by ``objectives.objective_apply``;
+the Westeros driver then resumes its loop. The cards put into the Shifting Ambitions pool are
+face down until every house has put one: a policy must not read the pool while POOL_PUT.
 
 Decisions (ctx / action)
   MUSTER            ctx0 area, ctx1 points left; action ACT_FOOTMAN (1), ACT_KNIGHT (2),
@@ -64,7 +72,8 @@ Decisions (ctx / action)
                     that is the lowest / highest bidder. Always the Iron Throne holder decides.
   WESTEROS_CHOICE   ctx0 WesterosCard; action = option (A Throne of Blades: 0 supply,
                     1 mustering, 2 nothing; Dark Wings, Dark Words: 0 Clash of Kings, 1 Game of
-                    Thrones, 2 nothing; Put to the Sword: 0 no defense, 1 no march+1, 2 nothing)
+                    Thrones, 2 nothing; Put to the Sword: 0 no defense, 1 no march+1, 2 nothing;
+                    The Burden of Power: 0 wildling threat to 0, 1 mustering)
   WILDLING_CHOICE   ctx0 WildlingCard, ctx1 role (0 lowest, 1 everyone else, 2 highest).
                     Preemptive Raid/lowest: 0 destroy 2 units, 1 drop 2 places on its highest
                     track; Massing on the Milkwater/other: deck slot of the hand card discarded;
@@ -92,8 +101,10 @@ Not asked when there is nothing to choose: bids of houses without power (0), the
 a single house, the unit type in an area holding one type, Crow Killers swaps that leave no
 choice, A King Beyond the Wall moves for a house already first (highest) or already last on
 both tracks (everyone else), rewards with nothing to take (Mammoth Riders with no discards, The
-Horde Descends with nowhere to muster). In a wildling attack only participating houses bid and
-suffer "everyone else" (Preemptive Raid's second attack leaves out the first highest bidder).
+Horde Descends with nowhere to muster), and the objective card of Shifting Ambitions when
+there is one only (a hand of one card, the pool's last card). In a wildling attack only
+participating houses bid and suffer "everyone else" (Preemptive Raid's second attack leaves out
+the first highest bidder).
 
 Rules readings (source: Swords and Ravens at the commit in ``data/2e/PROVENANCE.md`` unless
 noted): Winter Is Coming is resolved as it is drawn, before the threat moves — the whole deck

@@ -39,6 +39,15 @@ E_ATTACK = 8
 E_WAIT = 9  # a WESTEROS_CHOICE is pending; its apply sets the next effect
 E_DONE = 10
 E_ATTACK_OVER = 11  # a wildling attack card is done: control is checked before the next card
+# A Feast for Crows' deck I (``westeros.feast``)
+E_RALLY_START = 12  # Rally the Men: mustering in castles only (not strongholds)
+E_RALLY = 13
+E_FAMINE = 14  # every house one space down the supply track, then reconcile
+E_SHIFT_START = 15  # Shifting Ambitions: each house puts a card into the pool ...
+E_SHIFT_PUT = 16
+E_SHIFT_TAKE = 17  # ... then takes one from it
+E_NEW_INFO = 18  # New Information: each house draws an objective card ...
+E_NEW_INFO_RETURN = 19  # ... then returns one to the deck
 # attack_step values
 A_IDLE, A_BIDDING, A_CHOOSE, A_EFFECT = range(4)
 # attack_sub values

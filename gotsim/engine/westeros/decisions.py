@@ -133,7 +133,7 @@ def westeros_legal(g, t, mask) -> bool:
     elif kind == Decision.WESTEROS_CHOICE:
         mask[0] = True
         mask[1] = True
-        mask[2] = True
+        mask[2] = g.ctx[0] != WesterosCard.THE_BURDEN_OF_POWER  # two options only
     elif kind == Decision.WILDLING_CHOICE:
         _legal_wildling_choice(g, t, house, mask)
     elif kind == Decision.DESTROY_UNIT:
@@ -152,6 +152,8 @@ def westeros_legal(g, t, mask) -> bool:
 
 @njit
 def _apply_westeros_choice(g, action: int) -> None:
+    """A Throne of Blades, Dark Wings, Dark Words, Put to the Sword, The Burden of Power (0 the
+    wildling threat to 0, 1 every house musters)."""
     card = g.ctx[0]
     if card == WesterosCard.A_THRONE_OF_BLADES:
         g.westeros_effect = E_SUPPLY if action == 0 else (E_MUSTER_START if action == 1 else E_DONE)
@@ -159,6 +161,12 @@ def _apply_westeros_choice(g, action: int) -> None:
         g.westeros_effect = (
             E_CLASH_START if action == 0 else (E_GAME_OF_THRONES if action == 1 else E_DONE)
         )
+    elif card == WesterosCard.THE_BURDEN_OF_POWER:
+        if action == 0:
+            g.threat = 0
+            g.westeros_effect = E_DONE
+        else:
+            g.westeros_effect = E_MUSTER_START
     else:  # Put to the Sword
         if action == 0:
             g.restrict |= NO_DEFENSE

@@ -177,15 +177,18 @@ def apply_muster(g, t, house: int, action: int) -> None:
 
 
 @njit
-def mustering_step(g, t) -> bool:
+def mustering_step(g, t, castles_only: bool = False) -> bool:
     """Mustering card: in turn order, each house musters in every castle/stronghold area it
-    controls, area by area. True when every house is done."""
+    controls, area by area; with ``castles_only`` (Rally the Men) in its castle areas only, not
+    its strongholds. True when every house is done."""
     while g.westeros_loop < t.players:
         house = g.track[0, g.westeros_loop]
         while house >= 0 and g.westeros_area < t.n_areas:
             a = g.westeros_area
             g.westeros_area += 1
-            if t.muster_points[a] > 0 and start_muster(g, t, house, a):
+            if t.muster_points[a] <= 0 or (castles_only and t.stronghold[a]):
+                continue
+            if start_muster(g, t, house, a):
                 return False
         g.westeros_loop += 1
         g.westeros_area = 0

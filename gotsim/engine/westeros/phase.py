@@ -25,10 +25,18 @@ from gotsim.engine.westeros.common import (
     E_CLASH,
     E_CLASH_START,
     E_DONE,
+    E_FAMINE,
     E_GAME_OF_THRONES,
     E_MUSTER,
     E_MUSTER_START,
+    E_NEW_INFO,
+    E_NEW_INFO_RETURN,
+    E_RALLY,
+    E_RALLY_START,
     E_RECONCILE,
+    E_SHIFT_PUT,
+    E_SHIFT_START,
+    E_SHIFT_TAKE,
     E_START,
     E_SUPPLY,
     E_WAIT,
@@ -42,6 +50,14 @@ from gotsim.engine.westeros.common import (
     STEP_CARDS,
     STEP_DRAW,
     STEP_FINISH,
+)
+from gotsim.engine.westeros.feast import (
+    famine,
+    ironborn_raid,
+    new_information_draw,
+    new_information_return_step,
+    shifting_put_step,
+    shifting_take_step,
 )
 from gotsim.engine.westeros.muster import mustering_step
 from gotsim.engine.westeros.supply import reconcile_step, set_supply_levels
@@ -120,11 +136,29 @@ def _ask_choice(g, card: int, house: int) -> int:
 
 
 @njit
+def _start_feast_card(g, t, card: int) -> int:
+    """Begin resolving a card of A Feast for Crows' deck I other than its Mustering."""
+    if card == WesterosCard.RALLY_THE_MEN:
+        return E_RALLY_START
+    if card == WesterosCard.THE_BURDEN_OF_POWER:
+        return _ask_choice(g, card, g.track[0, 0])  # Iron Throne holder
+    if card == WesterosCard.FAMINE:
+        return E_FAMINE
+    if card == WesterosCard.IRONBORN_RAID:
+        ironborn_raid(g, t)
+    elif card == WesterosCard.SHIFTING_AMBITIONS:
+        return E_SHIFT_START
+    elif card == WesterosCard.NEW_INFORMATION:
+        return E_NEW_INFO
+    return E_DONE
+
+
+@njit
 def _start_card(g, t, card: int) -> int:
     """Begin resolving a Westeros card; returns the effect to run next (``E_*``)."""
     if card == WesterosCard.SUPPLY:
         return E_SUPPLY
-    if card == WesterosCard.MUSTERING:
+    if card == WesterosCard.MUSTERING or card == WesterosCard.MUSTERING_AFFC:
         return E_MUSTER_START
     if card == WesterosCard.A_THRONE_OF_BLADES:
         return _ask_choice(g, card, g.track[0, 0])  # Iron Throne holder
@@ -150,7 +184,49 @@ def _start_card(g, t, card: int) -> int:
     elif card == WesterosCard.WILDLINGS_ATTACK:
         start_wildling_attack(g, t, g.threat)
         return E_ATTACK
+    elif card >= WesterosCard.RALLY_THE_MEN:
+        return _start_feast_card(g, t, card)
     return E_DONE  # Last Days of Summer (Winter Is Coming was resolved when drawn)
+
+
+@njit
+def _feast_effect(g, t, effect: int) -> bool:
+    """One step of an effect of A Feast for Crows' deck I (``effect`` >= ``E_RALLY_START``);
+    False when it stopped at a decision."""
+    if effect == E_RALLY_START:
+        g.westeros_loop = 0
+        g.westeros_area = 0
+        g.westeros_effect = E_RALLY
+    elif effect == E_RALLY:
+        if not mustering_step(g, t, True):
+            return False
+        g.westeros_effect = E_DONE
+    elif effect == E_FAMINE:
+        famine(g, t)
+        g.recon_pos = 0
+        g.westeros_effect = E_RECONCILE
+    elif effect == E_SHIFT_START:
+        g.westeros_loop = 0
+        g.participants = 0
+        g.westeros_effect = E_SHIFT_PUT
+    elif effect == E_SHIFT_PUT:
+        if not shifting_put_step(g, t):
+            return False
+        g.westeros_loop = 0
+        g.westeros_effect = E_SHIFT_TAKE
+    elif effect == E_SHIFT_TAKE:
+        if not shifting_take_step(g, t):
+            return False
+        g.westeros_effect = E_DONE
+    elif effect == E_NEW_INFO:
+        new_information_draw(g, t)
+        g.westeros_loop = 0
+        g.westeros_effect = E_NEW_INFO_RETURN
+    elif effect == E_NEW_INFO_RETURN:
+        if not new_information_return_step(g, t):
+            return False
+        g.westeros_effect = E_DONE
+    return True
 
 
 @njit
@@ -176,6 +252,9 @@ def _resolve_card(g, t) -> bool:
             if not mustering_step(g, t):
                 return False
             g.westeros_effect = E_DONE
+        elif effect >= E_RALLY_START:
+            if not _feast_effect(g, t, effect):
+                return False
         elif effect == E_GAME_OF_THRONES:
             game_of_thrones(g, t)
             g.westeros_effect = E_DONE
