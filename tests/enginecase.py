@@ -64,7 +64,7 @@ from gotsim.engine.state import (
     OneTimeOrder,
     Phase,
 )
-from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table
+from gotsim.engine.tables import WesterosCard, WildlingCard, board_of, rules_table
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import card_table, house_deck
 from gotsim.rules.ids import House
@@ -160,11 +160,11 @@ class Case:
         expansion: str | None = None,
     ):
         self.edition = edition
-        self.board = load_board(edition)
         self.rules = rules_table(
             edition, players, {**(variants or {}), "tides_of_battle": tides}, expansion
         )
         self.t = self.rules[0]
+        self.board = board_of(self.t)  # (A Feast for Crows' Eyrie port adds an area)
         self.deck = DECK if edition == "2e" else deck_ids(edition)
         if self.t.adwd_house_cards:
             self.deck = deck_ids(edition, "adwd")

@@ -16,7 +16,7 @@ from gotsim.data import load_data
 from gotsim.engine import machine as mc
 from gotsim.engine.convert import position_from_record, position_rules, record_from_position
 from gotsim.engine.game import Game
-from gotsim.engine.init import new_games_range
+from gotsim.engine.init import new_games, new_games_range
 from gotsim.engine.invariants import violations
 from gotsim.engine.objectives import in_hand
 from gotsim.engine.position import (
@@ -33,8 +33,10 @@ from gotsim.players.memo import new_memos
 from gotsim.players.params import defaults_for
 from gotsim.rules.board import load_board
 from gotsim.rules.ids import House, Unit
+from gotsim.rules.objectives import Objective
 from gotsim.rules.setup import load_setup
 from gotsim.rules.variants import Rules
+from gotsim.study import ScenarioError, load_scenario
 
 SCENARIO = load_data("2e", "expansions.json")["scenarios"]["a_feast_for_crows"]
 REFERENCE = Path(__file__).parents[2] / "shared" / "reference" / "agot2e" / "expansions.json"
@@ -365,3 +367,96 @@ def test_objectives_only_in_a_feast_for_crows_position() -> None:
     spec = dump_position(starting_position("2e", 4))
     with pytest.raises(PositionError, match="only an A Feast for Crows position"):
         load_position({**spec, "victory_points": {"stark": 1}})
+
+
+# --- The Eyrie's port (the eyrie_port option) ---------------------------------------------------
+
+PORT_BOARD = load_board("2e", board="affc_eyrie_port")
+EYRIE_PORT_AREA = PORT_BOARD.index("port_of_the_eyrie")
+
+
+def test_eyrie_port_rules_table() -> None:
+    """With the option The Eyrie has a port on The Narrow Sea (a 59th area) and Mercantile
+    Ventures is worth 1 to Arryn instead of 2."""
+    t = rules_table("2e", 4, {"eyrie_port": True}, "affc")[0]
+    plain = rules_table("2e", 4, expansion="affc")[0]
+    eyrie = BOARD.index("the_eyrie")
+    assert t.n_areas == 59 and plain.n_areas == 58 and t.eyrie_port and not plain.eyrie_port
+    assert t.port_of_area[eyrie] == EYRIE_PORT_AREA and plain.port_of_area[eyrie] == -1
+    assert t.port_sea[EYRIE_PORT_AREA] == BOARD.index("the_narrow_sea")
+    mercantile = int(Objective.MERCANTILE_VENTURES)
+    assert t.objective_points[mercantile, House.ARRYN] == 1
+    assert plain.objective_points[mercantile, House.ARRYN] == 2
+    assert t.objective_points[mercantile, House.STARK] == 1
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda: Rules.of("2e", 6, {"eyrie_port": True}), "A Feast for Crows option"),
+        (lambda: Rules.of("2e", 6, {"eyrie_port": True}, "adwd"), "A Feast for Crows option"),
+        (
+            lambda: load_position(
+                {**dump_position(starting_position("2e", 4)), "variants": {"eyrie_port": True}}
+            ),
+            "variants.eyrie_port",
+        ),
+    ],
+)
+def test_eyrie_port_only_with_a_feast_for_crows(make, words) -> None:
+    with pytest.raises(ValueError, match=words):
+        make()
+
+
+def test_arryn_musters_a_ship_into_the_eyries_port() -> None:
+    c = Case(4, expansion="affc", variants={"eyrie_port": True}).garrison("kings_landing", 0)
+    for house in ("baratheon", "lannister", "stark", "arryn"):
+        c.objectives(house)
+    c.place("the_eyrie arryn K consolidate_power*")
+    c.phase("consolidate")
+    c.play(
+        """
+        arryn CONSOLIDATE_CHOICE muster
+        arryn MUSTER port_of_the_eyrie
+        """
+    )
+    assert c.at("port_of_the_eyrie") == "arryn S"
+
+
+def test_eyrie_port_games_and_positions() -> None:
+    """Random games with the port keep every invariant; a position with a ship in the port reads
+    back and resumes on the port's board."""
+    t = rules_table("2e", 4, {"eyrie_port": True}, "affc")
+    seeds = [np.random.SeedSequence(21, spawn_key=(i,)) for i in range(60)]
+    games = new_games(seeds, players=4, expansion="affc")
+    play_random(games, t, 100_000)
+    assert games.done.all()
+    assert all(violations(g, t[0]) == [] for g in games)
+    game = Game(players=4, seed=2, expansion="affc", variants={"eyrie_port": True})
+    game.play(lambda game, pending: pending.legal[0], max_decisions=40)
+    while True:
+        try:
+            p = position_from_record(game.record, game.t)
+            break
+        except ValueError:
+            game.step(game.pending.legal[0])
+    assert p.variants["eyrie_port"] and p.board.n_areas == 59
+    spec = dump_position(p)
+    spec["areas"]["port_of_the_eyrie"] = {"house": "arryn", "units": {"ship": 1}}
+    spec["areas"].setdefault("the_eyrie", {"house": "arryn", "units": {"footman": 1}})
+    q = load_position(spec)
+    g = record_from_position(q, seed=1)[0]
+    assert g.units[EYRIE_PORT_AREA, Unit.SHIP] == 1 and g.owner[EYRIE_PORT_AREA] == House.ARRYN
+    assert position_from_record(g, position_rules(q)) == q
+
+
+def test_eyrie_port_in_scenarios() -> None:
+    """A scenario switches the port on for A Feast for Crows cells and refuses it elsewhere; a
+    cell without it keeps the results key it had before the option existed."""
+    base = {"name": "x", "games": 10, "block_size": 10, "seed": 1}
+    s = load_scenario({**base, "expansion": "affc", "variants": {"eyrie_port": True}})
+    assert s.cells[0].variants["eyrie_port"] and s.cells[0].players == 4
+    with pytest.raises(ScenarioError, match=r"eyrie_port.*A Feast for Crows"):
+        load_scenario({**base, "variants": {"eyrie_port": True}})
+    plain = load_scenario(base)
+    assert "eyrie_port" not in json.dumps(plain.results_key())

@@ -38,7 +38,7 @@ from gotsim.inputs import (
     MAX_SEED,
     int_argument,
 )
-from gotsim.rules.variants import EXPANSION_PLAYERS
+from gotsim.rules.variants import EXPANSION_PLAYERS, EYRIE_PORT
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -77,6 +77,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--kings-court-swap", action="store_true", help="swap Tyrell and Greyjoy on King's Court"
     )
     expansion_argument(board, board_only=True)
+    board.add_argument(
+        "--variant",
+        action="append",
+        choices=(EYRIE_PORT,),
+        metavar="OPTION",
+        help="eyrie_port: with --expansion affc, The Eyrie's port on The Narrow Sea",
+    )
     board.set_defaults(run=cmd_board)
 
     cards = sub.add_parser("cards", help="list the house cards")

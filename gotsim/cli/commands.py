@@ -34,7 +34,9 @@ from gotsim.inputs import (
 
 
 def cmd_board(args: argparse.Namespace) -> int:
+    from gotsim.rules.board import load_board
     from gotsim.rules.setup import SetupDataError, load_setup
+    from gotsim.rules.variants import EYRIE_PORT, Rules
 
     out = Path(args.out)
     if out.suffix.lower() != ".png":
@@ -43,6 +45,9 @@ def cmd_board(args: argparse.Namespace) -> int:
     if args.expansion in BOARD_ONLY_EXPANSIONS:
         return _draw_board_alone(args, out)
     check_expansion(args)
+    port = EYRIE_PORT in (args.variant or ())
+    if port and args.expansion != "affc":
+        fail(f"--variant {EYRIE_PORT}: an A Feast for Crows option (--expansion affc)")
     try:
         setup = load_setup(
             args.edition,
@@ -58,8 +63,10 @@ def cmd_board(args: argparse.Namespace) -> int:
     matplotlib.use("Agg")
     from gotsim.analysis.board_plot import save_board_picture
 
-    path = save_board_picture(out, setup, dpi=args.dpi)
+    board = load_board(args.edition, board=Rules.board_named(port))
+    path = save_board_picture(out, setup, board, dpi=args.dpi)
     which = f", {args.expansion}" if args.expansion else ""
+    which += ", The Eyrie's port" if port else ""
     print(f"wrote {path} ({args.edition}{which}, {args.players} players, starting position)")
     return 0
 

@@ -15,6 +15,7 @@ from gotsim.rules.variants import (
     ADWD_HOUSE_CARDS,
     CLASH_OF_KINGS_VARIANTS,
     EXPANSIONS,
+    EYRIE_PORT,
     Rules,
     expansion_name,
 )
@@ -110,7 +111,10 @@ def check_edition(args: argparse.Namespace) -> None:
         fail("--tides: Tides of Battle is a 2nd-edition variant")
     check_expansion(args)
     for module in args.variant or ():
-        if module == ADWD_HOUSE_CARDS:
+        if module == EYRIE_PORT:
+            if args.expansion != "affc":
+                fail(f"--variant {module}: an A Feast for Crows option (--expansion affc)")
+        elif module == ADWD_HOUSE_CARDS:
             if args.edition != "2e":
                 fail(f"--variant {module}: the A Dance with Dragons house cards are 2nd-edition")
         elif args.edition == "2e":
@@ -205,9 +209,10 @@ def variant_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--variant",
         action="append",
-        choices=(*CLASH_OF_KINGS_VARIANTS, ADWD_HOUSE_CARDS),
+        choices=(*CLASH_OF_KINGS_VARIANTS, ADWD_HOUSE_CARDS, EYRIE_PORT),
         metavar="MODULE",
         help="an A Clash of Kings module of the 1st edition (repeat for several): "
         + ", ".join(CLASH_OF_KINGS_VARIANTS)
-        + "; or, in the 2nd edition, adwd_house_cards (the A Dance with Dragons house cards)",
+        + "; or, in the 2nd edition, adwd_house_cards (the A Dance with Dragons house cards)"
+        + " or, with --expansion affc, eyrie_port (The Eyrie has a port)",
     )

@@ -53,8 +53,7 @@ from gotsim.engine.state import (
     Phase,
     Restriction,
 )
-from gotsim.engine.tables import expansion_of, rules_table
-from gotsim.rules.board import load_board
+from gotsim.engine.tables import board_of, expansion_of, rules_table
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House, OrderType, Unit
 from gotsim.rules.objectives import Objective
@@ -177,7 +176,7 @@ def _engine_phase(p: Position) -> Phase:
 
 def _position_fields(p: Position) -> NDArray[np.void]:
     """A zero-dimensional record holding the ``POSITION_FIELDS`` of the position."""
-    board = load_board(p.edition)
+    board = p.board
     g = np.zeros((), STATE_DTYPE)
     g["game_round"] = p.round
     g["phase"] = _engine_phase(p)
@@ -399,7 +398,7 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
         raise PositionError("edition: reading a 1st-edition record back as a position is not built")
     card_set = "adwd" if t.adwd_house_cards else "base"
     expansion = expansion_of(t)
-    board = load_board(EDITION)
+    board = board_of(t)
     players = int(t.players)
     houses = [House(h) for h in range(len(House)) if g.in_play[h]]
     areas: dict[str, dict[str, Any]] = {}
@@ -441,6 +440,7 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
             "tides_of_battle": bool(t.tides_of_battle),
             "kings_court_swap": kings_court_swap,
             "adwd_house_cards": card_set == "adwd",
+            **({"eyrie_port": True} if t.eyrie_port else {}),
         },
         "round": int(g.game_round),
         "phase": phase.id,

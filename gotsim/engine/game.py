@@ -211,7 +211,7 @@ class Game:
             kings_court_swap=rules.on("kings_court_swap"),
             expansion=rules.expansion,
         )
-        self.board = load_board(self.edition)
+        self.board = load_board(self.edition, board=rules.board)
         self._advance()
 
     @property
@@ -630,7 +630,7 @@ class Game:
             return "scores no objective card"
         card = objectives()[action]
         if step == ObjectiveStep.SCORE:
-            gain = card.points.get(house.id, 0)
+            gain = int(self.t.objective_points[action, int(house)])
             return f"scores the objective {card.name} ({points + gain} victory points)"
         if step == ObjectiveStep.POOL_PUT:
             return "puts an objective card into the pool"

@@ -47,6 +47,7 @@ from gotsim.engine.state import (
     H_RAVEN_USE,
     H_THREAT,
     H_WESTEROS,
+    N_ACTIONS,
     N_ORDER_KINDS,
     ONE_TIME_TYPE,
     ORDER_COUNT,
@@ -716,8 +717,8 @@ def legal(g, t, mask) -> int:
 @njit
 def apply(g, t, action: int) -> bool:
     """Apply ``action`` to the pending decision; False (nothing changed) if it is not legal."""
-    mask = np.zeros(64, np.bool_)
-    if action < 0 or action >= 64 or legal(g, t, mask) == 0 or not mask[action]:
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    if action < 0 or action >= N_ACTIONS or legal(g, t, mask) == 0 or not mask[action]:
         return False
     apply_legal(g, t, action)
     return True

@@ -48,7 +48,7 @@ from gotsim.engine.westeros.supply import reconcile_step, set_supply_levels
 from gotsim.jit import njit
 from gotsim.rules.board import load_board
 from gotsim.rules.ids import KNIGHT, SHIP, House
-from gotsim.rules.objectives import Objective, objectives
+from gotsim.rules.objectives import Objective
 
 _BOARD = load_board("2e")
 
@@ -88,12 +88,7 @@ WINTERFELL = _at("winterfell")
 DRAGONSTONE = _at("dragonstone")
 LANNISPORT = _at("lannisport")
 
-# the points each objective card scores, by House
-POINTS = np.zeros((N_OBJECTIVES, H), np.int64)
-for _card in objectives():
-    for _house_id, _points in _card.points.items():
-        POINTS[_card.objective, House.from_id(_house_id)] = _points
-assert len(Objective) == N_OBJECTIVES
+assert len(Objective) == N_OBJECTIVES  # (the points each card scores: t.objective_points)
 
 # the house numbers of the special objectives
 ARRYN, BARATHEON = int(House.ARRYN), int(House.BARATHEON)
@@ -362,7 +357,7 @@ def objective_apply(g, t, house: int, action: int) -> None:
     elif step == ObjectiveStep.SCORE:
         if action != ACT_NONE:
             g.objective_at[action] = OBJ_SCORED + house
-            g.vp[house] += POINTS[action, house]
+            g.vp[house] += t.objective_points[action, house]
     elif step == ObjectiveStep.RETURN:
         g.objective_at[action] = OBJ_DECK
     elif step == ObjectiveStep.POOL_PUT:
@@ -469,7 +464,6 @@ def check_points_victory(g, t) -> bool:
 
 
 __all__ = [
-    "POINTS",
     "after_action_phase",
     "check_points_victory",
     "deal_objectives",

@@ -10,17 +10,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from enum import IntEnum
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from gotsim.data import load_data
-from gotsim.engine.state import A_MAX, H, U
-from gotsim.rules.board import load_board
+from gotsim.engine.state import A_MAX, N_OBJECTIVES, H, U
+from gotsim.rules.board import Board, load_board
 from gotsim.rules.cards import card_table, house_deck, tides_deck
 from gotsim.rules.ids import AreaKind, House, Unit
+from gotsim.rules.objectives import Objective, objectives
 from gotsim.rules.setup import load_setup
 from gotsim.rules.units import unit_facts
-from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS, EXPANSIONS, Rules
+from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS, EXPANSIONS, EYRIE_PORT, Rules
 
 MAX_NEIGHBOURS = 12
 MAX_ARMIES = 6
@@ -96,6 +98,10 @@ RULES_DTYPE = np.dtype(
         # victory points that win (A Feast for Crows: 7, scored with objectives; no castle
         # victory, castles_to_win is then out of reach); 0: castles win
         ("victory_points", np.int8),
+        ("eyrie_port", np.uint8),  # A Feast for Crows: The Eyrie has a port (59 areas)
+        # the points each objective card scores, by House (A Feast for Crows; with the Eyrie port
+        # Mercantile Ventures is worth 1 to Arryn)
+        ("objective_points", np.int8, (N_OBJECTIVES, H)),
         ("kind", np.int8, (A_MAX,)),  # AreaKind
         ("castle", np.int8, (A_MAX,)),
         ("stronghold", np.int8, (A_MAX,)),
@@ -178,7 +184,7 @@ def rules_table(
 @lru_cache(maxsize=32)
 def _rules_table(chosen: Rules) -> np.recarray:
     edition, players = chosen.edition, chosen.players
-    board = load_board(edition)
+    board = load_board(edition, board=chosen.board)
     setup = load_setup(edition, players, expansion=chosen.expansion)
     if board.n_areas > A_MAX:
         raise ValueError(f"{edition} board has {board.n_areas} areas, the engine holds {A_MAX}")
@@ -192,6 +198,15 @@ def _rules_table(chosen: Rules) -> np.recarray:
     t["n_areas"] = n
     t["castles_to_win"] = 127 if setup.victory_points else setup.castles_to_win
     t["victory_points"] = setup.victory_points
+    t["eyrie_port"] = chosen.on(EYRIE_PORT)
+    if setup.victory_points:
+        for objective in objectives():
+            for house_id, points in objective.points.items():
+                t["objective_points"][objective.objective, House.from_id(house_id)] = points
+        if chosen.on(EYRIE_PORT):  # Mercantile Ventures is worth less to Arryn with its port
+            option = _scenario(chosen.expansion)["eyrie_port_option"]
+            mercantile = t["objective_points"][Objective.MERCANTILE_VENTURES]
+            mercantile[House.ARRYN] = option["mercantile_ventures_vp_for_arryn"]
     t["max_rounds"] = setup.max_rounds
     for name in ("tides_of_battle", *CLASH_OF_KINGS_VARIANTS):
         t[name] = chosen.on(name)
@@ -286,7 +301,7 @@ def _rules_table(chosen: Rules) -> np.recarray:
         t[key][: len(column)] = column
     decks = list(load_data(edition, "westeros_cards.json")["decks"])
     if chosen.expansion is not None:
-        scenario = load_data("2e", "expansions.json")["scenarios"][EXPANSIONS[chosen.expansion]]
+        scenario = _scenario(chosen.expansion)
         if "westeros_deck_I_replacement" in scenario:  # A Feast for Crows
             decks[0] = scenario["westeros_deck_I_replacement"]
     for d, deck in enumerate(decks):
@@ -296,6 +311,18 @@ def _rules_table(chosen: Rules) -> np.recarray:
             t["westeros_icon"][_WESTEROS_IDS[c["id"]]] = c["wildling_icon"]
     rules.setflags(write=False)
     return rules
+
+
+def _scenario(expansion: str | None) -> Mapping[str, Any]:
+    """An expansion's scenario in ``data/2e/expansions.json``."""
+    return load_data("2e", "expansions.json")["scenarios"][EXPANSIONS[expansion or ""]]
+
+
+def board_of(t: np.record) -> Board:
+    """The board a rule record was made for (the edition's, or A Feast for Crows' with The
+    Eyrie's port)."""
+    edition = "1e" if int(t["edition"]) == 1 else "2e"
+    return load_board(edition, board=Rules.board_named(bool(t["eyrie_port"])))
 
 
 def expansion_of(t: np.record) -> str | None:

@@ -16,7 +16,7 @@ from gotsim.engine import combat as cb
 from gotsim.engine.battle import card_arrays, side_house, tides_arrays
 from gotsim.engine.battle.adwd import RODRIK_DECK
 from gotsim.engine.board_state import LAND, castles_held, controller, unit_count
-from gotsim.engine.state import ACT_NONE
+from gotsim.engine.state import ACT_NONE, N_ACTIONS
 from gotsim.engine.tables import WesterosCard
 from gotsim.jit import njit
 from gotsim.players.params import P_AGGRESSION, P_CARD_THRIFT
@@ -543,7 +543,7 @@ def card_ability(g, t, house: int, mask, params, memo) -> int:
     side = g.ctx[0]
     ability = g.ctx[1]
     if ability == cb.Ability.AERON_DWD:
-        for x in range(64):
+        for x in range(N_ACTIONS):
             if mask[x] and _current_win(g, t, side, x):
                 return x
         return 0

@@ -17,7 +17,6 @@ from gotsim.engine.objectives import (
     DRAGONSTONE,
     KINGS_LANDING,
     LANNISPORT,
-    POINTS,
     THE_EYRIE,
     WINTERFELL,
     objective_met,
@@ -78,7 +77,7 @@ def objective_values(g, t, memo) -> None:
         for k in range(N_OBJECTIVES):
             if g.objective_at[k] != house:
                 continue
-            worth = POINT_VALUE * POINTS[k, house]
+            worth = POINT_VALUE * t.objective_points[k, house]
             if ALL_OF[k, 0] >= 0:
                 named = 0
                 for i in range(3):
@@ -102,7 +101,7 @@ def objective_values(g, t, memo) -> None:
 def keep_value(g, t, memo, house: int, k: int) -> float:
     """How much ``house`` wants objective card ``k`` in its hand: its points, more when it is
     met now, less the further its named areas lie from the house's reach."""
-    points = float(POINTS[k, house])
+    points = float(t.objective_points[k, house])
     if objective_met(g, t, house, k, g.vp):
         return points * (1.0 + MET_BONUS)
     if ALL_OF[k, 0] >= 0:
@@ -129,7 +128,7 @@ def objective_choice(g, t, house: int, mask, params, memo) -> int:
         if not mask[k]:
             continue
         if step == ObjectiveStep.SCORE:
-            v = float(POINTS[k, house])
+            v = float(t.objective_points[k, house])
         elif step == ObjectiveStep.POOL_TAKE:
             v = keep_value(g, t, memo, house, k)
         else:  # RETURN, POOL_PUT: the card least worth keeping goes

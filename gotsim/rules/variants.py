@@ -28,11 +28,14 @@ VARIANTS: tuple[str, ...] = (
     "one_time_orders",
     "three_card_combat",
     "adwd_house_cards",
+    "eyrie_port",
 )
 # the 1st edition's A Clash of Kings modules (each refused with the 2nd edition)
 CLASH_OF_KINGS_VARIANTS: tuple[str, ...] = VARIANTS[2:8]
 # 2nd edition: every house plays the A Dance with Dragons house cards instead of its base deck
 ADWD_HOUSE_CARDS = "adwd_house_cards"
+# A Feast for Crows: The Eyrie has a port on The Narrow Sea (board ``affc_eyrie_port``)
+EYRIE_PORT = "eyrie_port"
 # the 2nd edition's expansions a game can be played with (``expansion=``, ``--expansion``, a
 # scenario's ``expansion``): name → the scenario's key in ``data/2e/expansions.json``. ``None``
 # (or ``"base"``) is the base game.
@@ -114,6 +117,10 @@ class Rules:
             raise ValueError(
                 "adwd_house_cards (the A Dance with Dragons house cards) is a 2nd-edition variant"
             )
+        if EYRIE_PORT in self.variants and self.expansion != "affc":
+            raise ValueError(
+                "eyrie_port (a port for The Eyrie) is an A Feast for Crows option (expansion affc)"
+            )
         if self.edition == "2e":
             for name in CLASH_OF_KINGS_VARIANTS:
                 if name in self.variants:
@@ -155,6 +162,17 @@ class Rules:
         ``adwd_house_cards`` variant, else ``"base"``."""
         return "adwd" if ADWD_HOUSE_CARDS in self.variants else "base"
 
+    @property
+    def board(self) -> str:
+        """The board the game is played on (``rules.board.load_board``'s ``board``): ``"base"``
+        for the edition's own, ``"affc_eyrie_port"`` with ``eyrie_port``."""
+        return self.board_named(EYRIE_PORT in self.variants)
+
+    @staticmethod
+    def board_named(eyrie_port: bool) -> str:
+        """``board``'s name with or without the Eyrie port."""
+        return "affc_eyrie_port" if eyrie_port else "base"
+
     def on(self, name: str) -> bool:
         """Whether the variant ``name`` is switched on (``ValueError`` for an unknown name)."""
         if name not in VARIANTS:
@@ -167,6 +185,7 @@ __all__ = [
     "CLASH_OF_KINGS_VARIANTS",
     "EXPANSIONS",
     "EXPANSION_PLAYERS",
+    "EYRIE_PORT",
     "VARIANTS",
     "Rules",
     "expansion_name",

@@ -29,6 +29,7 @@ from gotsim.rules.variants import (
     ADWD_HOUSE_CARDS,
     CLASH_OF_KINGS_VARIANTS,
     EXPANSION_PLAYERS,
+    EYRIE_PORT,
     Rules,
     expansion_name,
 )
@@ -72,7 +73,7 @@ TOP_KEYS: tuple[str, ...] = (
 SETUP_KEYS: tuple[str, ...] = ("houses", "kings_court_swap")
 # the 1st edition's A Clash of Kings modules and the 2nd edition's A Dance with Dragons house
 # cards, each a [variants] switch and a [grid] axis (a cell's ``modules``)
-MODULES: tuple[str, ...] = (*CLASH_OF_KINGS_VARIANTS, ADWD_HOUSE_CARDS)
+MODULES: tuple[str, ...] = (*CLASH_OF_KINGS_VARIANTS, ADWD_HOUSE_CARDS, EYRIE_PORT)
 VARIANT_KEYS: tuple[str, ...] = ("tides_of_battle", *MODULES)
 COMPARE_KEYS: tuple[str, ...] = ("by", "houses", "baseline")
 # grid axis → where a fixed value of the same parameter is written
@@ -162,6 +163,8 @@ def _cell_key(cell: Cell) -> dict[str, Any]:
     key = cell.params() | {"policies": dict(cell.policies)}
     if cell.expansion is None:
         del key["expansion"]
+    if not key[EYRIE_PORT]:  # (nor the Eyrie port, an A Feast for Crows option, when off)
+        del key[EYRIE_PORT]
     return key
 
 
@@ -667,6 +670,11 @@ def _check_cell(
             f"{cell.players} players: the {edition_name} base game is played by "
             f"{counts[0]} to {counts[-1]} players{where}",
         )
+    if EYRIE_PORT in cell.modules and cell.expansion != "affc":
+        r.fail(
+            _key(EYRIE_PORT, axes),
+            f'The Eyrie\'s port is an A Feast for Crows option (expansion = "affc"){where}',
+        )
     if cell.expansion is not None:
         try:
             Rules.of(cell.edition, cell.players, cell.variants, cell.expansion)
@@ -688,6 +696,8 @@ def _check_cell(
             f"Tides of Battle is a 2nd-edition variant; the 1st edition has none{where}",
         )
     for module in cell.modules:
+        if module == EYRIE_PORT:
+            continue  # (checked with the expansion above)
         if module == ADWD_HOUSE_CARDS:
             if cell.edition != "2e":
                 r.fail(

@@ -31,7 +31,7 @@ from gotsim.engine.board_state import (
 )
 from gotsim.engine.marches import is_support_order
 from gotsim.engine.rng import shuffle
-from gotsim.engine.state import ACT_NONE, NATURE, Decision, H
+from gotsim.engine.state import ACT_NONE, N_ACTIONS, NATURE, Decision, H
 from gotsim.jit import njit
 
 A = cb.Ability
@@ -56,9 +56,9 @@ def _ask_if_choice(g, t, house: int, side: int, ability: int) -> bool:
     """Ask ``house`` its CARD_ABILITY choice when it has one besides not using the card (True);
     otherwise nothing is pending (False)."""
     ask(g, Decision.CARD_ABILITY, house, side, ability)
-    mask = np.zeros(64, np.bool_)
+    mask = np.zeros(N_ACTIONS, np.bool_)
     card_ability_legal(g, t, mask)
-    for i in range(64):
+    for i in range(N_ACTIONS):
         if mask[i] and i != ACT_NONE and not (i == 0 and _zero_is_nothing(ability)):
             return True
     g.pending = Decision.NONE

@@ -57,7 +57,7 @@ from gotsim.engine.board_state import (
     gain_power,
     remove_order,
 )
-from gotsim.engine.state import ACT_NONE, Decision
+from gotsim.engine.state import ACT_NONE, N_ACTIONS, Decision
 from gotsim.jit import njit
 
 
@@ -255,7 +255,7 @@ def first_edition_after_winner(g, t, winner: int, mine: int) -> bool:
     Luwin (a discard back to hand), Asha (an adjacent support or consolidate power order
     removed). True when a decision is pending."""
     house = side_house(g, winner)
-    mask = np.zeros(64, np.bool_)
+    mask = np.zeros(N_ACTIONS, np.bool_)
     if mine == cb.Ability.RENLY_1E:
         ask(g, Decision.RENLY, house, winner, 0)
     elif mine == cb.Ability.MELISANDRE_1E:
@@ -270,7 +270,7 @@ def first_edition_after_winner(g, t, winner: int, mine: int) -> bool:
         return False
     battle_legal(g, t, mask)
     n = 0
-    for i in range(64):
+    for i in range(N_ACTIONS):
         if mask[i]:
             n += 1
     if n == 1 and mask[ACT_NONE]:  # nothing to choose: the ability does nothing

@@ -20,9 +20,15 @@ from gotsim.inputs import FieldChecks, did_you_mean
 from gotsim.rules.board import Board, load_board
 from gotsim.rules.ids import EDITIONS, House, OrderType, Unit
 from gotsim.rules.setup import TRACKS, Setup, load_setup
+from gotsim.rules.variants import Rules
 
 FORMAT = "gotsim.position/v1"
-VARIANTS: tuple[str, ...] = ("tides_of_battle", "kings_court_swap", "adwd_house_cards")
+VARIANTS: tuple[str, ...] = (
+    "tides_of_battle",
+    "kings_court_swap",
+    "adwd_house_cards",
+    "eyrie_port",
+)
 TOP_KEYS: tuple[str, ...] = (
     "format",
     "edition",
@@ -226,7 +232,11 @@ class Position:
 
     @property
     def board(self) -> Board:
-        return load_board(self.edition)
+        """The board of the position (A Feast for Crows' with The Eyrie's port when the
+        ``eyrie_port`` option is on)."""
+        return load_board(
+            self.edition, board=Rules.board_named(bool(self.variants.get("eyrie_port")))
+        )
 
     @property
     def setup(self) -> Setup:
@@ -319,7 +329,9 @@ def dump_position(position: Position) -> dict[str, Any]:
     if p.expansion is not None:
         out["expansion"] = p.expansion
     # (the A Dance with Dragons cards only when on: a base-game position reads as it always did)
-    variants = {k: v for k, v in p.variants.items() if k != "adwd_house_cards" or v}
+    variants = {
+        k: v for k, v in p.variants.items() if k not in ("adwd_house_cards", "eyrie_port") or v
+    }
     out.update(
         {
             "players": p.players,

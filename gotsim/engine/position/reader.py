@@ -97,7 +97,10 @@ class _Reader:
         except SetupDataError as exc:  # pragma: no cover - packaged data is validated
             raise fail("players", str(exc)) from None
         self.houses = self.setup.houses
-        self.card_set = "adwd" if self.variants()["adwd_house_cards"] else "base"
+        variants = self.variants()
+        self.card_set = "adwd" if variants["adwd_house_cards"] else "base"
+        if variants["eyrie_port"]:  # A Feast for Crows: the board with The Eyrie's port
+            self.board = load_board(edition, board=Rules.board_named(True))
         self.deck_order = {c.id: i for i, c in enumerate(game_cards(edition, self.card_set))}
 
     def read_expansion(self) -> str | None:
@@ -310,6 +313,8 @@ class _Reader:
             raise fail("variants.kings_court_swap", "needs both Tyrell and Greyjoy in play to swap")
         if out["adwd_house_cards"] and self.edition != "2e":
             raise fail("variants.adwd_house_cards", "the A Dance with Dragons cards are 2e cards")
+        if out["eyrie_port"] and self.expansion != "affc":
+            raise fail("variants.eyrie_port", "an A Feast for Crows option (expansion affc)")
         return out
 
     def phase(self) -> tuple[RoundPhase, ActionStep | None]:
@@ -712,6 +717,7 @@ def starting_position(
                 "tides_of_battle": False,
                 "kings_court_swap": kings_court_swap,
                 "adwd_house_cards": cards == "adwd",
+                "eyrie_port": False,
             }
         ),
         round=1,

@@ -33,7 +33,7 @@ from gotsim.engine.westeros.common import (
     remove_unit,
     unit_types_in,
 )
-from gotsim.engine.westeros.muster import apply_muster, muster_actions
+from gotsim.engine.westeros.muster import apply_muster, muster_actions, muster_bit
 from gotsim.engine.westeros.supply import after_cut, cut_useful
 from gotsim.engine.westeros.wildlings import (
     apply_crow_killers,
@@ -116,7 +116,8 @@ def westeros_legal(g, t, mask) -> bool:
         points = g.ctx[1]
         allowed = muster_actions(g, t, house, area, points)
         for action in range(ACT_NONE):
-            mask[action] = ((allowed >> action) & 1) != 0
+            bit = muster_bit(action)
+            mask[action] = bit >= 0 and ((allowed >> bit) & 1) != 0
         mask[ACT_NONE] = True
     elif kind == Decision.SUPPLY_CUT:
         for a in range(t.n_areas):

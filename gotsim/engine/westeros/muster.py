@@ -14,6 +14,7 @@ from gotsim.engine.board_state import (
     unit_count,
 )
 from gotsim.engine.state import (
+    A_MAX,
     ACT_FOOTMAN,
     ACT_KNIGHT,
     ACT_NONE,
@@ -48,19 +49,37 @@ def _ship_target_ok(g, t, house: int, area: int, s: int) -> bool:
     return not (t.kind[s] == PORT and g.units[s, SHIP] >= t.port_ships)
 
 
+# the five unit actions of MUSTER (ACT_UPGRADE_SIEGE … ACT_FOOTMAN) take the bits after the area
+# slots in muster_actions' bit set (areas 0 … A_MAX - 1, then these: 64 bits in all)
+_UNIT_BITS = ACT_UPGRADE_SIEGE - A_MAX
+assert A_MAX + (ACT_FOOTMAN - ACT_UPGRADE_SIEGE) < 64
+
+
+@njit(inline="always")
+def muster_bit(action: int) -> int:
+    """The bit of a MUSTER action (an area, or a unit code) in ``muster_actions``' bit set; -1
+    for a number that is neither (nor ``ACT_NONE``, which is always allowed)."""
+    if action < A_MAX:
+        return action
+    if ACT_UPGRADE_SIEGE <= action <= ACT_FOOTMAN:
+        return action - _UNIT_BITS
+    return -1
+
+
 @njit
 def muster_allowed(g, t, house: int, area: int, points: int, action: int) -> bool:
     """Whether ``house`` may spend ``points`` at ``area`` on ``action`` (a MUSTER action): cost,
     unit limits (the reserve), and supply (a new unit must not break it; upgrades keep sizes)."""
-    if action < 0 or action >= ACT_NONE:
+    bit = muster_bit(action)
+    if action < 0 or bit < 0:
         return False
-    return ((muster_actions(g, t, house, area, points) >> action) & 1) != 0
+    return ((muster_actions(g, t, house, area, points) >> bit) & 1) != 0
 
 
 @njit
 def muster_actions(g, t, house: int, area: int, points: int, first: bool = False) -> np.int64:
-    """Every MUSTER action ``muster_allowed`` accepts, as a bit set (bit ``action``; the actions
-    are below ``ACT_NONE`` = 63): the reserve and the house's armies are counted once, and only
+    """Every MUSTER action ``muster_allowed`` accepts, as a bit set (bit ``muster_bit(action)``):
+    the reserve and the house's armies are counted once, and only
     the area's ship targets (``t.ship_targets``) are looked at for ships. With ``first``, only
     until one is found (for asking whether there is any)."""
     if points < 1:
@@ -74,16 +93,16 @@ def muster_actions(g, t, house: int, area: int, points: int, first: bool = False
     new_unit_fits = summary_fits_with(army, here, 1, allowed)
     cost, upgrade = t.muster_cost, t.upgrade_cost
     if points >= cost[FOOTMAN] and reserve[FOOTMAN] > 0 and new_unit_fits:
-        out |= one << ACT_FOOTMAN
+        out |= one << muster_bit(ACT_FOOTMAN)
     if points >= cost[KNIGHT] and reserve[KNIGHT] > 0 and new_unit_fits:
-        out |= one << ACT_KNIGHT
+        out |= one << muster_bit(ACT_KNIGHT)
     if points >= cost[SIEGE] and reserve[SIEGE] > 0 and new_unit_fits:
-        out |= one << ACT_SIEGE
+        out |= one << muster_bit(ACT_SIEGE)
     footman_here = g.owner[area] == house and g.units[area, FOOTMAN] > 0
     if footman_here and 0 < upgrade[KNIGHT] <= points and reserve[KNIGHT] > 0:
-        out |= one << ACT_UPGRADE_KNIGHT
+        out |= one << muster_bit(ACT_UPGRADE_KNIGHT)
     if footman_here and 0 < upgrade[SIEGE] <= points and reserve[SIEGE] > 0:
-        out |= one << ACT_UPGRADE_SIEGE
+        out |= one << muster_bit(ACT_UPGRADE_SIEGE)
     if first and out != 0:
         return out
     if points >= cost[SHIP] and reserve[SHIP] > 0:
