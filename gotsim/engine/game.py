@@ -142,6 +142,10 @@ def unit_words(unit: int) -> str:
     return Unit(unit).id.replace("_", " ")
 
 
+def _points_words(n: int) -> str:
+    return f"{n} victory point{'' if n == 1 else 's'}"
+
+
 def house_words(house: int | House) -> str:
     """A house's name (``Lannister``)."""
     return House(int(house)).id.capitalize()
@@ -625,13 +629,13 @@ class Game:
         if step == ObjectiveStep.SPECIAL:
             if action == 0:
                 return "does not score its special objective"
-            return f"scores its special objective ({points + 1} victory points)"
+            return f"scores its special objective ({_points_words(points + 1)})"
         if action == ACT_NONE:
             return "scores no objective card"
         card = objectives()[action]
         if step == ObjectiveStep.SCORE:
             gain = int(self.t.objective_points[action, int(house)])
-            return f"scores the objective {card.name} ({points + gain} victory points)"
+            return f"scores the objective {card.name} ({_points_words(points + gain)})"
         if step == ObjectiveStep.POOL_PUT:
             return "puts an objective card into the pool"
         if step == ObjectiveStep.POOL_TAKE:
