@@ -69,6 +69,7 @@ from gotsim.engine.westeros import (
     can_muster,
     muster_actions,
     muster_allowed,
+    muster_bit,
     supply_excess,
 )
 from gotsim.jit import njit
@@ -361,7 +362,8 @@ def _check_state(g, t, bad, seen) -> None:
                 if can_muster(g, t, house, a, points) != (mine and any_plain):
                     bad[MUSTER] += 1
                 for action in range(ACT_NONE):
-                    fast = ((actions >> action) & 1) != 0
+                    bit = muster_bit(action)
+                    fast = bit >= 0 and ((actions >> bit) & 1) != 0
                     if fast != muster_plain(g, t, house, a, points, action):
                         bad[MUSTER] += 1
                         break

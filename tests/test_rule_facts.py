@@ -163,7 +163,7 @@ def test_mustering_reads_its_costs_from_the_rules_table() -> None:
     says."""
     from gotsim.engine.init import new_games
     from gotsim.engine.state import ACT_FOOTMAN, ACT_KNIGHT, ACT_UPGRADE_KNIGHT
-    from gotsim.engine.westeros import muster_actions
+    from gotsim.engine.westeros import muster_actions, muster_bit
     from gotsim.rules.board import load_board
     from gotsim.rules.ids import House
 
@@ -172,13 +172,15 @@ def test_mustering_reads_its_costs_from_the_rules_table() -> None:
     stark = int(House.STARK)
     t = rules_table("2e", 6).copy()[0]
     offered = int(muster_actions(g, t, stark, winterfell, 2))
-    assert offered >> ACT_KNIGHT & 1 and offered >> ACT_FOOTMAN & 1
+    knight, footman = muster_bit(ACT_KNIGHT), muster_bit(ACT_FOOTMAN)
+    upgrade = muster_bit(ACT_UPGRADE_KNIGHT)
+    assert offered >> knight & 1 and offered >> footman & 1
     t.muster_cost[KNIGHT] = 3
     offered = int(muster_actions(g, t, stark, winterfell, 2))
-    assert not offered >> ACT_KNIGHT & 1 and offered >> ACT_FOOTMAN & 1
-    assert offered >> ACT_UPGRADE_KNIGHT & 1
+    assert not offered >> knight & 1 and offered >> footman & 1
+    assert offered >> upgrade & 1
     t.upgrade_cost[KNIGHT] = 3
-    assert not int(muster_actions(g, t, stark, winterfell, 2)) >> ACT_UPGRADE_KNIGHT & 1
+    assert not int(muster_actions(g, t, stark, winterfell, 2)) >> upgrade & 1
 
 
 def test_a_ports_capacity_comes_from_the_data() -> None:

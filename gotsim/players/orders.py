@@ -15,6 +15,7 @@ import numpy as np
 from gotsim.engine.board_state import LAND, unit_count
 from gotsim.engine.machine import raid_reaches, stars_allowed, stars_used
 from gotsim.engine.state import (
+    A_MAX,
     N_ORDER_KINDS,
     ORDER_COUNT,
     ORDER_STAR,
@@ -295,13 +296,15 @@ def _predict_orders(g, t, house: int, params, memo) -> None:
         if (near >> e) & 1 == 0 or memo.pred_key[e] == r:
             continue
         key = memo.plan_key[e]
-        for a in range(n):
+        # (every slot: the plan clears whole rows, the board's areas and any past them)
+        for a in range(A_MAX):
             memo.pred_save[0, a] = memo.plan[e, a]
             memo.pred_save[1, a] = memo.plan_target[e, a]
             memo.pred_value[a] = memo.plan_value[e, a]
         _plan(g, t, e, row, memo, False, True)
         for a in range(n):
             memo.pred[e, a] = memo.plan[e, a]
+        for a in range(A_MAX):
             memo.plan[e, a] = memo.pred_save[0, a]
             memo.plan_target[e, a] = memo.pred_save[1, a]
             memo.plan_value[e, a] = memo.pred_value[a]

@@ -131,7 +131,13 @@ from gotsim.engine.westeros.common import (
     is_westeros_decision,
 )
 from gotsim.engine.westeros.decisions import westeros_apply, westeros_legal
-from gotsim.engine.westeros.muster import can_muster, muster_actions, muster_allowed, start_muster
+from gotsim.engine.westeros.muster import (
+    can_muster,
+    muster_actions,
+    muster_allowed,
+    muster_bit,
+    start_muster,
+)
 from gotsim.engine.westeros.phase import draw_cards, westeros_phase
 from gotsim.engine.westeros.supply import armies_within_supply, supply_excess
 from gotsim.engine.westeros.wildlings import start_wildling_attack, wildling_attack_step
@@ -151,6 +157,7 @@ __all__ = [
     "is_westeros_decision",
     "muster_actions",
     "muster_allowed",
+    "muster_bit",
     "power_income",
     "start_muster",
     "start_wildling_attack",
