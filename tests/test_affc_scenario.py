@@ -20,6 +20,7 @@ from gotsim.engine.init import new_games, new_games_range
 from gotsim.engine.invariants import violations
 from gotsim.engine.objectives import in_hand
 from gotsim.engine.position import (
+    Position,
     PositionError,
     dump_position,
     load_position,
@@ -317,15 +318,20 @@ def test_affc_starting_position_deals_when_resumed_and_round_trips() -> None:
     assert violations(g, t) == []
 
 
+def _next_position(game: Game) -> Position:
+    """The position at the next phase boundary of ``game``, played on with the first legal
+    action until there is one."""
+    while True:
+        try:
+            return position_from_record(game.record, game.t)
+        except ValueError:
+            game.step(game.pending.legal[0])
+
+
 def test_affc_position_of_a_game_in_progress_round_trips() -> None:
     game = Game(players=4, seed=8, expansion="affc")
     game.play(lambda game, pending: pending.legal[0], max_decisions=150)
-    while True:
-        try:
-            p = position_from_record(game.record, game.t)
-            break
-        except ValueError:
-            game.step(game.pending.legal[0])
+    p = _next_position(game)
     assert p.objectives is not None and p.expansion == "affc"
     assert sum(len(c) for c in p.objectives.values()) == 12
     again = record_from_position(p, seed=1)[0]
@@ -434,12 +440,7 @@ def test_eyrie_port_games_and_positions() -> None:
     assert all(violations(g, t[0]) == [] for g in games)
     game = Game(players=4, seed=2, expansion="affc", variants={"eyrie_port": True})
     game.play(lambda game, pending: pending.legal[0], max_decisions=40)
-    while True:
-        try:
-            p = position_from_record(game.record, game.t)
-            break
-        except ValueError:
-            game.step(game.pending.legal[0])
+    p = _next_position(game)
     assert p.variants["eyrie_port"] and p.board.n_areas == 59
     spec = dump_position(p)
     spec["areas"]["port_of_the_eyrie"] = {"house": "arryn", "units": {"ship": 1}}

@@ -272,30 +272,31 @@ S_DRAW = 6
 
 
 @njit
-def in_hand(g, house: int) -> int:
-    """Objective cards in ``house``'s hand."""
+def cards_at(g, where: int) -> int:
+    """Objective cards at ``where`` (an ``objective_at`` place: the deck, a hand, ...)."""
     n = 0
     for k in range(N_OBJECTIVES):
-        n += 1 if g.objective_at[k] == house else 0
+        n += 1 if g.objective_at[k] == where else 0
     return n
+
+
+@njit
+def in_hand(g, house: int) -> int:
+    """Objective cards in ``house``'s hand."""
+    return cards_at(g, house)
 
 
 @njit
 def scored(g, house: int) -> int:
     """Objective cards ``house`` has scored."""
-    n = 0
-    for k in range(N_OBJECTIVES):
-        n += 1 if g.objective_at[k] == OBJ_SCORED + house else 0
-    return n
+    return cards_at(g, OBJ_SCORED + house)
 
 
 @njit
 def draw_objective(g, house: int) -> bool:
     """Draw a card of the objective deck into ``house``'s hand (the deck is shuffled: any card
     left in it is equally likely; nature's stream). False when the deck is empty."""
-    left = 0
-    for k in range(N_OBJECTIVES):
-        left += 1 if g.objective_at[k] == OBJ_DECK else 0
+    left = cards_at(g, OBJ_DECK)
     if left == 0:
         return False
     pick = below(g.rng, NATURE, left)
@@ -465,6 +466,7 @@ def check_points_victory(g, t) -> bool:
 
 __all__ = [
     "after_action_phase",
+    "cards_at",
     "check_points_victory",
     "deal_objectives",
     "draw_objective",

@@ -54,14 +54,6 @@ def _only_card(g, where: int) -> int:
 
 
 @njit
-def _cards_at(g, where: int) -> int:
-    n = 0
-    for k in range(N_OBJECTIVES):
-        n += 1 if g.objective_at[k] == where else 0
-    return n
-
-
-@njit
 def shifting_put_step(g, t) -> bool:
     """Shifting Ambitions, first part: in turn order each house puts one objective card of its
     hand into the pool (``OBJECTIVE``/``POOL_PUT``; a single card goes without asking, a house
@@ -90,7 +82,7 @@ def shifting_take_step(g, t) -> bool:
     while g.westeros_loop < t.players:
         house = g.track[0, g.westeros_loop]
         g.westeros_loop += 1
-        if house < 0 or not (g.participants >> house) & 1 or _cards_at(g, OBJ_POOL) == 0:
+        if house < 0 or not (g.participants >> house) & 1 or ob.cards_at(g, OBJ_POOL) == 0:
             continue
         single = _only_card(g, OBJ_POOL)
         if single >= 0:
