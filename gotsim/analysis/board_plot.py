@@ -461,7 +461,7 @@ def draw_setup(setup: Setup, board: Board | None = None, **kwargs: Any) -> Figur
     """Draw the starting position of ``setup``: units, power tokens, garrisons, neutral forces,
     impassable areas, and the home areas of the houses in play as controlled. ``kwargs`` go to
     ``draw_board`` and override what the setup gives."""
-    board = board if board is not None else load_board(setup.edition)
+    board = board if board is not None else load_board(setup.edition, board=setup.board)
     units: dict[str, tuple[House, Mapping[Unit, int]]] = {}
     control: dict[str, House] = {}
     for house, placed in setup.units.items():

@@ -57,10 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
         "board",
         help="draw the starting position as a PNG",
         description="Draw the starting position of a game as a PNG: units, power tokens, "
-        "garrisons, neutral forces. With --expansion mod and --players 7 or 8 it draws the "
-        "Mother of Dragons board alone (7 players: Westeros with the Eyrie and the Bite "
-        "overlays; 8 players: that and the Essos side board), as that expansion has no "
-        "starting position here yet.",
+        "garrisons, neutral forces. With --expansion mod: Mother of Dragons' 7-player start "
+        "(Westeros with the Eyrie and the Bite overlays); with --players 8 its board alone "
+        "(that and the Essos side board), as the 8-player game has no starting position here "
+        "yet.",
     )
     board.add_argument("--edition", choices=EDITIONS, default="2e", help="rules edition")
     board.add_argument(

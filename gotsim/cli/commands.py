@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from gotsim.cli.common import (
-    BOARD_ONLY_EXPANSIONS,
     announce,
     check_edition,
     check_expansion,
@@ -36,13 +35,13 @@ from gotsim.inputs import (
 def cmd_board(args: argparse.Namespace) -> int:
     from gotsim.rules.board import load_board
     from gotsim.rules.setup import SetupDataError, load_setup
-    from gotsim.rules.variants import EYRIE_PORT, Rules
+    from gotsim.rules.variants import EYRIE_PORT, PLANNED_PLAYERS, expansion_board
 
     out = Path(args.out)
     if out.suffix.lower() != ".png":
         fail(f"--out {args.out!r}: the board picture is a PNG, give a path ending in .png")
     output(check_output_file, args.out, "--out")
-    if args.expansion in BOARD_ONLY_EXPANSIONS:
+    if args.players in PLANNED_PLAYERS.get(args.expansion or "", ()):
         return _draw_board_alone(args, out)
     check_expansion(args)
     port = EYRIE_PORT in (args.variant or ())
@@ -63,7 +62,7 @@ def cmd_board(args: argparse.Namespace) -> int:
     matplotlib.use("Agg")
     from gotsim.analysis.board_plot import save_board_picture
 
-    board = load_board(args.edition, board=Rules.board_named(port))
+    board = load_board(args.edition, board=expansion_board(args.expansion, args.players, port))
     path = save_board_picture(out, setup, board, dpi=args.dpi)
     which = f", {args.expansion}" if args.expansion else ""
     which += ", The Eyrie's port" if port else ""
@@ -72,15 +71,10 @@ def cmd_board(args: argparse.Namespace) -> int:
 
 
 def _draw_board_alone(args: argparse.Namespace, out: Path) -> int:
-    """``gotsim board --expansion mod``: the Mother of Dragons board for 7 or 8 players, with
-    no units on it (games of that expansion cannot be played yet)."""
+    """``gotsim board --expansion mod --players 8``: the Mother of Dragons board for 8 players,
+    with no units on it (8-player games cannot be played yet)."""
     if args.edition != "2e":
         fail(f"--expansion {args.expansion}: a 2nd-edition expansion")
-    if args.players not in (7, 8):
-        fail(
-            f"--players {args.players}: the Mother of Dragons board is for 7 or 8 players "
-            "(--expansion mod)"
-        )
     if args.kings_court_swap:
         fail("--kings-court-swap: a base-game setup change")
     import matplotlib
@@ -93,7 +87,7 @@ def _draw_board_alone(args: argparse.Namespace, out: Path) -> int:
     path = save_bare_board_picture(out, board, args.players, dpi=args.dpi)
     print(
         f"wrote {path} (2e, mod, {args.players} players, the board alone: "
-        "no Mother of Dragons starting position yet)"
+        "no 8-player Mother of Dragons starting position yet)"
     )
     return 0
 

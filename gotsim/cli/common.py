@@ -85,6 +85,7 @@ def early_compile_notice(args: argparse.Namespace) -> None:
     from gotsim.jit import announce_if_surely_compiles
 
     if args.command == "bench":
+        check_edition(args)  # bad input stays one line
         announce_if_surely_compiles(getattr(args, "policy", "random"))
 
 
@@ -105,7 +106,7 @@ def check_edition(args: argparse.Namespace) -> None:
     """One line for a player count, policy or variant the edition does not have."""
     counts = (3, 4, 5) if args.edition == "1e" else (3, 4, 5, 6)
     name = "1st" if args.edition == "1e" else "2nd"
-    if args.players not in counts:
+    if args.players not in counts and args.expansion is None:  # (an expansion: its own counts)
         fail(f"--players {args.players}: the {name} edition is played by 3 to {counts[-1]} players")
     if args.edition == "1e" and getattr(args, "tides", False):
         fail("--tides: Tides of Battle is a 2nd-edition variant")
@@ -176,31 +177,20 @@ def expansion_text(text: str) -> str | None:
         raise argparse.ArgumentTypeError(str(error).removeprefix("expansion: ")) from None
 
 
-# expansions whose board ``gotsim board`` draws although their games cannot be played yet
-BOARD_ONLY_EXPANSIONS: dict[str, str] = {
-    "mod": "Mother of Dragons: the 7- or 8-player board alone, without a starting position",
-}
-
-
-def board_expansion_text(text: str) -> str | None:
-    """``gotsim board --expansion``'s value: a playable expansion, or one whose board alone can
-    be drawn (``BOARD_ONLY_EXPANSIONS``)."""
-    return text if text in BOARD_ONLY_EXPANSIONS else expansion_text(text)
-
-
 def expansion_argument(parser: argparse.ArgumentParser, *, board_only: bool = False) -> None:
-    """``--expansion``; with ``board_only`` (``gotsim board``) it also takes the expansions whose
-    board can be drawn but not played."""
-    extra = "".join(f"; or {name} ({text})" for name, text in BOARD_ONLY_EXPANSIONS.items())
+    """``--expansion``; with ``board_only`` (``gotsim board``) the help says that the board of
+    a player count not playable yet (Mother of Dragons' 8) is drawn alone."""
+    extra = "; with mod and 8 players the 8-player board alone, without a starting position"
     parser.add_argument(
         "--expansion",
-        type=board_expansion_text if board_only else expansion_text,
+        type=expansion_text,
         default=None,
         metavar="NAME",
         help="a 2nd-edition expansion: base (the default) or "
         + ", ".join(EXPANSIONS)
         + " (A Dance with Dragons: 6 players, its own start, 6 rounds, its house cards; A Feast"
-        " for Crows: 4 players with Arryn, objectives, 7 victory points)"
+        " for Crows: 4 players with Arryn, objectives, 7 victory points; mod, Mother of"
+        " Dragons: 7 players with Arryn on the Eyrie and Bite board)"
         + (extra if board_only else ""),
     )
 

@@ -41,7 +41,7 @@ def place_neutral_forces(
 
 def _starting_record(setup: Setup) -> NDArray[np.void]:
     """The round-1 record of a setup, before any shuffling (decks in data order)."""
-    board = load_board(setup.edition)
+    board = load_board(setup.edition, board=setup.board)
     rules = rules_table(setup.edition, setup.players, expansion=setup.expansion)[0]
     g = np.zeros((), STATE_DTYPE)
     g["game_round"] = 1

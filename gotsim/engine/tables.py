@@ -22,7 +22,13 @@ from gotsim.rules.ids import AreaKind, House, Unit
 from gotsim.rules.objectives import Objective, objectives
 from gotsim.rules.setup import load_setup
 from gotsim.rules.units import unit_facts
-from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS, EXPANSIONS, EYRIE_PORT, Rules
+from gotsim.rules.variants import (
+    CLASH_OF_KINGS_VARIANTS,
+    EXPANSIONS,
+    EYRIE_PORT,
+    Rules,
+    expansion_board,
+)
 
 MAX_NEIGHBOURS = 12
 MAX_ARMIES = 6
@@ -319,10 +325,11 @@ def _scenario(expansion: str | None) -> Mapping[str, Any]:
 
 
 def board_of(t: np.record) -> Board:
-    """The board a rule record was made for (the edition's, or A Feast for Crows' with The
-    Eyrie's port)."""
+    """The board a rule record was made for (the edition's, A Feast for Crows' with The Eyrie's
+    port, or Mother of Dragons' by its player count)."""
     edition = "1e" if int(t["edition"]) == 1 else "2e"
-    return load_board(edition, board=Rules.board_named(bool(t["eyrie_port"])))
+    board = expansion_board(expansion_of(t), int(t["players"]), bool(t["eyrie_port"]))
+    return load_board(edition, board=board)
 
 
 def expansion_of(t: np.record) -> str | None:

@@ -67,14 +67,9 @@ def _policies(policies: str | Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray
     if not isinstance(policies, str | Mapping):
         raise ValueError(f"policies: expected 'random' or a mapping, got {policies!r}")
     kinds, params = policy_table(policies)
-    if (kinds[_CHOOSING] == RANDOM).all():
+    if (kinds == RANDOM).all():
         return None
     return kinds, params
-
-
-# the houses whose policies choose how games are played (all at random, by the search player):
-# the base game's, in play or not; Arryn and Targaryen, in play in no game yet, take no part
-_CHOOSING = slice(0, len(BASE_HOUSES))
 
 
 def _searches(policies: str | Mapping[str, Any]) -> dict[int, Any]:
@@ -193,7 +188,7 @@ def _play_table(
     from gotsim.players.params import SEARCH
 
     kinds, params = table
-    if (kinds[_CHOOSING] == SEARCH).any():  # decision by decision, the searches compiled
+    if (kinds == SEARCH).any():  # decision by decision, the searches compiled
         from gotsim.players.search import play_with_search
 
         play_with_search(games, rules, kinds, params, searches or {})

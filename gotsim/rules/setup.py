@@ -17,7 +17,7 @@ from typing import Any
 from gotsim.data import load_data
 from gotsim.rules.board import Board, BoardDataError, load_board
 from gotsim.rules.ids import AreaKind, House, Unit
-from gotsim.rules.variants import EXPANSIONS, expansion_name
+from gotsim.rules.variants import EXPANSIONS, expansion_board, expansion_name
 
 TRACKS: tuple[str, ...] = ("iron_throne", "fiefdoms", "kings_court")
 
@@ -59,6 +59,9 @@ class Setup:
     home_areas: Mapping[House, str] = field(default_factory=lambda: MappingProxyType({}))
     # victory points that win (A Feast for Crows: 7, scored with objectives); 0: none, castles win
     victory_points: int = 0
+    # the board the setup stands on (``rules.board.load_board``'s ``board``: Mother of Dragons'
+    # ``mod7``; "base" for the edition's own)
+    board: str = "base"
 
     def dominance_holder(self, track: str) -> House:
         return self.tracks[track][0]
@@ -211,47 +214,75 @@ def build_setup(
         power_tokens=MappingProxyType(tokens),
         home_areas=MappingProxyType(home_areas),
         victory_points=int(victory.get("victory_points_to_win", 0)),
+        board=board.name,
     )
 
 
-def expansion_spec(spec: Mapping[str, Any], expansion: str) -> dict[str, Any]:
-    """The setup dict of ``expansion`` (an ``EXPANSIONS`` name): the 2nd edition's ``spec``
-    (``setup.json``) with the expansion scenario's start in place of the base start at its
-    player count, from ``data/2e/expansions.json``: houses (a house the base game lacks from the
-    scenario's ``house_records``: A Feast for Crows' Arryn), starting units, supply, power tokens
-    in hand and on the board, influence tracks, garrisons (the base home garrisons of the houses
-    playing and the scenario's own, or the scenario's alone with ``garrisons_replace_base``),
-    neutral forces, impassable areas, the number of rounds and the victory points that win.
-    Unit limits, King's Court stars and the rest are the base's."""
+def _by_players(value: Any, players: int) -> Any:
+    """An expansion scenario's fact at ``players``: the entry for that count where the fact is
+    given per player count (Mother of Dragons: ``{"7": …, "8": …}``), else the fact itself."""
+    if isinstance(value, Mapping) and str(players) in value:
+        return value[str(players)]
+    return value
+
+
+def expansion_spec(
+    spec: Mapping[str, Any], expansion: str, players: int | None = None
+) -> dict[str, Any]:
+    """The setup dict of ``expansion`` (an ``EXPANSIONS`` name) at ``players`` (None: its first
+    player count): the 2nd edition's ``spec`` (``setup.json``) with the expansion scenario's
+    start in place of the base start, from ``data/2e/expansions.json``: houses (a house the base
+    game lacks from the scenario's ``house_records``: Arryn, Targaryen), starting units,
+    supply, power tokens in hand and on the board, influence tracks, King's Court stars where
+    the scenario gives them, garrisons (the base home garrisons of the houses playing and the
+    scenario's own for the houses playing, or the scenario's alone with
+    ``garrisons_replace_base``), neutral forces, impassable areas, the number of rounds and the
+    victory points that win. A fact the scenario gives per player count (Mother of Dragons'
+    7 and 8) is read at ``players``. Unit limits of the base houses and the rest are the
+    base's (at six players where the base game has no setup for ``players``)."""
     scenario = load_data("2e", "expansions.json")["scenarios"][EXPANSIONS[expansion]]
-    players = scenario["player_counts"][0]
-    base = spec["player_counts"][str(players)]
+    counts = scenario["player_counts"]
+    players = counts[0] if players is None else players
+    if players not in counts:
+        known = ", ".join(str(n) for n in counts)
+        raise SetupDataError(
+            f"expansion {expansion!r} has no setup for {players} players ({known})"
+        )
+    base = spec["player_counts"].get(str(players), spec["player_counts"]["6"])
     records = {**spec["houses"], **scenario.get("house_records", {})}
+    playing_ids = _by_players(scenario["houses"], players)
     houses = {}
-    for house_id in scenario["houses"]:
+    power = scenario["starting_power_tokens_available"]
+    if isinstance(power, Mapping):  # Mother of Dragons: without the Iron Bank
+        power = power["without_iron_bank"]
+    for house_id in playing_ids:
         record = dict(records[house_id])
         record["starting_units"] = scenario["starting_units"].get(house_id, {})
         record["starting_supply"] = scenario["starting_supply"][house_id]
-        record["starting_power_tokens"] = scenario["starting_power_tokens_available"]
+        record["starting_power_tokens"] = power
         houses[house_id] = record
     tokens = {
         area: house_id
         for house_id, areas in scenario.get("power_tokens_on_board", {}).items()
         for area in areas
     }
-    own = scenario.get("garrisons", [])
+    own = [g for g in scenario.get("garrisons", []) if g["house"] in playing_ids]
     if scenario.get("garrisons_replace_base"):
         garrisons = own
     else:
-        home = [g for g in base.get("garrisons", []) if g["house"] in scenario["houses"]]
+        home = [g for g in base.get("garrisons", []) if g["house"] in playing_ids]
         garrisons = [*home, *own]
-    playing = [h for h in base["houses"] if h in scenario["houses"]]
+    playing = [h for h in base["houses"] if h in playing_ids]
+    stars = scenario.get("kings_court_special_orders_by_position")
     per_count = {
         **base,
-        "houses": [*playing, *(h for h in scenario["houses"] if h not in playing)],
-        "influence_tracks": scenario["influence_tracks"],
+        "houses": [*playing, *(h for h in playing_ids if h not in playing)],
+        "influence_tracks": _by_players(scenario["influence_tracks"], players),
+        "kings_court_special_orders_by_position": _by_players(stars, players)
+        if stars is not None
+        else base["kings_court_special_orders_by_position"],
         "garrisons": garrisons,
-        "neutral_forces": scenario.get("neutral_forces", []),
+        "neutral_forces": _by_players(scenario.get("neutral_forces", []), players),
         "impassable_areas": scenario.get("impassable_areas", []),
         "power_tokens_on_board": tokens,
         "removed_starting_units": [],
@@ -300,5 +331,6 @@ def _load_setup(edition: str, players: int, kings_court_swap: bool, expansion: s
     if expansion is not None:
         if edition != "2e":
             raise SetupDataError(f"expansion {expansion!r} is a 2nd-edition expansion")
-        spec = expansion_spec(spec, expansion)
-    return build_setup(spec, load_board(edition), players, kings_court_swap=kings_court_swap)
+        spec = expansion_spec(spec, expansion, players)
+    board = load_board(edition, board=expansion_board(expansion, players))
+    return build_setup(spec, board, players, kings_court_swap=kings_court_swap)

@@ -39,11 +39,18 @@ EYRIE_PORT = "eyrie_port"
 # the 2nd edition's expansions a game can be played with (``expansion=``, ``--expansion``, a
 # scenario's ``expansion``): name → the scenario's key in ``data/2e/expansions.json``. ``None``
 # (or ``"base"``) is the base game.
-EXPANSIONS: dict[str, str] = {"adwd": "a_dance_with_dragons", "affc": "a_feast_for_crows"}
-# the number of players each expansion is played by
-EXPANSION_PLAYERS: dict[str, int] = {"adwd": 6, "affc": 4}
-# expansions named by the design but not played yet, for a clear refusal
-PLANNED_EXPANSIONS: tuple[str, ...] = ("mod",)
+EXPANSIONS: dict[str, str] = {
+    "adwd": "a_dance_with_dragons",
+    "affc": "a_feast_for_crows",
+    "mod": "mother_of_dragons",
+}
+# the player counts each expansion is played by (Mother of Dragons: 7 with Arryn; its 8-player
+# game with Targaryen and Essos is not built yet, ``PLANNED_PLAYERS``)
+EXPANSION_PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"adwd": (6,), "affc": (4,), "mod": (7,)}
+# the number of players an expansion is played by unless a count is given
+EXPANSION_PLAYERS: dict[str, int] = {name: n[0] for name, n in EXPANSION_PLAYER_COUNTS.items()}
+# player counts of an expansion named by the design but not played yet, for a clear refusal
+PLANNED_PLAYERS: dict[str, tuple[int, ...]] = {"mod": (8,)}
 # the house-card set an expansion plays unless its variant is switched off
 _EXPANSION_CARDS = {"adwd": ADWD_HOUSE_CARDS}
 # what the 2nd edition refuses of them, after "the 2nd edition has"
@@ -61,9 +68,16 @@ def expansion_name(value: object) -> str | None:
     if isinstance(value, str) and value in EXPANSIONS:
         return value
     known = ", ".join(("base", *EXPANSIONS))
-    if isinstance(value, str) and value in PLANNED_EXPANSIONS:
-        raise ValueError(f"expansion: {value!r} is not playable yet (playable: {known})")
     raise ValueError(f"expansion: unknown expansion {value!r} (known: {known})")
+
+
+def expansion_board(expansion: str | None, players: int, eyrie_port: bool = False) -> str:
+    """The board (``rules.board.load_board``'s ``board``) of a game of ``expansion`` at
+    ``players``: Mother of Dragons' ``"mod7"`` or ``"mod8"``, A Feast for Crows'
+    ``"affc_eyrie_port"`` with its ``eyrie_port`` option, else the edition's own (``"base"``)."""
+    if expansion == "mod":
+        return f"mod{players}"
+    return Rules.board_named(eyrie_port)
 
 
 def variant_flags(variants: Mapping[str, bool] | None) -> dict[str, bool]:
@@ -95,11 +109,16 @@ class Rules:
         if self.expansion is not None:
             if self.edition != "2e":
                 raise ValueError(f"expansion {self.expansion!r} is a 2nd-edition expansion")
-            wanted = EXPANSION_PLAYERS[self.expansion]
-            if self.players != wanted:
+            wanted = EXPANSION_PLAYER_COUNTS[self.expansion]
+            if self.players in PLANNED_PLAYERS.get(self.expansion, ()):
                 raise ValueError(
-                    f"expansion {self.expansion!r} is played by {wanted} players, "
-                    f"not {self.players}"
+                    f"expansion {self.expansion!r} with {self.players} players is not playable "
+                    f"yet (playable: {' or '.join(map(str, wanted))} players)"
+                )
+            if self.players not in wanted:
+                raise ValueError(
+                    f"expansion {self.expansion!r} is played by "
+                    f"{' or '.join(map(str, wanted))} players, not {self.players}"
                 )
             if "kings_court_swap" in self.variants:
                 raise ValueError(
@@ -165,8 +184,9 @@ class Rules:
     @property
     def board(self) -> str:
         """The board the game is played on (``rules.board.load_board``'s ``board``): ``"base"``
-        for the edition's own, ``"affc_eyrie_port"`` with ``eyrie_port``."""
-        return self.board_named(EYRIE_PORT in self.variants)
+        for the edition's own, ``"affc_eyrie_port"`` with ``eyrie_port``, Mother of Dragons'
+        ``"mod7"`` (``"mod8"``) by its player count."""
+        return expansion_board(self.expansion, self.players, EYRIE_PORT in self.variants)
 
     @staticmethod
     def board_named(eyrie_port: bool) -> str:
@@ -185,9 +205,12 @@ __all__ = [
     "CLASH_OF_KINGS_VARIANTS",
     "EXPANSIONS",
     "EXPANSION_PLAYERS",
+    "EXPANSION_PLAYER_COUNTS",
     "EYRIE_PORT",
+    "PLANNED_PLAYERS",
     "VARIANTS",
     "Rules",
+    "expansion_board",
     "expansion_name",
     "variant_flags",
 ]

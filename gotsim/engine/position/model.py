@@ -20,7 +20,7 @@ from gotsim.inputs import FieldChecks, did_you_mean
 from gotsim.rules.board import Board, load_board
 from gotsim.rules.ids import EDITIONS, House, OrderType, Unit
 from gotsim.rules.setup import TRACKS, Setup, load_setup
-from gotsim.rules.variants import Rules
+from gotsim.rules.variants import expansion_board
 
 FORMAT = "gotsim.position/v1"
 VARIANTS: tuple[str, ...] = (
@@ -233,10 +233,9 @@ class Position:
     @property
     def board(self) -> Board:
         """The board of the position (A Feast for Crows' with The Eyrie's port when the
-        ``eyrie_port`` option is on)."""
-        return load_board(
-            self.edition, board=Rules.board_named(bool(self.variants.get("eyrie_port")))
-        )
+        ``eyrie_port`` option is on; Mother of Dragons' by its player count)."""
+        port = bool(self.variants.get("eyrie_port"))
+        return load_board(self.edition, board=expansion_board(self.expansion, self.players, port))
 
     @property
     def setup(self) -> Setup:

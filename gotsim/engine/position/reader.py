@@ -40,7 +40,7 @@ from gotsim.rules.ids import EDITIONS, AreaKind, House, Unit
 from gotsim.rules.objectives import Objective
 from gotsim.rules.setup import TRACKS, Setup, SetupDataError, load_setup
 from gotsim.rules.units import unit_facts
-from gotsim.rules.variants import Rules, expansion_name
+from gotsim.rules.variants import EXPANSION_PLAYER_COUNTS, Rules, expansion_board, expansion_name
 
 
 def _read_spec(source: Mapping[str, Any] | str | Path) -> Mapping[str, Any]:
@@ -87,11 +87,19 @@ class _Reader:
         self.board = load_board(edition)
         players = spec["players"]
         counts = self.board.player_counts()
-        if isinstance(players, bool) or not isinstance(players, int) or players not in counts:
+        # an expansion has its own player counts (Mother of Dragons' 7): read_expansion refuses
+        # any other count in the expansion's words
+        own = spec.get("expansion") in EXPANSION_PLAYER_COUNTS
+        if (
+            isinstance(players, bool)
+            or not isinstance(players, int)
+            or not (own or players in counts)
+        ):
             known = ", ".join(str(n) for n in counts)
             raise fail("players", f"{edition} has setups for {known} players, got {players!r}")
         self.players: int = players
         self.expansion = self.read_expansion()
+        self.board = load_board(edition, board=expansion_board(self.expansion, players))
         try:
             self.setup = load_setup(edition, players, expansion=self.expansion)
         except SetupDataError as exc:  # pragma: no cover - packaged data is validated
@@ -100,7 +108,7 @@ class _Reader:
         variants = self.variants()
         self.card_set = "adwd" if variants["adwd_house_cards"] else "base"
         if variants["eyrie_port"]:  # A Feast for Crows: the board with The Eyrie's port
-            self.board = load_board(edition, board=Rules.board_named(True))
+            self.board = load_board(edition, board=expansion_board(self.expansion, players, True))
         self.deck_order = {c.id: i for i, c in enumerate(game_cards(edition, self.card_set))}
 
     def read_expansion(self) -> str | None:
@@ -697,7 +705,7 @@ def starting_position(
     """
     setup = load_setup(edition, players, kings_court_swap=kings_court_swap, expansion=expansion)
     cards = Rules.of(edition, players, None, setup.expansion).card_set
-    board = load_board(edition)
+    board = load_board(edition, board=setup.board)
     occupants: dict[str, House] = {}
     units: dict[str, dict[Unit, int]] = {}
     for house in setup.houses:

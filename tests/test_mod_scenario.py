@@ -1,0 +1,102 @@
+"""Mother of Dragons as an expansion (``expansion="mod"``): the 7-player game with Arryn on the
+Westeros board with the Eyrie and the Bite overlays (``docs/rules.md`` M1). The 8-player game
+(Targaryen, Essos) is refused with a clear line until it is built."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gotsim.data import load_data
+from gotsim.rules.board import load_board
+from gotsim.rules.ids import BASE_HOUSES, House, Unit
+from gotsim.rules.setup import load_setup
+from gotsim.rules.variants import Rules
+
+SCENARIO = load_data("2e", "expansions.json")["scenarios"]["mother_of_dragons"]
+REFERENCE = Path(__file__).parents[2] / "shared" / "reference" / "agot2e" / "expansions.json"
+# the fields the package adds to the reference's scenario, restating its facts for the loader
+OURS = (
+    "house_records",
+    "garrisons",
+    "neutral_forces",
+    "impassable_areas",
+    "normalized_fields_note",
+)
+
+
+def test_mod_setup_is_the_scenarios_seven_player_start() -> None:
+    s = load_setup("2e", 7, expansion="mod")
+    assert s.expansion == "mod" and s.board == "mod7"
+    assert s.max_rounds == 10 and s.castles_to_win == 7 and s.victory_points == 0
+    assert s.houses == (*BASE_HOUSES, House.ARRYN)
+    board = load_board("2e", board="mod7")
+    for house in s.houses:
+        want = {
+            area: {Unit.from_id(u): n for u, n in counts.items()}
+            for area, counts in SCENARIO["starting_units"][house.id].items()
+        }
+        assert {a: dict(c) for a, c in s.units[house].items()} == want
+        for area in want:
+            board.index(area)  # every area is on the 7-player board
+        assert s.supply[house] == SCENARIO["starting_supply"][house.id]
+        assert s.power[house] == SCENARIO["starting_power_tokens_available"]["without_iron_bank"]
+        assert s.power_total[house] == SCENARIO["power_tokens_total"] == 20
+    for track, order in SCENARIO["influence_tracks"]["7"].items():
+        assert [h.id for h in s.tracks[track]] == order
+    assert s.stars == tuple(SCENARIO["kings_court_special_orders_by_position"]["7"])
+    assert s.stars == (3, 3, 2, 1, 0, 0, 0)
+    limits = SCENARIO["unit_limits"]["arryn"]
+    assert {u.id: n for u, n in s.unit_limits[House.ARRYN].items()} == limits
+
+
+def test_mod_garrisons_neutral_forces_and_homes() -> None:
+    s = load_setup("2e", 7, expansion="mod")
+    homes = {"baratheon": "dragonstone", "lannister": "lannisport", "stark": "winterfell"}
+    homes |= {"greyjoy": "pyke", "tyrell": "highgarden", "martell": "sunspear"}
+    want = {area: (House.from_id(h), 2) for h, area in homes.items()}
+    want["the_eyrie"] = (House.ARRYN, 4)
+    assert dict(s.garrisons) == want
+    assert dict(s.neutral_forces) == {"kings_landing": 5}  # not The Eyrie's base-game token
+    assert s.impassable == ()
+    board = load_board("2e", board="mod7")
+    eyrie = board.index("the_eyrie")
+    assert board.home[eyrie] == House.ARRYN and board.stronghold[eyrie]
+    assert dict(s.home_areas) == {}  # the 7-player board itself makes The Eyrie Arryn's home
+
+
+@pytest.mark.skipif(not REFERENCE.exists(), reason="the shared reference is not at hand")
+def test_mod_scenario_data_is_the_references() -> None:
+    reference = json.loads(REFERENCE.read_text())["scenarios"]["mother_of_dragons"]
+    ours = {k: v for k, v in SCENARIO.items() if k not in OURS}
+    assert ours == reference
+
+
+def test_mod_restated_fields_agree_with_the_scenario() -> None:
+    records = SCENARIO["house_records"]
+    for house in ("arryn", "targaryen"):
+        record = records[house]
+        assert record["home_area"] == SCENARIO["home_areas"][house]
+        assert record["power_tokens_total"] == SCENARIO["power_tokens_total"]
+        assert record["starting_supply"] == SCENARIO["starting_supply"][house]
+        limits = {u: n for u, n in record["unit_limits"].items() if n}
+        assert limits == {u: n for u, n in SCENARIO["unit_limits"][house].items() if u != "dragon"}
+    listed = {g["area"]: g["strength"] for g in SCENARIO["garrisons_and_neutral_forces"]}
+    for g in SCENARIO["garrisons"]:
+        assert listed[g["area"]] == g["strength"]
+    for forces in SCENARIO["neutral_forces"].values():
+        for n in forces:
+            assert listed[n["area"]] == n["strength"]
+    assert [n["area"] for n in SCENARIO["neutral_forces"]["7"]] == ["kings_landing"]
+
+
+def test_mod_rules_player_counts() -> None:
+    assert Rules.of("2e", 7, expansion="mod").board == "mod7"
+    with pytest.raises(ValueError, match="with 8 players is not playable yet"):
+        Rules.of("2e", 8, expansion="mod")
+    with pytest.raises(ValueError, match="played by 7 players, not 6"):
+        Rules.of("2e", 6, expansion="mod")
+    with pytest.raises(ValueError, match="A Clash of Kings"):
+        Rules.of("2e", 7, {"ports": True}, expansion="mod")
