@@ -22,7 +22,8 @@ houses in ``state_dtype``, the random streams' included) is cut back to its firs
 what is cut off must still be what a starting record holds there (the houses not in play: zeros,
 -1 past the last place of a track, random streams never drawn from); a record where it is not
 counts as a difference. ``--areas N`` does the same for the area axes: each record as laid out
-when it had ``N`` area slots (58 before the A Feast for Crows Eyrie port's 59th area).
+when it had ``N`` area slots (58 before the A Feast for Crows Eyrie port's 59th area), and
+``--order-kinds N`` for the order-kind axis (11 before Mother of Dragons' sea order tokens).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from gotsim.engine.init import new_games_range
-from gotsim.engine.state import A_MAX, STATE_DTYPE, H, state_dtype
+from gotsim.engine.state import A_MAX, N_ORDER_KINDS, STATE_DTYPE, H, state_dtype
 from gotsim.play.simulate import games_frame, play_games, rounds_frame
 
 MIXED = {"default": "heuristic", "stark": "random", "tyrell": {"aggression": 0.9, "risk": 0.8}}
@@ -127,18 +128,22 @@ def laid_out(
     return out
 
 
-def grown_axes(houses: int, areas: int) -> dict[str, tuple[tuple[int, int], ...]]:
-    """Per field of the record, the axes that grew since the layout of ``houses`` houses and
-    ``areas`` area slots (``state_dtype(houses, areas)``), with how many entries each gained."""
+def grown_axes(
+    houses: int, areas: int, order_kinds: int = N_ORDER_KINDS
+) -> dict[str, tuple[tuple[int, int], ...]]:
+    """Per field of the record, the axes that grew since the layout of ``houses`` houses,
+    ``areas`` area slots and ``order_kinds`` order kinds (``state_dtype(houses, areas,
+    order_kinds)``), with how many entries each gained."""
     fields = STATE_DTYPE.fields
-    old = state_dtype(houses, areas)
+    old = state_dtype(houses, areas, order_kinds)
     assert fields is not None and old.names == STATE_DTYPE.names, "fields differ beyond axes"
     out: dict[str, tuple[tuple[int, int], ...]] = {}
     for name in STATE_DTYPE.names or ():
         now, then = fields[name][0].shape, old[name].shape
         assert len(now) == len(then), name
         grown = tuple((k, a - b) for k, (a, b) in enumerate(zip(now, then, strict=True)) if a != b)
-        assert all(extra in (H - houses, A_MAX - areas) for _, extra in grown), (name, now, then)
+        extras = (H - houses, A_MAX - areas, N_ORDER_KINDS - order_kinds)
+        assert all(extra in extras for _, extra in grown), (name, now, then)
         if grown:
             out[name] = grown
     return out
@@ -156,15 +161,21 @@ def cut_off(field: np.ndarray, grown: tuple[tuple[int, int], ...]) -> list[np.nd
 
 
 def as_layout(
-    records: np.ndarray, houses: int, areas: int, edition: str, players: int, seed: int
+    records: np.ndarray,
+    houses: int,
+    areas: int,
+    edition: str,
+    players: int,
+    seed: int,
+    order_kinds: int = N_ORDER_KINDS,
 ) -> tuple[np.ndarray, list[int]]:
-    """``records`` laid out with ``houses`` houses and ``areas`` area slots
-    (``state_dtype(houses, areas)``), and the games whose cut-off parts differ from those of
-    their starting record."""
-    axes = grown_axes(houses, areas)
+    """``records`` laid out with ``houses`` houses, ``areas`` area slots and ``order_kinds``
+    order kinds (``state_dtype(houses, areas, order_kinds)``), and the games whose cut-off parts
+    differ from those of their starting record."""
+    axes = grown_axes(houses, areas, order_kinds)
     start = new_games_range(seed, 0, len(records), edition=edition, players=players)
     bad = np.zeros(len(records), bool)
-    out = np.zeros(records.shape, state_dtype(houses, areas))
+    out = np.zeros(records.shape, state_dtype(houses, areas, order_kinds))
     for name in out.dtype.names or ():
         field = records[name]
         if name not in axes:
@@ -187,6 +198,7 @@ def fingerprints(
     by_name: bool = False,
     houses: int | None = None,
     areas: int | None = None,
+    order_kinds: int | None = None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, edition, players, variants, policies, games in SETTINGS:
@@ -205,9 +217,15 @@ def fingerprints(
         )
         hashed = records
         filler: list[int] = []
-        if houses is not None or areas is not None:
+        if houses is not None or areas is not None or order_kinds is not None:
             hashed, filler = as_layout(
-                records, houses or H, areas or A_MAX, edition, players, seed=20240
+                records,
+                houses or H,
+                areas or A_MAX,
+                edition,
+                players,
+                seed=20240,
+                order_kinds=order_kinds or N_ORDER_KINDS,
             )
             if filler:
                 print(
@@ -282,6 +300,11 @@ def main() -> None:
         help="hash records as laid out with this many area slots (58 before the Eyrie port)",
     )
     parser.add_argument(
+        "--order-kinds",
+        type=int,
+        help="hash records as laid out with this many order kinds (11 before the sea orders)",
+    )
+    parser.add_argument(
         "--by-name",
         action="store_true",
         help="hash each record's fields in name order (for a change that reorders them)",
@@ -296,6 +319,7 @@ def main() -> None:
         args.by_name,
         args.houses,
         args.areas,
+        args.order_kinds,
     )
     if args.save:
         with open(args.save, "w") as f:

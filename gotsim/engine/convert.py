@@ -45,6 +45,7 @@ from gotsim.engine.state import (
     OBJ_SCORED,
     ORDER_COUNT,
     ORDER_NAMES,
+    ORDER_SEA_ONLY,
     ORDER_STAR,
     ORDER_TYPE,
     STATE_DTYPE,
@@ -102,12 +103,12 @@ POSITION_FIELDS: tuple[str, ...] = (
 
 def _check_vocabulary() -> None:
     """The engine's order kinds and restriction bits name exactly the position's tokens."""
-    tokens = order_tokens(EDITION)
+    tokens = order_tokens(EDITION, sea_orders=True)
     assert set(ORDER_KIND) == set(tokens), "order names differ between engine and positions"
     for name, kind in ORDER_KIND.items():
         token = tokens[name]
         assert ORDER_COUNT[kind] == token.count and bool(ORDER_STAR[kind]) == token.special
-        assert ORDER_TYPE[kind] == token.kind
+        assert ORDER_TYPE[kind] == token.kind and bool(ORDER_SEA_ONLY[kind]) == token.sea_only
     assert set(RESTRICTION_BIT) == set(RESTRICTIONS)
 
 
@@ -441,6 +442,7 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
             "kings_court_swap": kings_court_swap,
             "adwd_house_cards": card_set == "adwd",
             **({"eyrie_port": True} if t.eyrie_port else {}),
+            **({"sea_orders": bool(t.sea_orders)} if expansion == "mod" else {}),
         },
         "round": int(g.game_round),
         "phase": phase.id,

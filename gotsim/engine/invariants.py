@@ -21,6 +21,7 @@ from gotsim.engine.state import (
     OBJ_SCORED,
     ONE_TIME_HOUSE,
     ORDER_COUNT,
+    ORDER_SEA_ONLY,
     H,
     Phase,
     Restriction,
@@ -94,8 +95,13 @@ def violations(g: np.void, t: np.void) -> list[str]:
         counts = np.zeros(N_ORDER_KINDS, int)
         for area in np.flatnonzero(mine & (g["order"][:n] >= 0)):
             counts[g["order"][area]] += 1
-        if (counts != g["orders_used"][h]).any() or (counts > ORDER_COUNT).any():
+        # (Mother of Dragons' sea order tokens only with sea_orders)
+        allowed = np.where(ORDER_SEA_ONLY.astype(bool) & (not t["sea_orders"]), 0, ORDER_COUNT)
+        if (counts != g["orders_used"][h]).any() or (counts > allowed).any():
             out.append(f"house {h}: orders {counts.tolist()} vs {g['orders_used'][h].tolist()}")
+        for area in np.flatnonzero(mine & (g["order"][:n] >= 0)):
+            if ORDER_SEA_ONLY[g["order"][area]] and t["kind"][area] != AreaKind.SEA:
+                out.append(f"house {h}: a sea order token in area {area}, not a sea")
         if g["hand"][h] & g["discard"][h]:
             out.append(f"house {h}: a card both in hand and discarded")
         if not 0 <= g["supply"][h] <= t["supply_max"]:

@@ -51,6 +51,7 @@ from gotsim.engine.state import (
     N_ORDER_KINDS,
     ONE_TIME_TYPE,
     ORDER_COUNT,
+    ORDER_SEA_ONLY,
     ORDER_STAR,
     ORDER_TYPE,
     Decision,
@@ -93,6 +94,15 @@ def stars_used(g, house: int) -> int:
     return n
 
 
+@njit(inline="always")
+def order_count(t, kind: int) -> int:
+    """The tokens of order ``kind`` each house has in the game: ``ORDER_COUNT``, and none of
+    Mother of Dragons' sea order tokens without ``sea_orders``."""
+    if ORDER_SEA_ONLY[kind] and not t.sea_orders:
+        return 0
+    return ORDER_COUNT[kind]
+
+
 @njit
 def order_allowed(g, t, house: int, area: int, kind: int, replacing: int) -> bool:
     """Whether ``house`` may put an order of ``kind`` on ``area`` (``replacing`` an order kind
@@ -111,8 +121,10 @@ def order_allowed_counted(
     """``order_allowed`` with the house's star orders still free counted already
     (``stars_allowed - stars_used``), for a decision that asks about every kind."""
     used = g.orders_used[house, kind] - (1 if kind == replacing else 0)
-    if used >= ORDER_COUNT[kind]:
+    if used >= order_count(t, kind):
         return False
+    if ORDER_SEA_ONLY[kind] and t.kind[area] != SEA:
+        return False  # Mother of Dragons' sea order tokens: sea areas only
     if ORDER_STAR[kind]:
         # a replaced star order frees its star
         if stars_free + (1 if replacing >= 0 and ORDER_STAR[replacing] else 0) <= 0:
@@ -416,7 +428,7 @@ def _attack_neutral(g, t, house: int, origin: int, target: int) -> None:
 def _end_march(g, t) -> None:
     origin = g.march_origin
     house = house_at(g, g.turn)  # the marching house (its units may all have left)
-    if g.order[origin] >= 0 and g.order[origin] <= 2 and g.owner[origin] == house:
+    if mv.is_march_kind(g.order[origin]) and g.owner[origin] == house:
         remove_order(g, origin)
     mv.vacate_if_empty(g, origin)
     if t.fortifications:

@@ -23,7 +23,7 @@ from gotsim.engine.board_state import (
     summary_fits_with,
     unit_count,
 )
-from gotsim.engine.state import A_MAX, U
+from gotsim.engine.state import A_MAX, ORDER_BONUS, ORDER_MARCH, ORDER_SUPPORT, ORDER_TYPE, U
 from gotsim.jit import njit
 from gotsim.rules.ids import SHIP
 
@@ -95,9 +95,16 @@ def transport_reach_bits(g, t, house: int, origin: int) -> np.int64:
     return bits
 
 
+@njit(inline="always")
+def is_march_kind(k: int) -> bool:
+    """Whether order kind ``k`` (-1: none) is a march (Mother of Dragons' sea march too)."""
+    return k >= 0 and ORDER_TYPE[k] == ORDER_MARCH
+
+
 @njit
 def is_support_order(g, area: int) -> bool:
-    return g.order[area] == 5 or g.order[area] == 6
+    k = g.order[area]
+    return k >= 0 and ORDER_TYPE[k] == ORDER_SUPPORT
 
 
 @njit
@@ -124,7 +131,7 @@ def neutral_battle(g, t, b, house: int, origin: int, target: int) -> None:
     b[cb.HOUSE] = house
     b[cb.SIDE + cb.HOUSE] = -1
     march = g.order[origin]
-    b[cb.ORDER_BONUS] = march - 1 if 0 <= march <= 2 else 0
+    b[cb.ORDER_BONUS] = ORDER_BONUS[march] if is_march_kind(march) else 0
     b[cb.FORTIFIED] = 1 if (t.castle[target] or t.stronghold[target]) else 0
     b[cb.SIDE + cb.GARRISON] = g.neutral[target]
     b[cb.SIDE + cb.FIEFDOMS_POS] = 99

@@ -66,7 +66,9 @@ class EndReason(IntEnum):
 
 
 class Order(IntEnum):
-    """The eleven kinds of order token (15 tokens per house; see ``ORDER_COUNT``)."""
+    """The kinds of order token: the base game's eleven (15 tokens per house; see
+    ``ORDER_COUNT``) and Mother of Dragons' two sea order tokens (``sea_orders``: one of each
+    per house, placed in sea areas only, ``ORDER_SEA_ONLY``)."""
 
     MARCH_MINUS = 0
     MARCH_ZERO = 1
@@ -79,9 +81,12 @@ class Order(IntEnum):
     RAID_STAR = 8  # star
     CONSOLIDATE = 9
     CONSOLIDATE_STAR = 10  # star
+    SEA_MARCH_MINUS = 11  # Mother of Dragons: a march -1 for a sea area
+    SEA_SUPPORT_ZERO = 12  # Mother of Dragons: a support +0 for a sea area
 
 
 N_ORDER_KINDS = len(Order)
+N_BASE_ORDER_KINDS = 11  # the base game's kinds, ``Order`` 0 … 10
 # each kind's token in the data (``data/2e/orders.json`` ``tokens``; the 1st edition's fifteen
 # tokens are the same), in ``Order`` order: the facts below are read from there
 ORDER_TOKEN_IDS = (
@@ -96,28 +101,38 @@ ORDER_TOKEN_IDS = (
     "raid_special",
     "consolidate_power",
     "consolidate_power_special",
+    # Mother of Dragons' sea order tokens (``data/2e/expansions.json`` ``components.sea_orders``)
+    "sea_march_minus_1",
+    "sea_support",
 )
 
 
-def _order_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _order_tables() -> tuple[np.ndarray, ...]:
     tokens = {token["id"]: token for token in load_data("2e", "orders.json")["tokens"]}
-    if sorted(tokens) != sorted(ORDER_TOKEN_IDS):
+    base = ORDER_TOKEN_IDS[:N_BASE_ORDER_KINDS]
+    if sorted(tokens) != sorted(base):
         raise ValueError(
-            f"2e/orders.json tokens {sorted(tokens)} are not the engine's {list(ORDER_TOKEN_IDS)}"
+            f"2e/orders.json tokens {sorted(tokens)} are not the engine's {list(base)}"
         )
+    sea = load_data("2e", "expansions.json")["components"]["sea_orders"]["tokens"]
+    for token in sea:
+        if token["id"] in ORDER_TOKEN_IDS:
+            tokens[token["id"]] = {**token, "count": 1}  # one of each per house
     rows = [tokens[token_id] for token_id in ORDER_TOKEN_IDS]
     tables = (
         np.array([row["count"] for row in rows], np.int8),  # tokens of each kind
         np.array([row["special"] for row in rows], np.int8),  # a star order
         np.array([row["modifier"] for row in rows], np.int8),
         np.array([OrderType.from_id(row["type"]) for row in rows], np.int8),
+        np.array([row.get("restricted_to") == "sea" for row in rows], np.int8),  # sea areas only
     )
     for table in tables:
         table.setflags(write=False)
     return tables
 
 
-ORDER_COUNT, ORDER_STAR, ORDER_BONUS, ORDER_TYPE = _order_tables()
+ORDER_COUNT, ORDER_STAR, ORDER_BONUS, ORDER_TYPE, ORDER_SEA_ONLY = _order_tables()
+ORDER_MARCH, ORDER_SUPPORT = int(OrderType.MARCH), int(OrderType.SUPPORT)  # ORDER_TYPE values
 
 
 ORDER_NAMES = (
@@ -132,6 +147,8 @@ ORDER_NAMES = (
     "raid*",
     "consolidate_power",
     "consolidate_power*",
+    "sea_march-1",
+    "sea_support+0",
 )
 
 
@@ -275,16 +292,17 @@ assert A_MAX <= ACT_UPGRADE_SIEGE
 assert OBJ_SCORED == H and OBJ_POOL == 2 * H and N_OBJECTIVES < ACT_NONE
 
 
-def state_dtype(houses: int = H, areas: int = A_MAX) -> np.dtype:
+def state_dtype(houses: int = H, areas: int = A_MAX, order_kinds: int = N_ORDER_KINDS) -> np.dtype:
     """The record type of one game. Every field: name, dtype, shape, meaning.
 
-    ``houses`` sizes every house axis (``H``, and the ``1 + H`` random streams) and ``areas``
-    every area axis (``A_MAX``); other values give the layout of a record with fewer houses or
-    area slots, for comparing with one kept from before they were added
-    (``benchmarks/check_identical.py --houses``, ``--areas``). The engine reads ``STATE_DTYPE``
-    only."""
+    ``houses`` sizes every house axis (``H``, and the ``1 + H`` random streams), ``areas``
+    every area axis (``A_MAX``) and ``order_kinds`` the order-kind axis (``N_ORDER_KINDS``);
+    other values give the layout of a record with fewer houses, area slots or order kinds, for
+    comparing with one kept from before they were added (``benchmarks/check_identical.py
+    --houses``, ``--areas``, ``--order-kinds``). The engine reads ``STATE_DTYPE`` only."""
     H = houses  # the house axis, named as in the legend
     A_MAX = areas  # the area axis
+    N_ORDER_KINDS = order_kinds  # the order-kind axis
     N_STREAMS = 1 + houses
     fields = [
         # --- flow --------------------------------------------------------------------------
@@ -307,7 +325,7 @@ def state_dtype(houses: int = H, areas: int = A_MAX) -> np.dtype:
         ("track", np.int8, (3, H)),  # houses top to bottom per Track, -1 past the last
         ("hand", np.uint8, (H,)),  # bit i: the house's i-th card (deck order) is in hand
         ("discard", np.uint8, (H,)),  # bit i: … is in the discard pile
-        ("orders_used", np.int8, (H, 11)),  # tokens of each Order kind on the board
+        ("orders_used", np.int8, (H, N_ORDER_KINDS)),  # tokens of each Order kind on the board
         ("bid", np.int8, (H,)),  # hidden bids of the bidding in progress
         ("blade_used", np.uint8, ()),
         ("restrict", np.int8, ()),  # Restriction bits for this round's planning

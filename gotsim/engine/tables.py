@@ -26,6 +26,7 @@ from gotsim.rules.variants import (
     CLASH_OF_KINGS_VARIANTS,
     EXPANSIONS,
     EYRIE_PORT,
+    SEA_ORDERS,
     Rules,
     expansion_board,
 )
@@ -105,6 +106,8 @@ RULES_DTYPE = np.dtype(
         # victory, castles_to_win is then out of reach); 0: castles win
         ("victory_points", np.int8),
         ("eyrie_port", np.uint8),  # A Feast for Crows: The Eyrie has a port (59 areas)
+        # Mother of Dragons: each house also has the sea order tokens (Order.SEA_*)
+        ("sea_orders", np.uint8),
         # the points each objective card scores, by House (A Feast for Crows; with the Eyrie port
         # Mercantile Ventures is worth 1 to Arryn)
         ("objective_points", np.int8, (N_OBJECTIVES, H)),
@@ -205,6 +208,7 @@ def _rules_table(chosen: Rules) -> np.recarray:
     t["castles_to_win"] = 127 if setup.victory_points else setup.castles_to_win
     t["victory_points"] = setup.victory_points
     t["eyrie_port"] = chosen.on(EYRIE_PORT)
+    t["sea_orders"] = chosen.on(SEA_ORDERS)
     if setup.victory_points:
         for objective in objectives():
             for house_id, points in objective.points.items():

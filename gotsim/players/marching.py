@@ -178,14 +178,14 @@ def _march_threat(g, t, a: int, b: int, e: int, land_a: bool, by_sea: bool) -> f
     come into ``a``: from ``b`` itself, or (``by_sea``) an army that e's ships in the sea ``b``
     can carry there; 0.0 if none."""
     worst = 0.0
-    if 0 <= g.order[b] <= 2 and (t.kind[b] == LAND) == land_a:
+    if mv.is_march_kind(g.order[b]) and (t.kind[b] == LAND) == land_a:
         worst = float(attack_strength(g, t, b, a))
     if by_sea and land_a and t.kind[b] == SEA and g.units[b, SHIP] > 0:
         for k in range(t.neighbours.shape[1]):
             c = t.neighbours[b, k]
             if c < 0:
                 break
-            if c != a and g.owner[c] == e and t.kind[c] == LAND and 0 <= g.order[c] <= 2:
+            if c != a and g.owner[c] == e and t.kind[c] == LAND and mv.is_march_kind(g.order[c]):
                 s = float(attack_strength(g, t, c, a))
                 if s > worst:
                     worst = s
@@ -620,7 +620,7 @@ def march_from_unmasked(g, t, house: int, params, memo) -> int:
     best_a = -1
     planned = memo.plan_key[house] == g.game_round
     for a in range(t.n_areas):
-        if g.owner[a] == house and 0 <= g.order[a] <= 2:
+        if g.owner[a] == house and mv.is_march_kind(g.order[a]):
             v = memo.plan_value[house, a] if planned else 0.0
             if v > best:
                 best = v

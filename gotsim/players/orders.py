@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from gotsim.engine.board_state import LAND, unit_count
-from gotsim.engine.machine import raid_reaches, stars_allowed, stars_used
+from gotsim.engine.board_state import LAND, SEA, unit_count
+from gotsim.engine.machine import order_count, raid_reaches, stars_allowed, stars_used
 from gotsim.engine.state import (
     A_MAX,
     N_ORDER_KINDS,
-    ORDER_COUNT,
+    ORDER_BONUS,
+    ORDER_SEA_ONLY,
     ORDER_STAR,
     ORDER_TYPE,
     H,
@@ -44,6 +45,8 @@ from gotsim.players.view import (
     O_MARCH_ZERO,
     O_RAID,
     O_RAID_STAR,
+    O_SEA_MARCH,
+    O_SEA_SUPPORT,
     O_SUPPORT_ONE,
     O_SUPPORT_ZERO,
     SHIP,
@@ -70,6 +73,11 @@ RAID_EMPTY = 3.0  # second heuristic: cost of a raid that finds nothing to raid
 # first about half the time)
 RAIDABLE_IF_PREDICTED = (0.90, 0.12, 0.78, 0.45)
 SPARE_STAR_LOSS = 0.3  # second heuristic: a spare star may change an order's kind for this less
+# Mother of Dragons: a sea order token is worth this more than the plain token of its kind in a
+# sea area, so a fleet takes it first and leaves the plain tokens to the land
+SEA_TOKEN_FIRST = 0.01
+# the march kinds phase 1 of a plan chooses among (the sea march last: base games never have it)
+MARCH_KINDS = (O_MARCH_MINUS, O_MARCH_ZERO, O_MARCH_PLUS, O_SEA_MARCH)
 MAX_AREAS = 64
 
 
@@ -346,7 +354,7 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
     left = memo.p_left
     usable = memo.p_usable
     for k in range(N_ORDER_KINDS):
-        left[k] = ORDER_COUNT[k] - (0 if fresh else g.orders_used[house, k])
+        left[k] = order_count(t, k) - (0 if fresh else g.orders_used[house, k])
         usable[k] = 0 if restricted(g, k) else 1
     stars = stars_allowed(g, t, house) - (0 if fresh else stars_used(g, house))
     last_round = g.game_round >= t.max_rounds
@@ -432,6 +440,8 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
         score[i, O_MARCH_MINUS] = res[0]
         score[i, O_MARCH_ZERO] = res[1]
         score[i, O_MARCH_PLUS] = res[2] - STAR_COST
+        if left[O_SEA_MARCH] > 0 and t.kind[a] == SEA and res[0] > 0.5 * NEG:
+            score[i, O_SEA_MARCH] = res[0] + SEA_TOKEN_FIRST
         target[i] = res[R_TARGET]
         margin[i] = res[R_MARGIN]
         gain[i] = res[R_GAIN]
@@ -449,7 +459,7 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
         for i in range(na):
             if done[i]:
                 continue
-            for k in range(3):
+            for k in MARCH_KINDS:
                 if left[k] <= 0 or not usable[k]:
                     continue
                 if ORDER_STAR[k] and stars <= 0:
@@ -474,7 +484,7 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
             memo.plan_target[house, a] = x
             if n_att < 3:
                 att_x[n_att] = x
-                att_m[n_att] = margin[bi] + (bk - 1)
+                att_m[n_att] = margin[bi] + ORDER_BONUS[bk]
                 att_g[n_att] = gain[bi]
                 n_att += 1
             # one attack per target: the other origins fall back to their peaceful moves
@@ -482,6 +492,8 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
                 if not done[i] and target[i] == x:
                     for k in range(3):
                         score[i, k] = exp_only[i] if k < 2 else exp_only[i] - STAR_COST
+                    if score[i, O_SEA_MARCH] > 0.5 * NEG:
+                        score[i, O_SEA_MARCH] = exp_only[i] + SEA_TOKEN_FIRST
                     target[i] = -1
 
     # --- phase 2: everything else, supports scored against the planned attacks ------------------
@@ -504,7 +516,8 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
                     g, t, house, areas[i], att_x, n_att, changed_att, changed_hold
                 ):
                     continue  # the worths counted last time still hold
-                if ok[O_SUPPORT_ZERO] or ok[O_SUPPORT_ONE]:
+                sea_support = ok[O_SEA_SUPPORT] != 0 and t.kind[areas[i]] == SEA
+                if ok[O_SUPPORT_ZERO] or ok[O_SUPPORT_ONE] or sea_support:
                     v0, v1 = _support_values(
                         g,
                         t,
@@ -513,7 +526,7 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
                         params,
                         areas[i],
                         strength[i],
-                        ok[O_SUPPORT_ZERO] != 0,
+                        ok[O_SUPPORT_ZERO] != 0 or sea_support,
                         ok[O_SUPPORT_ONE] != 0,
                         att_x,
                         att_m,
@@ -525,6 +538,8 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
                         score[i, O_SUPPORT_ZERO] = v0
                     if ok[O_SUPPORT_ONE]:
                         score[i, O_SUPPORT_ONE] = v1 - STAR_COST
+                    if sea_support:
+                        score[i, O_SEA_SUPPORT] = v0 + SEA_TOKEN_FIRST
             dirty = False
             first = False
             changed_att = 0
@@ -536,6 +551,8 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
             if done[i]:
                 continue
             for k in range(N_ORDER_KINDS):
+                if ORDER_SEA_ONLY[k] and t.kind[areas[i]] != SEA:
+                    continue  # (Mother of Dragons' sea order tokens)
                 if ok[k] and score[i, k] > best:
                     best = score[i, k]
                     bi = i
@@ -587,11 +604,11 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
 @njit
 def star_version(k: int) -> int:
     """The star order of the same kind as order ``k`` (-1: ``k`` is one, or has none)."""
-    if O_MARCH_MINUS <= k <= O_MARCH_ZERO:
+    if O_MARCH_MINUS <= k <= O_MARCH_ZERO or k == O_SEA_MARCH:
         return O_MARCH_PLUS
     if k == O_DEFENSE_ONE:
         return O_DEFENSE_TWO
-    if k == O_SUPPORT_ZERO:
+    if k == O_SUPPORT_ZERO or k == O_SEA_SUPPORT:
         return O_SUPPORT_ONE
     if k == O_RAID:
         return O_RAID_STAR

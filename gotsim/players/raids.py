@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gotsim.engine.board_state import LAND
 from gotsim.engine.machine import order_allowed, raid_reaches
+from gotsim.engine.marches import is_march_kind
 from gotsim.engine.state import ACT_NONE, ORDER_TYPE
 from gotsim.jit import njit
 from gotsim.players.orders import (
@@ -50,7 +51,7 @@ def _exposed(g, t, house: int, a: int) -> float:
         if b < 0:
             break
         e = g.owner[b]
-        if e >= 0 and e != house and 0 <= g.order[b] <= 2:
+        if e >= 0 and e != house and is_march_kind(g.order[b]):
             s = float(attack_strength(g, t, b, a))
             if t.kind[b] == LAND and t.kind[a] != LAND:
                 s = 0.0
@@ -171,7 +172,7 @@ def _march_targets(g, t, house: int, memo) -> int:
     bits = 0
     for a in range(t.n_areas):
         y = memo.plan_target[house, a]
-        if y >= 0 and g.owner[a] == house and 0 <= g.order[a] <= 2:
+        if y >= 0 and g.owner[a] == house and is_march_kind(g.order[a]):
             bits |= 1 << y
     return bits
 
@@ -180,6 +181,8 @@ def _march_targets(g, t, house: int, memo) -> int:
 def _raid_value(g, t, house: int, source: int, x: int, memo, targets: int) -> float:
     """Worth of raiding the order in ``x`` (``targets``: ``_march_targets``)."""
     kind = g.order[x]
+    if kind < 0:  # a one-time order (1st edition, A Clash of Kings): as a consolidate power
+        return 1.2
     kt = ORDER_TYPE[kind]
     if kt == CONSOLIDATE:
         return 1.2 + (0.4 if kind == O_CONSOLIDATE_STAR else 0.0)
@@ -213,7 +216,7 @@ def _raid_value(g, t, house: int, source: int, x: int, memo, targets: int) -> fl
 def _contested(g, t, house: int, x: int) -> bool:
     """Whether the order in ``x`` may be gone before the house's next raid: a raid order (its
     house may resolve it first), or one a third house's raid order reaches."""
-    if ORDER_TYPE[g.order[x]] == RAID:
+    if g.order[x] >= 0 and ORDER_TYPE[g.order[x]] == RAID:  # (a one-time order: no token)
         return True
     for j in range(t.neighbours.shape[1]):
         y = t.neighbours[x, j]

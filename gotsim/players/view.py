@@ -42,6 +42,8 @@ O_RAID = 7
 O_RAID_STAR = 8
 O_CONSOLIDATE = 9
 O_CONSOLIDATE_STAR = 10
+O_SEA_MARCH = 11  # Mother of Dragons' sea order tokens (sea areas only)
+O_SEA_SUPPORT = 12
 
 
 @njit
@@ -223,7 +225,7 @@ def ensure_view(g, t, memo) -> None:
     marching = 0  # houses with march orders still on the board, as bits
     for e in range(H):  # (an order stands only where its house has units: the engine's count)
         m = int(g.orders_used[e, O_MARCH_MINUS]) + g.orders_used[e, O_MARCH_ZERO]
-        m += g.orders_used[e, O_MARCH_PLUS]
+        m += g.orders_used[e, O_MARCH_PLUS] + g.orders_used[e, O_SEA_MARCH]
         orders += m
         marching |= (1 << e) if m > 0 else 0
     memo.marching = marching

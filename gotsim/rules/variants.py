@@ -29,6 +29,7 @@ VARIANTS: tuple[str, ...] = (
     "three_card_combat",
     "adwd_house_cards",
     "eyrie_port",
+    "sea_orders",
 )
 # the 1st edition's A Clash of Kings modules (each refused with the 2nd edition)
 CLASH_OF_KINGS_VARIANTS: tuple[str, ...] = VARIANTS[2:8]
@@ -36,6 +37,8 @@ CLASH_OF_KINGS_VARIANTS: tuple[str, ...] = VARIANTS[2:8]
 ADWD_HOUSE_CARDS = "adwd_house_cards"
 # A Feast for Crows: The Eyrie has a port on The Narrow Sea (board ``affc_eyrie_port``)
 EYRIE_PORT = "eyrie_port"
+# Mother of Dragons: every house has a march -1 and a support +0 token for sea areas only
+SEA_ORDERS = "sea_orders"
 # the 2nd edition's expansions a game can be played with (``expansion=``, ``--expansion``, a
 # scenario's ``expansion``): name → the scenario's key in ``data/2e/expansions.json``. ``None``
 # (or ``"base"``) is the base game.
@@ -51,8 +54,9 @@ EXPANSION_PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"adwd": (6,), "affc": (4,
 EXPANSION_PLAYERS: dict[str, int] = {name: n[0] for name, n in EXPANSION_PLAYER_COUNTS.items()}
 # player counts of an expansion named by the design but not played yet, for a clear refusal
 PLANNED_PLAYERS: dict[str, tuple[int, ...]] = {"mod": (8,)}
-# the house-card set an expansion plays unless its variant is switched off
-_EXPANSION_CARDS = {"adwd": ADWD_HOUSE_CARDS}
+# the variants an expansion plays with unless switched off (A Dance with Dragons: its house
+# cards; Mother of Dragons: its sea order tokens, on by default as in S&R)
+_EXPANSION_DEFAULTS = {"adwd": ADWD_HOUSE_CARDS, "mod": SEA_ORDERS}
 # what the 2nd edition refuses of them, after "the 2nd edition has"
 _SECOND_EDITION_HAS = {
     "siege_engines": "them in its base game",
@@ -140,6 +144,10 @@ class Rules:
             raise ValueError(
                 "eyrie_port (a port for The Eyrie) is an A Feast for Crows option (expansion affc)"
             )
+        if SEA_ORDERS in self.variants and self.expansion != "mod":
+            raise ValueError(
+                "sea_orders (sea order tokens) is a Mother of Dragons option (expansion mod)"
+            )
         if self.edition == "2e":
             for name in CLASH_OF_KINGS_VARIANTS:
                 if name in self.variants:
@@ -159,14 +167,15 @@ class Rules:
     ) -> Rules:
         """The rules of ``edition`` at ``players`` with ``variants``: a mapping of switches
         (``{"tides_of_battle": True}``, as in scenarios and ``simulate``) or the names on, and
-        ``expansion``. An expansion's own house cards (A Dance with Dragons:
-        ``adwd_house_cards``) are on unless the mapping switches them off."""
+        ``expansion``. An expansion's own option (A Dance with Dragons' house cards,
+        ``adwd_house_cards``; Mother of Dragons' ``sea_orders``) is on unless the mapping
+        switches it off."""
         expansion = expansion_name(expansion)
         if variants is None or isinstance(variants, Mapping):
             flags = variant_flags(variants)
-            cards = _EXPANSION_CARDS.get(expansion or "")
-            if cards and cards not in (variants or {}):
-                flags[cards] = True
+            default = _EXPANSION_DEFAULTS.get(expansion or "")
+            if default and default not in (variants or {}):
+                flags[default] = True
             return cls(edition, players, frozenset(k for k, on in flags.items() if on), expansion)
         return cls(edition, players, frozenset(variants), expansion)
 
@@ -208,6 +217,7 @@ __all__ = [
     "EXPANSION_PLAYER_COUNTS",
     "EYRIE_PORT",
     "PLANNED_PLAYERS",
+    "SEA_ORDERS",
     "VARIANTS",
     "Rules",
     "expansion_board",

@@ -24,6 +24,7 @@ from gotsim.engine.board_state import (
     unit_count,
 )
 from gotsim.engine.marches import (
+    is_march_kind,
     transport_reach_bits,
 )
 from gotsim.engine.state import U
@@ -276,7 +277,7 @@ def finish_battle(g, t) -> None:
                         g.owner[dest] = attacker
                 g.routed[dest, u] += k
     g.moving[target, :] = 0
-    if g.order[origin] >= 0 and g.order[origin] <= 2:
+    if is_march_kind(g.order[origin]):
         remove_order(g, origin)
     for side in (cb.ATTACKER, cb.DEFENDER):
         house = side_house(g, side)

@@ -15,11 +15,12 @@ from gotsim.engine.board_state import (
     unit_count,
 )
 from gotsim.engine.marches import (
+    is_march_kind,
     is_support_order,
     supports_into,
 )
 from gotsim.engine.rng import below
-from gotsim.engine.state import NATURE, Decision, Restriction, U
+from gotsim.engine.state import NATURE, ORDER_BONUS, Decision, Restriction, U
 from gotsim.jit import njit
 from gotsim.rules.ids import House
 
@@ -75,7 +76,7 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
             b[d + cb.UNITS + u] = g.units[target, u] - g.routed[target, u]
             b[d + cb.ROUTED + u] = g.routed[target, u]
     march = g.order[origin]
-    b[a + cb.ORDER_BONUS] = march - 1 if 0 <= march <= 2 else 0
+    b[a + cb.ORDER_BONUS] = ORDER_BONUS[march] if is_march_kind(march) else 0
     defense = g.order[target] if g.owner[target] == defender else -1
     if defense == 3 or defense == 4:
         b[d + cb.HAS_DEFENSE] = 1

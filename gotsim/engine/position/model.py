@@ -28,6 +28,7 @@ VARIANTS: tuple[str, ...] = (
     "kings_court_swap",
     "adwd_house_cards",
     "eyrie_port",
+    "sea_orders",
 )
 TOP_KEYS: tuple[str, ...] = (
     "format",
@@ -135,11 +136,13 @@ class OrderToken:
     modifier: int
     special: bool  # a star order, limited by the King's Court position
     count: int  # tokens of this kind each house owns
+    sea_only: bool = False  # Mother of Dragons' sea order tokens: sea areas only
 
 
-@lru_cache(maxsize=2)
-def order_tokens(edition: str = "2e") -> Mapping[str, OrderToken]:
-    """The order tokens of one house by name.
+@lru_cache(maxsize=4)
+def order_tokens(edition: str = "2e", sea_orders: bool = False) -> Mapping[str, OrderToken]:
+    """The order tokens of one house by name (``sea_orders``: with Mother of Dragons' sea
+    order tokens, ``sea_march-1`` and ``sea_support+0``).
 
     The 1st edition has the same fifteen tokens (rules digest §1.9), so both editions read
     ``gotsim/data/2e/orders.json``.
@@ -147,6 +150,8 @@ def order_tokens(edition: str = "2e") -> Mapping[str, OrderToken]:
     >>> tokens = order_tokens("2e")
     >>> tokens["defense+1"].count, tokens["raid*"].special, sum(t.count for t in tokens.values())
     (2, True, 15)
+    >>> [t.name for t in order_tokens("2e", sea_orders=True).values() if t.sea_only]
+    ['sea_march-1', 'sea_support+0']
     """
     if edition not in EDITIONS:
         raise PositionError(f"edition: unknown edition {edition!r}")
@@ -160,6 +165,13 @@ def order_tokens(edition: str = "2e") -> Mapping[str, OrderToken]:
         else:
             name = kind.id + ("*" if special else "")
         out[name] = OrderToken(name, kind, modifier, special, int(record["count"]))
+    if sea_orders:
+        for record in load_data("2e", "expansions.json")["components"]["sea_orders"]["tokens"]:
+            if record.get("restricted_to") != "sea" or record["type"] not in ("march", "support"):
+                continue  # (the Iron Bank's token comes with the Iron Bank)
+            kind = OrderType.from_id(record["type"])
+            name = f"sea_{kind.id}{int(record['modifier']):+d}"
+            out[name] = OrderToken(name, kind, int(record["modifier"]), False, 1, sea_only=True)
     return MappingProxyType(out)
 
 
@@ -328,8 +340,12 @@ def dump_position(position: Position) -> dict[str, Any]:
     if p.expansion is not None:
         out["expansion"] = p.expansion
     # (the A Dance with Dragons cards only when on: a base-game position reads as it always did)
+    # (Mother of Dragons' sea orders always: they are on unless switched off)
+    optional = ("adwd_house_cards", "eyrie_port", "sea_orders")
     variants = {
-        k: v for k, v in p.variants.items() if k not in ("adwd_house_cards", "eyrie_port") or v
+        k: v
+        for k, v in p.variants.items()
+        if k not in optional or v or (k == "sea_orders" and p.expansion == "mod")
     }
     out.update(
         {

@@ -155,7 +155,7 @@ def battle_from_position(
     supporters = []
     for j in np.flatnonzero(board.adjacency[target]):
         source = board.area_ids[j]
-        token = order_tokens(p.edition).get(p.orders.get(source, ""))
+        token = order_tokens(p.edition, sea_orders=True).get(p.orders.get(source, ""))
         if token is None or token.kind != OrderType.SUPPORT or source not in p.units:
             continue
         if board.kind[j] == AreaKind.LAND and board.kind[target] != AreaKind.LAND:

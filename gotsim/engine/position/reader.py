@@ -107,6 +107,7 @@ class _Reader:
         self.houses = self.setup.houses
         variants = self.variants()
         self.card_set = "adwd" if variants["adwd_house_cards"] else "base"
+        self.sea_orders: bool = variants["sea_orders"]  # Mother of Dragons' sea order tokens
         if variants["eyrie_port"]:  # A Feast for Crows: the board with The Eyrie's port
             self.board = load_board(edition, board=expansion_board(self.expansion, players, True))
         self.deck_order = {c.id: i for i, c in enumerate(game_cards(edition, self.card_set))}
@@ -306,12 +307,10 @@ class _Reader:
     def variants(self) -> dict[str, bool]:
         raw = read_object(self.spec.get("variants", {}), "variants")
         check_keys(raw, VARIANTS, "variants.")
-        # an expansion's own house cards are on unless switched off (A Dance with Dragons)
-        cards = self.expansion == "adwd"
-        out = {
-            key: read_bool(raw.get(key, cards and key == "adwd_house_cards"), f"variants.{key}")
-            for key in VARIANTS
-        }
+        # an expansion's own option is on unless switched off (A Dance with Dragons' house
+        # cards, Mother of Dragons' sea orders)
+        own = {"adwd": "adwd_house_cards", "mod": "sea_orders"}.get(self.expansion or "")
+        out = {key: read_bool(raw.get(key, key == own), f"variants.{key}") for key in VARIANTS}
         if out["kings_court_swap"] and self.expansion is not None:
             raise fail(
                 "variants.kings_court_swap",
@@ -323,6 +322,8 @@ class _Reader:
             raise fail("variants.adwd_house_cards", "the A Dance with Dragons cards are 2e cards")
         if out["eyrie_port"] and self.expansion != "affc":
             raise fail("variants.eyrie_port", "an A Feast for Crows option (expansion affc)")
+        if out["sea_orders"] and self.expansion != "mod":
+            raise fail("variants.sea_orders", "a Mother of Dragons option (expansion mod)")
         return out
 
     def phase(self) -> tuple[RoundPhase, ActionStep | None]:
@@ -442,7 +443,7 @@ class _Reader:
                 "neutral_armies",
             )
         }
-        tokens = order_tokens(self.edition)
+        tokens = order_tokens(self.edition, sea_orders=self.sea_orders)
         for area_id in sorted(raw, key=lambda a: board.area_index.get(a, -1)):
             where = f"areas.{area_id}"
             if area_id not in board.area_index:
@@ -486,6 +487,8 @@ class _Reader:
                     )
                 if occupant is None or not units:
                     raise fail(f"{where}.order", "an order needs units of its house here")
+                if tokens[order].sea_only and board.kind[i] != AreaKind.SEA:
+                    raise fail(f"{where}.order", f"{order} is a sea order token (sea areas only)")
                 if phase == RoundPhase.WESTEROS:
                     raise fail(f"{where}.order", "no orders stand in the westeros phase")
                 out["orders"][area_id] = order
@@ -587,7 +590,7 @@ def _check_board(p: Position, setup: Setup) -> None:
     """Cross-area rules: ports, unit limits, order tokens and stars, power, supply."""
     board = p.board
     held = control(p)
-    tokens = order_tokens(p.edition)
+    tokens = order_tokens(p.edition, sea_orders=bool(p.variants.get("sea_orders")))
     for area, house in p.occupants.items():
         i = board.index(area)
         if board.kind[i] != AreaKind.PORT:
@@ -726,6 +729,7 @@ def starting_position(
                 "kings_court_swap": kings_court_swap,
                 "adwd_house_cards": cards == "adwd",
                 "eyrie_port": False,
+                "sea_orders": setup.expansion == "mod",
             }
         ),
         round=1,
