@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from gotsim.engine import marches as mv
 from gotsim.engine.area_bits import (
+    AREA_BITS,
     drop_lowest,
     is_empty,
     lowest,
@@ -593,13 +594,19 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         move_a[:, :] = move_b
 
 
+@njit(inline="always")
+def march_key(g, origin: int) -> int:
+    """The key of a march plan (``memo.march_key``): the round and the origin."""
+    return int(g.game_round) * AREA_BITS + origin
+
+
 @njit
 def plan_march(g, t, house: int, origin: int, params, memo) -> float:
     """Plan where the units of ``origin`` go now (``memo.march_move``); returns the worth."""
     res = memo.p_num[6, R_LEN : 2 * R_LEN]  # work space (the order planner uses the first slots)
     evaluate_march(g, t, house, origin, params, memo, False, res)
     memo.march_move[:, :] = memo.move_a
-    memo.march_key = int(g.game_round) * 128 + origin  # (origin < A_MAX <= 128)
+    memo.march_key = march_key(g, origin)
     memo.march_house = house
     # the ships do not move while the march's units are assigned: its reach holds till then.
     # The listed destinations are the engine's transport reach less blocked areas, which the
@@ -642,7 +649,7 @@ def march_unit(g, t, house: int, mask, params, memo) -> int:
     """MARCH_UNIT: the next planned destination of this unit type, else stay."""
     origin = g.ctx[0]
     u = g.ctx[1]
-    if memo.march_key != int(g.game_round) * 128 + origin or memo.march_house != house:
+    if memo.march_key != march_key(g, origin) or memo.march_house != house:
         plan_march(g, t, house, origin, params, memo)
     bits = read_bits(memo.march_dests)
     while not is_empty(bits):  # the listed destinations in area order
@@ -661,7 +668,7 @@ def march_unit_unmasked(g, t, house: int, params, memo) -> int:
     same; staying is always legal."""
     origin = g.ctx[0]
     u = g.ctx[1]
-    if memo.march_key != int(g.game_round) * 128 + origin or memo.march_house != house:
+    if memo.march_key != march_key(g, origin) or memo.march_house != house:
         plan_march(g, t, house, origin, params, memo)
     reach = read_bits(memo.march_reach)
     bits = read_bits(memo.march_dests)
