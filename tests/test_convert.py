@@ -16,7 +16,7 @@ import pytest
 
 import gotsim
 from gotsim.engine import machine
-from gotsim.engine.area_bits import test_bit
+from gotsim.engine.area_bits import has_bit
 from gotsim.engine.board_state import castles_held as kernel_castles
 from gotsim.engine.board_state import controller
 from gotsim.engine.convert import (
@@ -312,7 +312,7 @@ def test_position_queries_agree_with_the_kernels(players: int, seed: int, tides:
             for target in range(BOARD.n_areas):
                 if BOARD.kind[target] != AreaKind.LAND or target == start:
                     continue
-                expected = bool(test_bit(bits, target))
+                expected = bool(has_bit(bits, target))
                 assert _can_reach(p, house, start, target, False) == expected, (area, target)
                 checked += 1
     assert checked > 1000

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gotsim.engine.area_bits import read_bits, test_bit
+from gotsim.engine.area_bits import has_bit, read_bits
 from gotsim.engine.board_state import LAND, SEA, controller
 from gotsim.engine.init import new_games
 from gotsim.engine.machine import advance, apply_legal, legal
@@ -196,7 +196,7 @@ def _play(games, rules, params, memos, spare_g, spare_m, bad, seen) -> None:
                     reach = transport_reach_bits(g, t, house, origin)
                     kept_reach = read_bits(memo.march_reach)
                     for a in range(t.n_areas):
-                        if test_bit(kept_reach, a) != (test_bit(reach, a) and not g.blocked[a]):
+                        if has_bit(kept_reach, a) != (has_bit(reach, a) and not g.blocked[a]):
                             bad[REACH] += 1
                             break
                 # answered as the batch loop does, without the mask, and checked against it and

@@ -161,7 +161,7 @@ def test_mustering_reads_its_costs_from_the_rules_table() -> None:
     """Winterfell (2 points) at the start: a knight is offered and costs both points; priced at
     3 by the rules table, it is not offered, and a footman made a knight costs what the table
     says."""
-    from gotsim.engine.area_bits import test_bit
+    from gotsim.engine.area_bits import has_bit
     from gotsim.engine.init import new_games
     from gotsim.engine.state import ACT_FOOTMAN, ACT_KNIGHT, ACT_UPGRADE_KNIGHT
     from gotsim.engine.westeros import muster_actions, muster_bit
@@ -175,13 +175,13 @@ def test_mustering_reads_its_costs_from_the_rules_table() -> None:
     offered = muster_actions(g, t, stark, winterfell, 2)
     knight, footman = muster_bit(ACT_KNIGHT), muster_bit(ACT_FOOTMAN)
     upgrade = muster_bit(ACT_UPGRADE_KNIGHT)
-    assert test_bit(offered, knight) and test_bit(offered, footman)
+    assert has_bit(offered, knight) and has_bit(offered, footman)
     t.muster_cost[KNIGHT] = 3
     offered = muster_actions(g, t, stark, winterfell, 2)
-    assert not test_bit(offered, knight) and test_bit(offered, footman)
-    assert test_bit(offered, upgrade)
+    assert not has_bit(offered, knight) and has_bit(offered, footman)
+    assert has_bit(offered, upgrade)
     t.upgrade_cost[KNIGHT] = 3
-    assert not test_bit(muster_actions(g, t, stark, winterfell, 2), upgrade)
+    assert not has_bit(muster_actions(g, t, stark, winterfell, 2), upgrade)
 
 
 def test_a_ports_capacity_comes_from_the_data() -> None:

@@ -5,7 +5,7 @@ Mother of Dragons' largest board). A set is a plain tuple, kept in registers in 
 (``read_bits``, ``write_bits``).
 
 >>> s = set_bit(set_bit(no_bits(), 70), 3)
->>> bool(test_bit(s, 70)), bool(test_bit(s, 69)), int(lowest(s)), int(lowest(drop_lowest(s)))
+>>> bool(has_bit(s, 70)), bool(has_bit(s, 69)), int(lowest(s)), int(lowest(drop_lowest(s)))
 (True, False, 3, 70)
 """
 
@@ -36,7 +36,7 @@ def set_bit(s, a: int):
 
 
 @njit(inline="always")
-def test_bit(s, a: int) -> bool:
+def has_bit(s, a: int) -> bool:
     """Whether bit ``a`` (0 … 127) of ``s`` is set."""
     word = s[1] if a >= 64 else s[0]
     return ((word >> (a & 63)) & 1) != 0
@@ -85,12 +85,12 @@ def write_bits(words, s) -> None:
 __all__ = [
     "AREA_BITS",
     "drop_lowest",
+    "has_bit",
     "is_empty",
     "lowest",
     "no_bits",
     "or_bits",
     "read_bits",
     "set_bit",
-    "test_bit",
     "write_bits",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from gotsim.engine import combat as cb
-from gotsim.engine.area_bits import no_bits, set_bit, test_bit
+from gotsim.engine.area_bits import has_bit, no_bits, set_bit
 from gotsim.engine.board_state import (
     LAND,
     PORT,
@@ -54,7 +54,7 @@ def transport_walk(g, t, house: int, origin: int, lands, seas, skip_blocked: boo
             b = t.neighbours[here, j]
             if b < 0:
                 break
-            if test_bit(seen, b):
+            if has_bit(seen, b):
                 continue
             if t.kind[b] == LAND:
                 seen = set_bit(seen, b)
@@ -77,7 +77,7 @@ def transport_reach(g, t, house: int, origin: int, reach) -> None:
     (``transport_walk``)."""
     bits = transport_reach_bits(g, t, house, origin)
     for a in range(reach.shape[0]):
-        reach[a] = test_bit(bits, a)
+        reach[a] = has_bit(bits, a)
 
 
 @njit
@@ -218,7 +218,7 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, a
                 return False
         elif t.kind[dest] != SEA:
             return False
-    elif not test_bit(reach, dest):
+    elif not has_bit(reach, dest):
         return False
     if is_attack(g, t, house, dest):
         if g.march_target >= 0 and g.march_target != dest:
@@ -253,7 +253,7 @@ def march_destinations(g, t, house: int, origin: int, unit: int, mask) -> None:
     # 1e siege engines never take ship transport (K5): next door only
     siege_1e = t.edition == 1 and unit == SIEGE_UNIT
     for a in range(t.n_areas):
-        if test_bit(reach, a) and not (siege_1e and not t.adjacent[origin, a]):
+        if has_bit(reach, a) and not (siege_1e and not t.adjacent[origin, a]):
             mask[a] = destination_ok(g, t, house, origin, unit, a, reach, army)
 
 

@@ -10,7 +10,7 @@ Compiled (numba). Planning reads the public board only: never other houses' orde
 
 from __future__ import annotations
 
-from gotsim.engine.area_bits import no_bits, set_bit, test_bit
+from gotsim.engine.area_bits import has_bit, no_bits, set_bit
 from gotsim.engine.board_state import LAND, unit_count
 from gotsim.engine.machine import raid_reaches, stars_allowed, stars_used
 from gotsim.engine.state import (
@@ -651,7 +651,7 @@ def _support_inputs_changed(g, t, house, a, att_x, n_att, changed_att, changed_h
         y = t.neighbours[a, j]
         if y < 0:
             break
-        if test_bit(changed_hold, y) and g.owner[y] == house and support_reaches(t, a, y):
+        if has_bit(changed_hold, y) and g.owner[y] == house and support_reaches(t, a, y):
             return True
     return False
 

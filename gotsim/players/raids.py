@@ -9,7 +9,7 @@ Compiled (numba).
 
 from __future__ import annotations
 
-from gotsim.engine.area_bits import no_bits, set_bit, test_bit
+from gotsim.engine.area_bits import has_bit, no_bits, set_bit
 from gotsim.engine.board_state import LAND
 from gotsim.engine.machine import order_allowed, raid_reaches
 from gotsim.engine.state import ACT_NONE, ORDER_TYPE
@@ -186,13 +186,13 @@ def _raid_value(g, t, house: int, source: int, x: int, memo, targets) -> float:
     if kt == CONSOLIDATE:
         return 1.2 + (0.4 if kind == O_CONSOLIDATE_STAR else 0.0)
     # a target of the house's marches, or an order that can support in a battle there
-    targeted = test_bit(targets, x)
+    targeted = has_bit(targets, x)
     if not targeted:
         for j in range(t.neighbours.shape[1]):
             y = t.neighbours[x, j]
             if y < 0:
                 break
-            if test_bit(targets, y) and support_reaches(t, x, y):
+            if has_bit(targets, y) and support_reaches(t, x, y):
                 targeted = True
                 break
     if kt == SUPPORT:

@@ -4,7 +4,7 @@ retreats (where to, and the units supply then costs) and finishing the battle.""
 from __future__ import annotations
 
 from gotsim.engine import combat as cb
-from gotsim.engine.area_bits import no_bits, set_bit, test_bit
+from gotsim.engine.area_bits import has_bit, no_bits, set_bit
 from gotsim.engine.battle.common import (
     RETREAT_LOSS,
     discard_card,
@@ -85,7 +85,7 @@ def retreat_options(g, t, side: int, mask) -> int:
     supply (B8; Robb Stark's text)."""
     best_bits, _, n_best = _retreat_areas(g, t, side)
     for dest in range(t.n_areas):
-        mask[dest] = test_bit(best_bits, dest)
+        mask[dest] = has_bit(best_bits, dest)
     return n_best
 
 
@@ -183,7 +183,7 @@ def _retreat_areas(g, t, side: int):
     if side == cb.ATTACKER:
         candidates = set_bit(candidates, origin)
     for dest in range(t.n_areas):
-        if not test_bit(candidates, dest):
+        if not has_bit(candidates, dest):
             continue
         ok = side == cb.ATTACKER and dest == origin
         if not ok:

@@ -3,7 +3,7 @@ left), and the step that asks each house area by area."""
 
 from __future__ import annotations
 
-from gotsim.engine.area_bits import AREA_BITS, is_empty, no_bits, set_bit, test_bit
+from gotsim.engine.area_bits import AREA_BITS, has_bit, is_empty, no_bits, set_bit
 from gotsim.engine.board_state import (
     PORT,
     SEA,
@@ -72,7 +72,7 @@ def muster_allowed(g, t, house: int, area: int, points: int, action: int) -> boo
     bit = muster_bit(action)
     if action < 0 or bit < 0:
         return False
-    return test_bit(muster_actions(g, t, house, area, points), bit)
+    return has_bit(muster_actions(g, t, house, area, points), bit)
 
 
 @njit
