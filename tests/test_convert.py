@@ -16,6 +16,7 @@ import pytest
 
 import gotsim
 from gotsim.engine import machine
+from gotsim.engine.area_bits import has_bit
 from gotsim.engine.board_state import castles_held as kernel_castles
 from gotsim.engine.board_state import controller
 from gotsim.engine.convert import (
@@ -307,11 +308,11 @@ def test_position_queries_agree_with_the_kernels(players: int, seed: int, tides:
             house = p.occupants.get(area)
             if house is None or BOARD.kind[start] != AreaKind.LAND:
                 continue
-            bits = int(transport_reach_bits(g, t, int(house), start))
+            bits = transport_reach_bits(g, t, int(house), start)
             for target in range(BOARD.n_areas):
                 if BOARD.kind[target] != AreaKind.LAND or target == start:
                     continue
-                expected = bool((bits >> target) & 1)
+                expected = bool(has_bit(bits, target))
                 assert _can_reach(p, house, start, target, False) == expected, (area, target)
                 checked += 1
     assert checked > 1000

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from gotsim.engine import combat as cb
+from gotsim.engine.area_bits import has_bit
 from gotsim.engine.battle import retreat_ok, side_house
 from gotsim.engine.board_state import (
     LAND,
@@ -347,7 +348,7 @@ def _check_state(g, t, bad, seen) -> None:
         transport_reach(g, t, house, a, reach)
         plain = reach_plain(g, t, house, a)
         for b in range(n):
-            if (((bits >> b) & 1) != 0) != plain[b] or reach[b] != plain[b]:
+            if has_bit(bits, b) != plain[b] or reach[b] != plain[b]:
                 bad[REACH] += 1
                 break
         # muster options of the house's castle areas, with every number of points
@@ -363,7 +364,7 @@ def _check_state(g, t, bad, seen) -> None:
                     bad[MUSTER] += 1
                 for action in range(ACT_NONE):
                     bit = muster_bit(action)
-                    fast = bit >= 0 and ((actions >> bit) & 1) != 0
+                    fast = bit >= 0 and has_bit(actions, bit)
                     if fast != muster_plain(g, t, house, a, points, action):
                         bad[MUSTER] += 1
                         break

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gotsim.engine.area_bits import has_bit, read_bits
 from gotsim.engine.board_state import LAND, SEA, controller
 from gotsim.engine.init import new_games
 from gotsim.engine.machine import advance, apply_legal, legal
@@ -30,6 +31,7 @@ from gotsim.players.heuristic import (
 from gotsim.players.marching import (
     _danger_and_marches,
     enemy_marches_next_to,
+    march_key,
     plan_march,
     supports_by_house,
 )
@@ -186,17 +188,17 @@ def _play(games, rules, params, memos, spare_g, spare_m, bad, seen) -> None:
                 _check(g, t, memo, bad, seen)
             if g.pending == Decision.MARCH_UNIT:
                 origin = g.ctx[0]
-                kept = memo.march_key == g.game_round * 64 + origin and memo.march_house == house
+                kept = memo.march_key == march_key(g, origin) and memo.march_house == house
                 if kept and t.kind[origin] == LAND:  # (ships do not read the reach)
                     # the march's reach kept in the memo is still the board's, less the blocked
                     # areas (which the engine refuses before it looks at the reach)
                     seen[REACH] += 1
                     reach = transport_reach_bits(g, t, house, origin)
+                    kept_reach = read_bits(memo.march_reach)
                     for a in range(t.n_areas):
-                        if g.blocked[a]:
-                            reach &= ~(np.int64(1) << a)
-                    if memo.march_reach != reach:
-                        bad[REACH] += 1
+                        if has_bit(kept_reach, a) != (has_bit(reach, a) and not g.blocked[a]):
+                            bad[REACH] += 1
+                            break
                 # answered as the batch loop does, without the mask, and checked against it and
                 # against the plan's first destination in area order that the mask allows
                 if not kept:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from gotsim.engine import combat as cb
+from gotsim.engine.area_bits import has_bit, no_bits, set_bit
 from gotsim.engine.board_state import (
     LAND,
     PORT,
@@ -23,14 +24,13 @@ from gotsim.engine.board_state import (
     summary_fits_with,
     unit_count,
 )
-from gotsim.engine.state import A_MAX, ORDER_BONUS, ORDER_MARCH, ORDER_SUPPORT, ORDER_TYPE, U
+from gotsim.engine.state import ORDER_BONUS, ORDER_MARCH, ORDER_SUPPORT, ORDER_TYPE, U
 from gotsim.jit import njit
 from gotsim.rules.ids import SHIP
 
 PICK, ASSIGN, ASK_LEAVE, RESOLVE, COMBAT, NEUTRAL = 0, 1, 2, 3, 4, 5
 SIEGE_UNIT = 3
 LANNISTER = 1  # House.LANNISTER
-assert A_MAX < 64  # transport_walk keeps the areas met as bits of an int64
 
 
 @njit(inline="always")
@@ -44,8 +44,7 @@ def transport_walk(g, t, house: int, origin: int, lands, seas, skip_blocked: boo
     The one implementation of transport: the engine's legal marches and retreats
     (``transport_reach_bits``), the heuristic's march list and, in tests, the position queries
     stand on it."""
-    one = np.int64(1)
-    seen = one << origin  # areas met, as bits (A_MAX < 64)
+    seen = set_bit(no_bits(), origin)  # areas met (area_bits: every area slot fits)
     width = t.neighbours.shape[1]
     n = 0
     top = 0
@@ -55,15 +54,15 @@ def transport_walk(g, t, house: int, origin: int, lands, seas, skip_blocked: boo
             b = t.neighbours[here, j]
             if b < 0:
                 break
-            if (seen >> b) & 1:
+            if has_bit(seen, b):
                 continue
             if t.kind[b] == LAND:
-                seen |= one << b
+                seen = set_bit(seen, b)
                 if not (skip_blocked and g.blocked[b]):
                     lands[n] = b
                     n += 1
             elif t.kind[b] == SEA and g.owner[b] == house and g.units[b, SHIP] > 0:
-                seen |= one << b
+                seen = set_bit(seen, b)
                 seas[top] = b
                 top += 1
         if top == 0:
@@ -78,20 +77,19 @@ def transport_reach(g, t, house: int, origin: int, reach) -> None:
     (``transport_walk``)."""
     bits = transport_reach_bits(g, t, house, origin)
     for a in range(reach.shape[0]):
-        reach[a] = ((bits >> a) & 1) != 0
+        reach[a] = has_bit(bits, a)
 
 
 @njit
-def transport_reach_bits(g, t, house: int, origin: int) -> np.int64:
-    """``transport_reach`` as a bit set of areas (bit ``a`` for area ``a``; A_MAX < 64), walked
-    in the record's work space (``walk_lands``, ``walk_seas``), so that the legal marches of
-    every unit need no work array."""
+def transport_reach_bits(g, t, house: int, origin: int):
+    """``transport_reach`` as a set of areas (``area_bits``), walked in the record's work space
+    (``walk_lands``, ``walk_seas``), so that the legal marches of every unit need no work
+    array."""
     lands = g.walk_lands
     n = transport_walk(g, t, house, origin, lands, g.walk_seas, False)
-    one = np.int64(1)
-    bits = np.int64(0)
+    bits = no_bits()
     for i in range(n):
-        bits |= one << lands[i]
+        bits = set_bit(bits, lands[i])
     return bits
 
 
@@ -227,7 +225,7 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, a
                 return False
         elif t.kind[dest] != SEA:
             return False
-    elif not (reach >> dest) & 1:
+    elif not has_bit(reach, dest):
         return False
     if is_attack(g, t, house, dest):
         if g.march_target >= 0 and g.march_target != dest:
@@ -256,13 +254,13 @@ def march_destinations(g, t, house: int, origin: int, unit: int, mask) -> None:
             b = t.neighbours[origin, j]
             if b < 0:
                 break
-            mask[b] = destination_ok(g, t, house, origin, unit, b, np.int64(0), army)
+            mask[b] = destination_ok(g, t, house, origin, unit, b, no_bits(), army)
         return
     reach = transport_reach_bits(g, t, house, origin)
     # 1e siege engines never take ship transport (K5): next door only
     siege_1e = t.edition == 1 and unit == SIEGE_UNIT
     for a in range(t.n_areas):
-        if (reach >> a) & 1 and not (siege_1e and not t.adjacent[origin, a]):
+        if has_bit(reach, a) and not (siege_1e and not t.adjacent[origin, a]):
             mask[a] = destination_ok(g, t, house, origin, unit, a, reach, army)
 
 

@@ -24,11 +24,13 @@ from gotsim.engine.counters import (
 )
 from gotsim.rules.ids import OrderType
 
-A_MAX = 59  # area slots (the 2e board has 58 areas, 59 with A Feast for Crows' Eyrie port; the
-# 1e board 45 and 8 module ports)
+A_MAX = 75  # area slots (the 2e board has 58 areas, 59 with A Feast for Crows' Eyrie port, 61
+# and 75 on Mother of Dragons' boards; the 1e board 45 and 8 module ports). Sets of areas are
+# kept as bits of two 64-bit words (engine.area_bits: up to 128)
 H = 8  # every House; a game puts 3 to 6 of them in play (Arryn and Targaryen: none yet)
 U = 4
-N_ACTIONS = 72  # every decision's options are numbered 0 … N_ACTIONS - 1
+N_ACTIONS = 81  # every decision's options are numbered 0 … N_ACTIONS - 1 (the areas, then the
+# six special actions ACT_UPGRADE_SIEGE … ACT_NONE)
 CTX = 8  # context slots of a pending decision
 N_STREAMS = 1 + H  # random streams: nature, then one per house (its policy)
 NATURE = 0

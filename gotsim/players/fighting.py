@@ -286,7 +286,7 @@ def tyrion(g, t, house: int, mask, params, memo) -> int:
     if their < 0:
         return 0
     # Tyrion cancels once per battle; the engine may ask again after the new card (see docs)
-    key = int(g.game_round) * 4096 + int(g.combat_area) * 64 + int(g.combat_from)
+    key = (int(g.game_round) * 128 + int(g.combat_area)) * 128 + int(g.combat_from)
     if memo.tyrion_key == key:
         return 0
     slot = -1

@@ -12,10 +12,17 @@ the defence and support orders around the target are counted as they are).
 
 from __future__ import annotations
 
-import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
-
 from gotsim.engine import marches as mv
+from gotsim.engine.area_bits import (
+    AREA_BITS,
+    drop_lowest,
+    is_empty,
+    lowest,
+    no_bits,
+    read_bits,
+    set_bit,
+    write_bits,
+)
 from gotsim.engine.board_state import LAND, PORT, SEA, controller
 from gotsim.engine.state import H, Phase, U
 from gotsim.jit import njit
@@ -70,17 +77,17 @@ SHIP_STAY = 0.8  # second heuristic: what a peaceful ship move must gain over st
 @njit
 def reach_list(g, t, house: int, origin: int, memo) -> int:
     """List in ``memo.reach`` the areas the units of ``origin`` can march to (land units: by
-    land and along the house's ships; ships: adjacent seas and own ports), and as bits in
-    ``memo.reach_bits``; returns the count."""
-    one = np.int64(1)
-    listed = np.int64(0)
+    land and along the house's ships; ships: adjacent seas and own ports), and as an
+    ``area_bits`` set in ``memo.reach_bits``; returns the count."""
+    listed = no_bits()
     out = 0
     width = t.neighbours.shape[1]
+    memo.reach_listed = 1
     if t.kind[origin] == LAND:
         out = mv.transport_walk(g, t, house, origin, memo.reach, memo.stack, True)
         for i in range(out):
-            listed |= one << memo.reach[i]
-        memo.reach_bits = listed
+            listed = set_bit(listed, memo.reach[i])
+        write_bits(memo.reach_bits, listed)
         return out
     for j in range(width):
         b = t.neighbours[origin, j]
@@ -90,14 +97,14 @@ def reach_list(g, t, house: int, origin: int, memo) -> int:
             continue
         if t.kind[b] == SEA:
             memo.reach[out] = b
-            listed |= one << b
+            listed = set_bit(listed, b)
             out += 1
         elif t.kind[b] == PORT and t.kind[origin] == SEA:
             if controller(g, t, t.port_land[b]) == house:
                 memo.reach[out] = b
-                listed |= one << b
+                listed = set_bit(listed, b)
                 out += 1
-    memo.reach_bits = listed
+    write_bits(memo.reach_bits, listed)
     return out
 
 
@@ -292,12 +299,6 @@ def dest_info(
 
 
 @njit(inline="always")
-def lowest_bit(bits: int) -> int:
-    """The index of the lowest set bit of ``bits`` (not 0): one instruction."""
-    return trailing_zeros(bits)  # type: ignore[call-arg]  # (a numba intrinsic)
-
-
-@njit(inline="always")
 def _send_worth(memo, r: int, s: float, exposure: float, defence: float) -> float:
     """Worth of one more unit of strength ``s`` sent to listed destination ``r`` (``NEG`` where
     none may go), given what is sent there already."""
@@ -440,7 +441,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
     """Worth of a march order in ``origin`` (see ``R_*``); in the action phase the chosen units'
     destinations are left in ``memo.move_a``."""
     ensure_view(g, t, memo)
-    memo.reach_bits = -1  # (not listed yet)
+    memo.reach_listed = 0  # (not listed yet)
     res[:] = 0.0
     res[0] = NEG
     res[1] = NEG
@@ -593,20 +594,29 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         move_a[:, :] = move_b
 
 
+@njit(inline="always")
+def march_key(g, origin: int) -> int:
+    """The key of a march plan (``memo.march_key``): the round and the origin."""
+    return int(g.game_round) * AREA_BITS + origin
+
+
 @njit
 def plan_march(g, t, house: int, origin: int, params, memo) -> float:
     """Plan where the units of ``origin`` go now (``memo.march_move``); returns the worth."""
     res = memo.p_num[6, R_LEN : 2 * R_LEN]  # work space (the order planner uses the first slots)
     evaluate_march(g, t, house, origin, params, memo, False, res)
     memo.march_move[:, :] = memo.move_a
-    memo.march_key = int(g.game_round) * 64 + origin
+    memo.march_key = march_key(g, origin)
     memo.march_house = house
     # the ships do not move while the march's units are assigned: its reach holds till then.
     # The listed destinations are the engine's transport reach less blocked areas, which the
     # engine's check refuses before it looks at the reach (ships do not read it)
-    bits = memo.reach_bits
-    memo.march_reach = bits if bits >= 0 else mv.transport_reach_bits(g, t, house, origin)
-    memo.march_dests = bits if bits >= 0 else 0  # (every planned destination is listed)
+    if memo.reach_listed:
+        write_bits(memo.march_reach, read_bits(memo.reach_bits))
+        write_bits(memo.march_dests, read_bits(memo.reach_bits))
+    else:
+        write_bits(memo.march_reach, mv.transport_reach_bits(g, t, house, origin))
+        write_bits(memo.march_dests, no_bits())  # (every planned destination is listed)
     return res[1]
 
 
@@ -639,12 +649,12 @@ def march_unit(g, t, house: int, mask, params, memo) -> int:
     """MARCH_UNIT: the next planned destination of this unit type, else stay."""
     origin = g.ctx[0]
     u = g.ctx[1]
-    if memo.march_key != int(g.game_round) * 64 + origin or memo.march_house != house:
+    if memo.march_key != march_key(g, origin) or memo.march_house != house:
         plan_march(g, t, house, origin, params, memo)
-    bits = memo.march_dests
-    while bits != 0:  # the listed destinations in area order
-        d = lowest_bit(bits)
-        bits &= bits - 1
+    bits = read_bits(memo.march_dests)
+    while not is_empty(bits):  # the listed destinations in area order
+        d = lowest(bits)
+        bits = drop_lowest(bits)
         if d != origin and memo.march_move[d, u] > 0 and mask[d]:
             memo.march_move[d, u] -= 1
             return d
@@ -658,14 +668,15 @@ def march_unit_unmasked(g, t, house: int, params, memo) -> int:
     same; staying is always legal."""
     origin = g.ctx[0]
     u = g.ctx[1]
-    if memo.march_key != int(g.game_round) * 64 + origin or memo.march_house != house:
+    if memo.march_key != march_key(g, origin) or memo.march_house != house:
         plan_march(g, t, house, origin, params, memo)
-    bits = memo.march_dests
-    while bits != 0:
-        d = lowest_bit(bits)
-        bits &= bits - 1
+    reach = read_bits(memo.march_reach)
+    bits = read_bits(memo.march_dests)
+    while not is_empty(bits):
+        d = lowest(bits)
+        bits = drop_lowest(bits)
         if d != origin and memo.march_move[d, u] > 0:
-            if mv.march_destination_ok(g, t, house, origin, u, d, memo.march_reach):
+            if mv.march_destination_ok(g, t, house, origin, u, d, reach):
                 memo.march_move[d, u] -= 1
                 return d
     return origin

@@ -49,18 +49,20 @@ MEMO_DTYPE = np.dtype(
         ("plan", np.int8, (H, A_MAX)),  # planned Order kind per area, -1 none
         ("plan_target", np.int8, (H, A_MAX)),  # intended attack target of a march origin
         ("plan_value", np.float64, (H, A_MAX)),  # planned worth of a march origin
-        ("march_key", np.int32),  # round * 64 + origin of the march plan, -1 none
+        ("march_key", np.int32),  # round * AREA_BITS + origin of the march plan, -1 none
         ("march_house", np.int8),
         ("march_move", np.int8, (A_MAX, U)),  # planned units per destination
-        ("march_reach", np.int64),  # transport_reach_bits of the planned march's origin
-        ("march_dests", np.int64),  # the march plan's listed destinations, as bits
+        # (area_bits sets, two words each)
+        ("march_reach", np.int64, (2,)),  # transport_reach_bits of the planned march's origin
+        ("march_dests", np.int64, (2,)),  # the march plan's listed destinations
         ("tyrion_key", np.int32),  # the battle in which this game's Tyrion already cancelled
         ("castles", np.int32, (H,)),  # castles held per house, with the view
         ("hsum", np.float64, (H,)),  # per-house sums (local danger)
         ("sup_sum", np.float64, (H,)),  # per-house revealed supports into a battle area
         # work space of the march planner (no allocations in the hot loop)
         ("reach", np.int16, (A_MAX,)),  # areas a march can go, listed
-        ("reach_bits", np.int64),  # ... and as bits, -1 while not listed
+        ("reach_bits", np.int64, (2,)),  # ... and as an area_bits set
+        ("reach_listed", np.uint8),  # reach and reach_bits hold the march being evaluated
         ("stack", np.int16, (A_MAX,)),
         ("sent", np.float64, (A_MAX,)),  # strength sent to each destination so far
         ("cand_v", np.float64, (A_MAX,)),  # per listed destination: worth, threat, position

@@ -10,8 +10,7 @@ Compiled (numba). Planning reads the public board only: never other houses' orde
 
 from __future__ import annotations
 
-import numpy as np
-
+from gotsim.engine.area_bits import has_bit, no_bits, set_bit
 from gotsim.engine.board_state import LAND, SEA, unit_count
 from gotsim.engine.machine import order_count, raid_reaches, stars_allowed, stars_used
 from gotsim.engine.state import (
@@ -78,7 +77,6 @@ SPARE_STAR_LOSS = 0.3  # second heuristic: a spare star may change an order's ki
 SEA_TOKEN_FIRST = 0.01
 # the march kinds phase 1 of a plan chooses among (the sea march last: base games never have it)
 MARCH_KINDS = (O_MARCH_MINUS, O_MARCH_ZERO, O_MARCH_PLUS, O_SEA_MARCH)
-MAX_AREAS = 64
 
 
 @njit
@@ -502,7 +500,7 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
     # grew (bits of att_x) and the areas whose planned defence grew (bits of areas)
     first = True
     changed_att = 0
-    changed_hold = np.int64(0)
+    changed_hold = no_bits()
     ok = memo.p_ok  # order kinds still open: tokens left, not restricted, a star if it needs one
     while True:
         for k in range(N_ORDER_KINDS):
@@ -543,7 +541,7 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
             dirty = False
             first = False
             changed_att = 0
-            changed_hold = np.int64(0)
+            changed_hold = no_bits()
         best = 2.0 * NEG  # every area gets an order while tokens last, however poor
         bi = -1
         bk = -1
@@ -567,7 +565,6 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
             stars -= 1
         if ORDER_TYPE[bk] == SUPPORT or ORDER_TYPE[bk] == DEFENSE:
             dirty = True
-        one = np.int64(1)
         if ORDER_TYPE[bk] == SUPPORT:
             s_add = strength[bi] + (1.0 if bk == 6 else 0.0)
             for m in range(n_att):
@@ -580,13 +577,13 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
                     break
                 if g.owner[y] == house and support_reaches(t, a, y):
                     hold_extra[y] += s_add
-                    changed_hold |= one << y
+                    changed_hold = set_bit(changed_hold, y)
         elif bk == O_DEFENSE_ONE:
             hold_extra[a] += 1.0
-            changed_hold |= one << a
+            changed_hold = set_bit(changed_hold, a)
         elif bk == O_DEFENSE_TWO:
             hold_extra[a] += 2.0
-            changed_hold |= one << a
+            changed_hold = set_bit(changed_hold, a)
         elif (
             v2
             and ORDER_TYPE[bk] == RAID
@@ -671,7 +668,7 @@ def _support_inputs_changed(g, t, house, a, att_x, n_att, changed_att, changed_h
         y = t.neighbours[a, j]
         if y < 0:
             break
-        if (changed_hold >> y) & 1 and g.owner[y] == house and support_reaches(t, a, y):
+        if has_bit(changed_hold, y) and g.owner[y] == house and support_reaches(t, a, y):
             return True
     return False
 

@@ -9,6 +9,7 @@ Compiled (numba).
 
 from __future__ import annotations
 
+from gotsim.engine.area_bits import has_bit, no_bits, set_bit
 from gotsim.engine.board_state import LAND
 from gotsim.engine.machine import order_allowed, raid_reaches
 from gotsim.engine.marches import is_march_kind
@@ -167,18 +168,19 @@ def raven_bury(g, t, house: int, mask, params, memo) -> int:
 
 
 @njit
-def _march_targets(g, t, house: int, memo) -> int:
-    """The planned attack targets of ``house``'s march orders still on the board, as bits."""
-    bits = 0
+def _march_targets(g, t, house: int, memo):
+    """The planned attack targets of ``house``'s march orders still on the board
+    (``area_bits``)."""
+    bits = no_bits()
     for a in range(t.n_areas):
         y = memo.plan_target[house, a]
         if y >= 0 and g.owner[a] == house and is_march_kind(g.order[a]):
-            bits |= 1 << y
+            bits = set_bit(bits, y)
     return bits
 
 
 @njit
-def _raid_value(g, t, house: int, source: int, x: int, memo, targets: int) -> float:
+def _raid_value(g, t, house: int, source: int, x: int, memo, targets) -> float:
     """Worth of raiding the order in ``x`` (``targets``: ``_march_targets``)."""
     kind = g.order[x]
     if kind < 0:  # a one-time order (1st edition, A Clash of Kings): as a consolidate power
@@ -187,13 +189,13 @@ def _raid_value(g, t, house: int, source: int, x: int, memo, targets: int) -> fl
     if kt == CONSOLIDATE:
         return 1.2 + (0.4 if kind == O_CONSOLIDATE_STAR else 0.0)
     # a target of the house's marches, or an order that can support in a battle there
-    targeted = (targets >> x) & 1 != 0
+    targeted = has_bit(targets, x)
     if not targeted:
         for j in range(t.neighbours.shape[1]):
             y = t.neighbours[x, j]
             if y < 0:
                 break
-            if (targets >> y) & 1 and support_reaches(t, x, y):
+            if has_bit(targets, y) and support_reaches(t, x, y):
                 targeted = True
                 break
     if kt == SUPPORT:
@@ -254,7 +256,7 @@ def _last_target_of_another(g, t, house: int, source: int, x: int) -> bool:
 
 
 @njit
-def _raid_first(g, t, house: int, mask, memo, targets: int) -> int:
+def _raid_first(g, t, house: int, mask, memo, targets) -> int:
     """Second heuristic: the raid to resolve now. Raids with nothing to take wait; of the others,
     the one whose best order a third house's raid may take first, then the one with fewest
     orders to choose from (the others keep theirs for later), then the best order."""

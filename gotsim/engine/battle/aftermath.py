@@ -3,9 +3,8 @@ retreats (where to, and the units supply then costs) and finishing the battle.""
 
 from __future__ import annotations
 
-import numpy as np
-
 from gotsim.engine import combat as cb
+from gotsim.engine.area_bits import has_bit, no_bits, set_bit
 from gotsim.engine.battle.common import (
     RETREAT_LOSS,
     discard_card,
@@ -87,7 +86,7 @@ def retreat_options(g, t, side: int, mask) -> int:
     supply (B8; Robb Stark's text)."""
     best_bits, _, n_best = _retreat_areas(g, t, side)
     for dest in range(t.n_areas):
-        mask[dest] = ((best_bits >> dest) & 1) != 0
+        mask[dest] = has_bit(best_bits, dest)
     return n_best
 
 
@@ -161,17 +160,16 @@ def retreat_losses(g, t, side: int, dest: int) -> int:
 @njit
 def _retreat_areas(g, t, side: int):
     """The areas the beaten ``side``'s units may retreat into where the fewest units are lost to
-    supply (a bit set), that loss, and their number. A defender never retreats into the
+    supply (``area_bits``), that loss, and their number. A defender never retreats into the
     attacker's origin; an attacker may always go back there."""
     target, origin = g.combat_area, g.combat_from
     house = side_house(g, side)
     naval = t.kind[target] != LAND
-    reach = np.int64(0) if naval else transport_reach_bits(g, t, house, target)
+    reach = no_bits() if naval else transport_reach_bits(g, t, house, target)
     survivors = retreat_survivors(g, side)
     army = _retreat_army(g, t, side)
     allowed = t.supply_table[g.supply[house]]
-    one = np.int64(1)
-    best_bits = np.int64(0)
+    best_bits = no_bits()
     best_loss = 1 << 20
     n_best = 0
     # only areas next to the battle (naval) or within transport reach (land) can be open
@@ -181,12 +179,12 @@ def _retreat_areas(g, t, side: int):
             b = t.neighbours[target, j]
             if b < 0:
                 break
-            candidates |= one << b
+            candidates = set_bit(candidates, b)
     barred = origin if side == cb.DEFENDER else -1
     if side == cb.ATTACKER:
-        candidates |= one << origin
+        candidates = set_bit(candidates, origin)
     for dest in range(t.n_areas):
-        if not (candidates >> dest) & 1:
+        if not has_bit(candidates, dest):
             continue
         ok = side == cb.ATTACKER and dest == origin
         if not ok:
@@ -195,10 +193,10 @@ def _retreat_areas(g, t, side: int):
             loss = _losses_into(army, _retreat_here(g, side, house, dest), survivors, allowed)
             if loss < best_loss:
                 best_loss = loss
-                best_bits = np.int64(0)
+                best_bits = no_bits()
                 n_best = 0
             if loss == best_loss:
-                best_bits |= one << dest
+                best_bits = set_bit(best_bits, dest)
                 n_best += 1
     return best_bits, best_loss, n_best
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from gotsim.engine.area_bits import has_bit
 from gotsim.engine.board_state import (
     ask,
 )
@@ -117,7 +118,7 @@ def westeros_legal(g, t, mask) -> bool:
         allowed = muster_actions(g, t, house, area, points)
         for action in range(ACT_NONE):
             bit = muster_bit(action)
-            mask[action] = bit >= 0 and ((allowed >> bit) & 1) != 0
+            mask[action] = bit >= 0 and has_bit(allowed, bit)
         mask[ACT_NONE] = True
     elif kind == Decision.SUPPLY_CUT:
         for a in range(t.n_areas):

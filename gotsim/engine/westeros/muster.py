@@ -3,8 +3,7 @@ left), and the step that asks each house area by area."""
 
 from __future__ import annotations
 
-import numpy as np
-
+from gotsim.engine.area_bits import AREA_BITS, has_bit, is_empty, no_bits, set_bit
 from gotsim.engine.board_state import (
     PORT,
     SEA,
@@ -50,9 +49,9 @@ def _ship_target_ok(g, t, house: int, area: int, s: int) -> bool:
 
 
 # the five unit actions of MUSTER (ACT_UPGRADE_SIEGE … ACT_FOOTMAN) take the bits after the area
-# slots in muster_actions' bit set (areas 0 … A_MAX - 1, then these: 64 bits in all)
+# slots in muster_actions' bit set (an area_bits set: areas 0 … A_MAX - 1, then these)
 _UNIT_BITS = ACT_UPGRADE_SIEGE - A_MAX
-assert A_MAX + (ACT_FOOTMAN - ACT_UPGRADE_SIEGE) < 64
+assert A_MAX + (ACT_FOOTMAN - ACT_UPGRADE_SIEGE) < AREA_BITS
 
 
 @njit(inline="always")
@@ -73,19 +72,18 @@ def muster_allowed(g, t, house: int, area: int, points: int, action: int) -> boo
     bit = muster_bit(action)
     if action < 0 or bit < 0:
         return False
-    return ((muster_actions(g, t, house, area, points) >> bit) & 1) != 0
+    return has_bit(muster_actions(g, t, house, area, points), bit)
 
 
 @njit
-def muster_actions(g, t, house: int, area: int, points: int, first: bool = False) -> np.int64:
-    """Every MUSTER action ``muster_allowed`` accepts, as a bit set (bit ``muster_bit(action)``):
-    the reserve and the house's armies are counted once, and only
-    the area's ship targets (``t.ship_targets``) are looked at for ships. With ``first``, only
-    until one is found (for asking whether there is any)."""
+def muster_actions(g, t, house: int, area: int, points: int, first: bool = False):
+    """Every MUSTER action ``muster_allowed`` accepts, as a bit set (``area_bits``, bit
+    ``muster_bit(action)``): the reserve and the house's armies are counted once, and only the
+    area's ship targets (``t.ship_targets``) are looked at for ships. With ``first``, only until
+    one is found (for asking whether there is any)."""
     if points < 1:
-        return np.int64(0)
-    one = np.int64(1)
-    out = np.int64(0)
+        return no_bits()
+    out = no_bits()
     reserve, army = _reserve_and_armies(g, t, house)
     allowed = t.supply_table[g.supply[house]]
     here = unit_count(g, area) if g.owner[area] == house else 0
@@ -93,17 +91,17 @@ def muster_actions(g, t, house: int, area: int, points: int, first: bool = False
     new_unit_fits = summary_fits_with(army, here, 1, allowed)
     cost, upgrade = t.muster_cost, t.upgrade_cost
     if points >= cost[FOOTMAN] and reserve[FOOTMAN] > 0 and new_unit_fits:
-        out |= one << muster_bit(ACT_FOOTMAN)
+        out = set_bit(out, muster_bit(ACT_FOOTMAN))
     if points >= cost[KNIGHT] and reserve[KNIGHT] > 0 and new_unit_fits:
-        out |= one << muster_bit(ACT_KNIGHT)
+        out = set_bit(out, muster_bit(ACT_KNIGHT))
     if points >= cost[SIEGE] and reserve[SIEGE] > 0 and new_unit_fits:
-        out |= one << muster_bit(ACT_SIEGE)
+        out = set_bit(out, muster_bit(ACT_SIEGE))
     footman_here = g.owner[area] == house and g.units[area, FOOTMAN] > 0
     if footman_here and 0 < upgrade[KNIGHT] <= points and reserve[KNIGHT] > 0:
-        out |= one << muster_bit(ACT_UPGRADE_KNIGHT)
+        out = set_bit(out, muster_bit(ACT_UPGRADE_KNIGHT))
     if footman_here and 0 < upgrade[SIEGE] <= points and reserve[SIEGE] > 0:
-        out |= one << muster_bit(ACT_UPGRADE_SIEGE)
-    if first and out != 0:
+        out = set_bit(out, muster_bit(ACT_UPGRADE_SIEGE))
+    if first and not is_empty(out):
         return out
     if points >= cost[SHIP] and reserve[SHIP] > 0:
         for j in range(t.ship_targets.shape[1]):
@@ -113,7 +111,7 @@ def muster_actions(g, t, house: int, area: int, points: int, first: bool = False
             if _ship_target_ok(g, t, house, area, s):
                 there = unit_count(g, s) if g.owner[s] == house else 0
                 if summary_fits_with(army, there, 1, allowed):
-                    out |= one << s
+                    out = set_bit(out, s)
                     if first:
                         return out
     return out
@@ -154,7 +152,7 @@ def can_muster(g, t, house: int, area: int, points: int) -> bool:
     """Whether ``house`` controls ``area`` and has anything to spend ``points`` on there."""
     if points <= 0 or controller(g, t, area) != house:
         return False
-    return muster_actions(g, t, house, area, points, True) != 0
+    return not is_empty(muster_actions(g, t, house, area, points, True))
 
 
 @njit
