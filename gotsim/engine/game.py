@@ -66,6 +66,8 @@ ORDER_WORDS = (
     "Raid ★",
     "Consolidate Power",
     "Consolidate Power ★",
+    "Sea March −1",
+    "Sea Support +0",
 )
 ONE_TIME_WORDS = (
     "Muster",
