@@ -100,3 +100,36 @@ def test_mod_rules_player_counts() -> None:
         Rules.of("2e", 6, expansion="mod")
     with pytest.raises(ValueError, match="A Clash of Kings"):
         Rules.of("2e", 7, {"ports": True}, expansion="mod")
+
+
+def test_policies_name_the_expansions_houses() -> None:
+    """An expansion's own house takes a policy by name (Arryn, heuristic, against six random
+    houses wins most 7-player games), and a house not in the game is refused."""
+    import gotsim
+    from gotsim.inputs import InputError
+
+    games = gotsim.simulate(
+        40, players=7, expansion="mod", policies={"default": "random", "arryn": "heuristic"}
+    )
+    assert (games.winner == "arryn").mean() > 0.5
+    with pytest.raises(InputError, match="targaryen is not playing with 7 players"):
+        gotsim.simulate(2, players=7, expansion="mod", policies={"targaryen": "heuristic"})
+
+
+def test_mod_scenario_cells_take_seven_players_and_sea_orders(tmp_path: Path) -> None:
+    from gotsim.study import ScenarioError, load_scenario
+
+    path = tmp_path / "mod.toml"
+    path.write_text('name = "m"\nseed = 1\nexpansion = "mod"\ngames = 10\n')
+    (cell,) = load_scenario(path).cells
+    assert cell.players == 7 and cell.variants["sea_orders"]
+    off = "[variants]\nsea_orders = false\n"
+    path.write_text(f'name = "m"\nseed = 1\nexpansion = "mod"\ngames = 10\n{off}')
+    (cell,) = load_scenario(path).cells
+    assert not cell.variants["sea_orders"]
+    path.write_text('name = "m"\nseed = 1\ngames = 10\n[variants]\nsea_orders = true\n')
+    with pytest.raises(ScenarioError, match="Mother of Dragons option"):
+        load_scenario(path)
+    path.write_text('name = "m"\nseed = 1\nexpansion = "mod"\nplayers = 8\ngames = 10\n')
+    with pytest.raises(ScenarioError, match="not playable yet"):
+        load_scenario(path)

@@ -327,12 +327,14 @@ def rounds_frame(games: np.recarray, *, first_game: int = 0) -> pd.DataFrame:
     return pd.DataFrame(frame)
 
 
-def _check_policies(policies: Any, edition: str, players: int) -> None:
+def _check_policies(
+    policies: Any, edition: str, players: int, expansion: str | None = None
+) -> None:
     """A policy for a house that is not playing is a mistake, not something to ignore."""
     if not isinstance(policies, Mapping) or "kind" in policies:
         return
     try:
-        playing = [h.id for h in load_setup(edition, players).houses]
+        playing = [h.id for h in load_setup(edition, players, expansion=expansion).houses]
     except (SetupDataError, ValueError, KeyError):
         return  # the engine names the bad edition or player count
     for house in policies:
@@ -388,7 +390,7 @@ def simulate(
         pass  # the engine names the edition
     except ValueError as error:
         raise InputError(str(error)) from None
-    _check_policies(policies, edition, players)
+    _check_policies(policies, edition, players, expansion)
     _policies(policies)  # bad specs fail before any game is played
     games = play_games(
         n_games,

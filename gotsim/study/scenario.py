@@ -30,6 +30,7 @@ from gotsim.rules.variants import (
     CLASH_OF_KINGS_VARIANTS,
     EXPANSION_PLAYERS,
     EYRIE_PORT,
+    SEA_ORDERS,
     Rules,
     expansion_name,
 )
@@ -72,8 +73,14 @@ TOP_KEYS: tuple[str, ...] = (
 )
 SETUP_KEYS: tuple[str, ...] = ("houses", "kings_court_swap")
 # the 1st edition's A Clash of Kings modules and the 2nd edition's A Dance with Dragons house
-# cards, each a [variants] switch and a [grid] axis (a cell's ``modules``)
-MODULES: tuple[str, ...] = (*CLASH_OF_KINGS_VARIANTS, ADWD_HOUSE_CARDS, EYRIE_PORT)
+# cards, A Feast for Crows' Eyrie port and Mother of Dragons' sea orders, each a [variants]
+# switch and a [grid] axis (a cell's ``modules``)
+MODULES: tuple[str, ...] = (
+    *CLASH_OF_KINGS_VARIANTS,
+    ADWD_HOUSE_CARDS,
+    EYRIE_PORT,
+    SEA_ORDERS,
+)
 VARIANT_KEYS: tuple[str, ...] = ("tides_of_battle", *MODULES)
 COMPARE_KEYS: tuple[str, ...] = ("by", "houses", "baseline")
 # grid axis → where a fixed value of the same parameter is written
@@ -163,8 +170,9 @@ def _cell_key(cell: Cell) -> dict[str, Any]:
     key = cell.params() | {"policies": dict(cell.policies)}
     if cell.expansion is None:
         del key["expansion"]
-    if not key[EYRIE_PORT]:  # (nor the Eyrie port, an A Feast for Crows option, when off)
-        del key[EYRIE_PORT]
+    for option in (EYRIE_PORT, SEA_ORDERS):  # (nor an expansion's option when off)
+        if not key[option]:
+            del key[option]
     return key
 
 
@@ -616,6 +624,9 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
         if not given[ADWD_HOUSE_CARDS] and ADWD_HOUSE_CARDS not in axes:
             fixed[ADWD_HOUSE_CARDS] = bool(position["variants"].get(ADWD_HOUSE_CARDS, False))
             given[ADWD_HOUSE_CARDS] = True  # the position's hands say which cards
+        if not given[SEA_ORDERS] and SEA_ORDERS not in axes:
+            fixed[SEA_ORDERS] = bool(position["variants"].get(SEA_ORDERS, False))
+            given[SEA_ORDERS] = True
 
     cells = []
     for index, combination in enumerate(itertools.product(*axes.values())):
@@ -625,6 +636,9 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
         cards_set = given[ADWD_HOUSE_CARDS] or ADWD_HOUSE_CARDS in axes
         if values["expansion"] == "adwd" and not cards_set:
             values[ADWD_HOUSE_CARDS] = True  # the expansion's own cards, unless switched off
+        sea_set = given[SEA_ORDERS] or SEA_ORDERS in axes
+        if values["expansion"] == "mod" and not sea_set:
+            values[SEA_ORDERS] = True  # Mother of Dragons' sea orders, unless switched off
         modules = tuple(m for m in MODULES if values.pop(m))
         cell = Cell(index=index, modules=modules, **values)
         _check_cell(r, cell, axes, setup, position)
@@ -664,7 +678,7 @@ def _check_cell(
     where = f" (cell {cell.label(axes)})" if axes else ""
     edition_name = EDITION_NAMES[cell.edition]
     counts = _player_counts(cell.edition)
-    if cell.players not in counts:
+    if cell.players not in counts and cell.expansion is None:  # (an expansion: its own counts)
         r.fail(
             _key("players", axes),
             f"{cell.players} players: the {edition_name} base game is played by "
@@ -675,12 +689,17 @@ def _check_cell(
             _key(EYRIE_PORT, axes),
             f'The Eyrie\'s port is an A Feast for Crows option (expansion = "affc"){where}',
         )
+    if SEA_ORDERS in cell.modules and cell.expansion != "mod":
+        r.fail(
+            _key(SEA_ORDERS, axes),
+            f'sea orders are a Mother of Dragons option (expansion = "mod"){where}',
+        )
     if cell.expansion is not None:
         try:
             Rules.of(cell.edition, cell.players, cell.variants, cell.expansion)
         except ValueError as error:
             r.fail(_key("expansion", axes), f"{str(error).removeprefix('expansion: ')}{where}")
-    houses = [h.id for h in load_setup(cell.edition, cell.players).houses]
+    houses = [h.id for h in load_setup(cell.edition, cell.players, expansion=cell.expansion).houses]
     if cell.kings_court_swap:
         absent = [h for h in ("tyrell", "greyjoy") if h not in houses]
         if absent:
@@ -696,7 +715,7 @@ def _check_cell(
             f"Tides of Battle is a 2nd-edition variant; the 1st edition has none{where}",
         )
     for module in cell.modules:
-        if module == EYRIE_PORT:
+        if module in (EYRIE_PORT, SEA_ORDERS):
             continue  # (checked with the expansion above)
         if module == ADWD_HOUSE_CARDS:
             if cell.edition != "2e":
