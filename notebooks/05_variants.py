@@ -75,6 +75,7 @@ MODULES = ["ports", "one_time_orders", "three_card_combat"]
 clash = study("clash", dict.fromkeys(MODULES, [False, True]), edition="1e", players=5)
 adwd = study("adwd", {"expansion": ["base", "adwd"]}, players=6)
 affc = study("affc", {"expansion": ["affc"]})  # 4 players, the expansion's own count
+mod = study("mod", {"expansion": ["mod"]})  # Mother of Dragons: 7 players, with sea orders
 
 
 def differences(games, by):
@@ -191,6 +192,31 @@ display(affc_ends.round(3))  # noqa: F821 (IPython builtin)
 affc_rates[["house", "win_rate", "ci_low", "ci_high"]].round(3)
 
 # %% [markdown]
+# ## Mother of Dragons (7 players): who wins with Arryn on the board
+# House Arryn joins the six on the board with the Eyrie and the Bite overlays (The Eyrie its
+# stronghold with a port, The Vale of Arryn, The Bite between the North and the Vale); every
+# house also has a march −1 and a support +0 for its fleets (the sea order tokens). 7 castles
+# win, else the ranking after round 10. Win rates per house, and the castles each house holds
+# when the game ends.
+
+# %%
+mod_rates = win_rates(mod, by=["expansion"])
+MOD_HOUSES = ["arryn", "baratheon", "greyjoy", "lannister", "martell", "stark", "tyrell"]
+fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+draw_house_rates(axes[0], mod_rates, group="expansion", fair=1 / 7)
+axes[0].set_title(players_title("Mother of Dragons, 7 players", policies=POLICIES, games=GAMES,
+                                per="arm"))
+held = mod[[f"castles_{h}" for h in MOD_HOUSES]].rename(columns=lambda c: c.removeprefix("castles_"))
+axes[1].boxplot([held[h] for h in MOD_HOUSES], tick_labels=MOD_HOUSES)
+axes[1].axhline(7, color="grey", lw=0.8, ls="--")
+axes[1].set_ylabel("castles and strongholds at the end")
+axes[1].set_title("Castles held when the game ends")
+axes[1].tick_params(axis="x", labelrotation=30)
+save(fig, "variants_mod.png")
+display(mod.end_reason.value_counts(normalize=True).round(3))  # noqa: F821 (IPython builtin)
+mod_rates[["house", "win_rate", "ci_low", "ci_high"]].round(3)
+
+# %% [markdown]
 # ## Conclusion
 
 # %%
@@ -234,5 +260,8 @@ print(
     + "; ".join(f"{row.house} {row.win_rate:.1%}" for row in affc_rates.itertuples())
     + f"; won on objectives before round 10 in {objective_wins:.1%} of games, by 7 points at all"
     + f" in {(affc.end_reason == 'objectives').mean():.1%}."
+    + "\nMother of Dragons (7 players): "
+    + "; ".join(f"{row.house} {row.win_rate:.1%}" for row in mod_rates.itertuples())
+    + f"; games ending by castles {(mod.end_reason == 'castles').mean():.1%}."
     + ("" if POLICIES == "heuristic" else "\nRandom players: rule and pipeline checks only.")
 )

@@ -454,7 +454,11 @@ def draw_board(
 
 
 # how a picture's title names an expansion's start
-EXPANSION_TITLES = {"adwd": ", A Dance with Dragons", "affc": ", A Feast for Crows"}
+EXPANSION_TITLES = {
+    "adwd": ", A Dance with Dragons",
+    "affc": ", A Feast for Crows",
+    "mod": ", Mother of Dragons",
+}
 
 
 def draw_setup(setup: Setup, board: Board | None = None, **kwargs: Any) -> Figure:
