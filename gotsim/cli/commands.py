@@ -263,11 +263,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         ]
         write_text_file(events, "\n".join(records) + "\n")
     if page is not None and frames is not None:
+        from gotsim.analysis.board_plot import EXPANSION_TITLES
         from gotsim.analysis.game_page import game_page
 
+        named = EXPANSION_TITLES.get(args.expansion or "", "")
         title = (
-            f"gotsim play: {args.players} players, {args.edition}"
-            f"{', A Dance with Dragons' if args.expansion == 'adwd' else ''}, seed {args.seed}, "
+            f"gotsim play: {args.players} players, {args.edition}{named}, seed {args.seed}, "
             f"{args.policy} players — {str(summary['winner']).capitalize()} wins"
         )
         story, rounds = text.splitlines(), [event.round for event in game.log]
