@@ -1,5 +1,5 @@
 """Mother of Dragons as an expansion (``expansion="mod"``): the 7-player game with Arryn on the
-Westeros board with the Eyrie and the Bite overlays (``docs/rules.md`` M1). The 8-player game
+Westeros board with the Eyrie and the Bite overlays (``docs/rules.md`` M8). The 8-player game
 (Targaryen, Essos) is refused with a clear line until it is built."""
 
 from __future__ import annotations

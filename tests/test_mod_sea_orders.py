@@ -1,5 +1,5 @@
 """Mother of Dragons' sea order tokens (``sea_orders``, on by default in ``expansion="mod"``):
-a march -1 and a support +0 for each house, placed in sea areas only (``docs/rules.md`` M3)."""
+a march -1 and a support +0 for each house, placed in sea areas only (``docs/rules.md`` M9)."""
 
 from __future__ import annotations
 
