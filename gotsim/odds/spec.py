@@ -285,7 +285,9 @@ def _not_in_deck(card: Any, house: House, edition: str, card_set: str = "base") 
     """Why ``card`` cannot be in ``house``'s hand, naming the edition or the house-card set it
     belongs to if another."""
     message = f"{card!r} is not a {house.id} house card"
-    in_mod = edition == "2e" and any(c.id == card for c in house_deck(edition, house, "mod"))
+    # Arryn's Mother of Dragons deck (Targaryen's deck A is in the base set too)
+    mod_deck = {c.id for c in house_deck(edition, house, "mod")} if edition == "2e" else set()
+    in_mod = card in mod_deck and card not in {c.id for c in house_deck(edition, house)}
     if card_set != "mod" and in_mod:
         return f'{message} of the {card_set} decks (a Mother of Dragons card: "house_cards": "mod")'
     other_set = "base" if card_set == "adwd" else "adwd"
