@@ -760,3 +760,29 @@ def test_mod_cards_listing(capsys):
     assert "Mother of Dragons" in capsys.readouterr().err
     assert cb.NEARBY + 2 == cb.BATTLE_LEN
     assert np.all(card_table("2e", "mod").fortifications[42:49] == [0, 2, 0, 0, 0, 0, 0])
+
+
+def test_mod_choices_in_words():
+    """The narration of the Mother of Dragons choices (``Game.describe``'s CARD_ABILITY words),
+    with the set "mod": Viserys's thrown card, Lysa back to the hand, Missandei's card, Robert
+    Arryn's card of the opponent (the battle's other side)."""
+    from gotsim.engine.game import Game
+
+    game = Game(players=6)
+    game.card_set = "mod"
+    game.record.battle[cb.HOUSE] = int(House.STARK)
+    game.record.battle[cb.SIDE + cb.HOUSE] = ARRYN
+    words = game._card_ability
+    viserys = int(Ability.VISERYS_TARGARYEN)
+    assert words(House.TARGARYEN, (0, viserys, 0), 0) == (
+        "throws away Khal Drogo for its strength (Viserys Targaryen)"
+    )
+    lysa = int(Ability.LYSA_ARRYN_MOD)
+    assert words(House.ARRYN, (1, lysa, 0), 1) == "takes Lysa Arryn back into its hand"
+    missandei = int(Ability.MISSANDEI)
+    assert "Arstan Whitebeard back" in words(House.TARGARYEN, (0, missandei, 0), 1)
+    robert = int(Ability.ROBERT_ARRYN)
+    assert words(House.ARRYN, (1, robert, 0), 6) == (
+        "takes Robert Arryn and Catelyn Stark out of the game (Robert Arryn)"
+    )
+    assert words(House.ARRYN, (1, robert, 0), ROBERT_ALONE) == "takes Robert Arryn out of the game"
