@@ -69,6 +69,7 @@ from gotsim.rules.board import load_board
 from gotsim.rules.cards import card_table, house_deck
 from gotsim.rules.ids import House
 from gotsim.rules.objectives import Objective
+from gotsim.rules.variants import Rules
 
 BOARD = load_board("2e")
 AREAS = BOARD.area_ids
@@ -158,16 +159,19 @@ class Case:
         edition: str = "2e",
         variants: dict[str, bool] | None = None,
         expansion: str | None = None,
+        house_cards: str | None = None,
     ):
         self.edition = edition
-        self.rules = rules_table(
-            edition, players, {**(variants or {}), "tides_of_battle": tides}, expansion
+        chosen = Rules.of(
+            edition, players, {**(variants or {}), "tides_of_battle": tides}, expansion, house_cards
         )
+        self.rules = rules_table(chosen)
+        self.card_set = chosen.card_set
         self.t = self.rules[0]
         self.board = board_of(self.t)  # (A Feast for Crows' Eyrie port adds an area)
         self.deck = DECK if edition == "2e" else deck_ids(edition)
-        if self.t.adwd_house_cards:
-            self.deck = deck_ids(edition, "adwd")
+        if self.card_set != "base":
+            self.deck = deck_ids(edition, self.card_set)
         self.games = new_games(
             [np.random.SeedSequence(seed, spawn_key=(0,))],
             edition=edition,
@@ -485,13 +489,21 @@ class Case:
             return TRACKS[action]
         if ability == cb.Ability.RODRIK_THE_READER and g.ctx[2] == 1 and action < 15:
             return WesterosCard(action).name.lower()
+        # Mother of Dragons: Viserys and Missandei name cards of their own deck, Robert Arryn
+        # one of the opponent's ("alone" when it has no discards), Lysa Arryn "keep"
+        if ability in (cb.Ability.VISERYS_TARGARYEN, cb.Ability.MISSANDEI) and action < 7:
+            return self.deck[house][action]
+        if ability == cb.Ability.ROBERT_ARRYN:
+            opponent = House(int(g.battle[(1 - int(g.ctx[0])) * cb.SIDE + cb.HOUSE]))
+            return "alone" if action == 7 else self.deck[opponent][action]
+        if ability == cb.Ability.LYSA_ARRYN_MOD and action == 1:
+            return "keep"
         return str(action)
 
     @property
     def card_ids(self) -> tuple[str, ...]:
         """The card ids by card number (the rules table's card set)."""
-        card_set = "adwd" if self.t.adwd_house_cards else "base"
-        return card_table(self.edition, card_set).ids
+        return card_table(self.edition, self.card_set).ids
 
     def _one_time_target_word(self, action: int) -> str:
         """ONE_TIME_TARGET actions: areas (Iron Fleet, Soul of R'hllor), houses (Lion's

@@ -429,8 +429,8 @@ def test_affc_games_with_arryn_keep_every_invariant(policies: str, n: int):
 
 def test_affc_arryn_deck_follows_every_card_set():
     """Arryn's seven cards (4, 3, 2, 2, 1, 1, 0) are its deck with either set, numbered after
-    the set's 42 cards in every card table, so no other card changes number; the sets
-    themselves list their own 42 cards."""
+    the set's 42 cards in every card table (Targaryen's Mother of Dragons deck follows at
+    49-55), so no other card changes number; the sets themselves list their own 42 cards."""
     assert [c.id for c in house_cards("2e", "affc")] == DECK
     assert [c.strength for c in house_deck("2e", House.ARRYN)] == [4, 3, 2, 2, 1, 1, 0]
     for card_set in ("base", "adwd"):
@@ -438,10 +438,10 @@ def test_affc_arryn_deck_follows_every_card_set():
         assert [c.id for c in house_deck("2e", House.ARRYN, card_set)] == DECK
         table = card_table("2e", card_set)
         assert table.ids[:42] == tuple(c.id for c in house_cards("2e", card_set))
-        assert table.ids[42:] == tuple(DECK)
-        assert len(game_cards("2e", card_set)) == 49
+        assert table.ids[42:49] == tuple(DECK)
+        assert len(game_cards("2e", card_set)) == 56
     assert house_deck("1e", House.ARRYN) == ()
-    assert list(card_table("2e").ability[42:]) == [
+    assert list(card_table("2e").ability[42:49]) == [
         Ability.BRONZE_YOHN_ROYCE_FFC,
         Ability.LITTLEFINGER,
         0,
@@ -450,7 +450,7 @@ def test_affc_arryn_deck_follows_every_card_set():
         0,
         Ability.LYSA_ARRYN_FFC,
     ]
-    assert np.array_equal(card_table("2e").fortifications[42:], [0, 0, 2, 0, 0, 1, 0])
+    assert np.array_equal(card_table("2e").fortifications[42:49], [0, 0, 2, 0, 0, 1, 0])
 
 
 def test_affc_cards_listing(capsys):
@@ -477,4 +477,4 @@ def test_affc_cards_listing(capsys):
     with pytest.raises(SystemExit):
         main(["cards", "--set", "affc", "--edition", "1e"])
     assert "A Feast for Crows" in capsys.readouterr().err
-    assert cb.HOME_HELD + 2 == cb.BATTLE_LEN
+    assert cb.HOME_HELD + 2 == cb.NEARBY

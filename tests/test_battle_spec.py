@@ -49,7 +49,7 @@ BAD: list[tuple[str, Callable[[dict], object], str]] = [
     ("unknown edition", lambda s: s.update(edition="3e"), "edition"),
     ("unknown area", lambda s: s.update(area="riverun"), "did you mean 'riverrun'"),
     ("missing area", lambda s: s.pop("area"), "area: required"),
-    ("unknown attacker house", lambda s: s["attacker"].update(house="targaryen"), "attacker.house"),
+    ("unknown attacker house", lambda s: s["attacker"].update(house="tully"), "attacker.house"),
     (
         "house fights itself",
         lambda s: s["defender"].update(house="lannister"),
@@ -152,7 +152,7 @@ def test_cli_bad_spec_exits_2_with_one_line(
 ) -> None:
     """The CLI prints one error line naming the file and field, and exits with status 2."""
     path = tmp_path / "battle.json"
-    path.write_text(json.dumps(mutate(lambda s: s["attacker"].update(house="targaryen"))))
+    path.write_text(json.dumps(mutate(lambda s: s["attacker"].update(house="tully"))))
     with pytest.raises(SystemExit) as info:
         main(["combat", str(path)])
     assert info.value.code == 2

@@ -41,9 +41,10 @@ def test_the_house_axis_holds_every_house() -> None:
 def test_no_setup_puts_them_in_play(edition: str, players: int, expansion: str | None) -> None:
     setup = load_setup(edition, players, expansion=expansion)
     assert not set(NEW) & set(setup.houses)
-    # Arryn's A Feast for Crows deck is a 2nd-edition house's deck (docs/rules.md F2), unplayed
+    # Arryn's A Feast for Crows deck and Targaryen's Mother of Dragons deck A are 2nd-edition
+    # houses' decks (docs/rules.md F2, M1), unplayed
     assert all(house_deck("1e", h) == () for h in NEW)
-    assert len(house_deck("2e", House.ARRYN)) == 7 and house_deck("2e", House.TARGARYEN) == ()
+    assert all(len(house_deck("2e", h)) == 7 for h in NEW)
     g = new_games_range(1, 0, 1, edition=edition, players=players, expansion=expansion)[0]
     assert g.in_play[6:].tolist() == [0, 0]
     assert (g.track[:, players:] == -1).all()
@@ -83,15 +84,16 @@ def test_simulate_makes_no_columns_for_them_and_refuses_their_policies() -> None
 
 
 def test_a_battle_spec_refuses_them_without_cards() -> None:
-    """Targaryen has no house cards yet; Arryn fights with its A Feast for Crows cards in the
-    2nd edition only."""
+    """Arryn fights with its A Feast for Crows cards, Targaryen with its Mother of Dragons deck
+    A, in the 2nd edition only."""
     spec = {
         "area": "riverrun",
         "attacker": {"house": "targaryen", "units": {"footman": 1}, "order": "march+0"},
         "defender": {"house": "stark", "units": {"footman": 1}},
     }
-    with pytest.raises(BattleSpecError, match=r"attacker\.house: targaryen is not a 2e house"):
-        parse_battle(spec)
+    assert parse_battle(spec).houses == (House.TARGARYEN, House.STARK)
+    with pytest.raises(BattleSpecError, match=r"attacker\.house: targaryen is not a 1e house"):
+        parse_battle({**spec, "edition": "1e"})
     spec["attacker"]["house"] = "arryn"
     assert parse_battle(spec).houses == (House.ARRYN, House.STARK)
     with pytest.raises(BattleSpecError, match=r"attacker\.house: arryn is not a 1e house"):

@@ -91,11 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
     cards.add_argument(
         "--set",
         dest="card_set",
-        choices=("base", "adwd", "affc"),
+        choices=("base", "adwd", "mod", "affc"),
         default="base",
         help="house-card set: base (the edition's decks), adwd (the 2nd edition's A Dance "
-        "with Dragons decks, the adwd_house_cards variant) or affc (House Arryn's A Feast for "
-        "Crows deck, which Arryn plays in every 2nd-edition game)",
+        "with Dragons decks, the adwd_house_cards variant), mod (Mother of Dragons: Arryn's and "
+        "Targaryen's decks A, Targaryen's deck B) or affc (House Arryn's A Feast for Crows deck)",
     )
     cards.add_argument("--json", action="store_true", help="print JSON instead of a table")
     cards.set_defaults(run=cmd_cards)

@@ -96,7 +96,8 @@ def cmd_cards(args: argparse.Namespace) -> int:
     from gotsim.rules.cards import house_cards, implemented_in
 
     if args.card_set != "base" and args.edition != "2e":
-        name = "A Feast for Crows" if args.card_set == "affc" else "A Dance with Dragons"
+        names = {"affc": "A Feast for Crows", "mod": "Mother of Dragons"}
+        name = names.get(args.card_set, "A Dance with Dragons")
         fail(f"--set {args.card_set}: the {name} house cards are 2nd-edition cards")
     rows: list[dict[str, Any]] = []
     for card in house_cards(args.edition, args.card_set):

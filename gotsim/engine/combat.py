@@ -88,7 +88,13 @@ DEFENDER_HOLDS = THREAT + 1
 # area itself (held by the side exactly when it wins); 0 not held. The engine reads the board.
 HOME_HELD = DEFENDER_HOLDS + 1
 HOME_ELSEWHERE, HOME_HERE = 1, 2
-BATTLE_LEN = HOME_HELD + 2
+# Mother of Dragons (Arryn's and Targaryen's cards; appended likewise), per side (add ``side``):
+# what the board around the battle counts for Godric Borrell (the defender: the land areas next
+# to the embattled sea it controls) and Captain Groleo (the attacker, when its march into a land
+# area used ship transport: its ships in the areas next to the embattled area); 0 otherwise.
+# The engine counts them on the board, a battle spec gives them.
+NEARBY = HOME_HELD + 2
+BATTLE_LEN = NEARBY + 2
 
 # --- strength breakdown components (``strength_breakdown`` output columns) ----------------------
 PART_NAMES = (
@@ -315,6 +321,8 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
                 out[side, P_SWORDS] += 1
             else:
                 out[side, P_FORTS] += 1
+        elif mine >= Ability.LYSA_ARRYN_MOD:
+            mods += _mod_strength(b, side, mine, card, cards, own_ships_count, out)
         elif mine >= Ability.ILYN_PAYNE:
             mods += _adwd_strength(b, side, mine, card, cards, own_ships_count, out)
         out[side, P_MODS] = mods
@@ -372,6 +380,54 @@ def _adwd_strength(b, side: int, mine: int, card: int, cards: tuple, own_ships: 
         if b[o + POWER] > b[(1 - side) * SIDE + POWER]:
             return 1
     return 0
+
+
+@njit
+def dragons_in_combat(b: NDArray[np.int64]) -> int:
+    """The dragons taking part in the combat (Daenerys Targaryen's deck A card). Dragons, the
+    Mother of Dragons unit type, do not exist in gotsim yet: always 0 until they do."""
+    return 0
+
+
+@njit
+def _mod_strength(b, side: int, mine: int, card: int, cards: tuple, own_ships: int, out) -> int:
+    """The strength modifier of a Mother of Dragons card ability ``mine`` played by ``side``
+    (its swords and fortifications go straight into ``out``); docs/rules.md M1."""
+    card_strength = cards[0]
+    o = side * SIDE
+    other = (1 - side) * SIDE
+    if mine == Ability.SER_VARDIS_EGEN:  # the opponent's card printed 2 or less: +1, two forts
+        theirs_card = b[other + CARD]
+        if theirs_card >= 0 and card_strength[theirs_card] <= 2:
+            out[side, P_FORTS] += 2
+            return 1
+    elif mine == Ability.GODRIC_BORRELL:  # defending a sea: +1 per land next to it controlled
+        if side == DEFENDER and b[SEA_BATTLE] != 0:
+            return b[NEARBY + side]
+    elif mine == Ability.KHAL_DROGO:  # fighting knights worth 3 instead of 2, a sword each
+        knights = b[o + UNITS + KNIGHT]
+        out[side, P_SWORDS] += knights
+        return knights
+    elif mine == Ability.XARO_XHOAN_DAXOS:  # more fighting ships: each worth 2 instead of 1
+        if b[o + UNITS + SHIP] > b[other + UNITS + SHIP]:
+            return own_ships * b[o + UNITS + SHIP]
+    elif mine == Ability.DAENERYS_TARGARYEN_A:  # a dragon takes part: +2
+        if dragons_in_combat(b) > 0:
+            return 2
+    elif mine == Ability.CAPTAIN_GROLEO:  # attacking by ship transport: +1 per ship nearby
+        if side == ATTACKER and b[SEA_BATTLE] == 0:
+            return b[NEARBY + side]
+    elif mine == Ability.RAKHARO:  # a land area without castle or stronghold: knights worth 4
+        if b[SEA_BATTLE] == 0 and b[FORTIFIED] & 1 == 0:
+            return 2 * b[o + UNITS + KNIGHT]
+    return 0
+
+
+@njit
+def final_strength_gap(parts: NDArray[np.int64]) -> int:
+    """The difference between the two final combat strengths (0 at a tie): Illyrio Mopatis,
+    Daenerys Targaryen (deck B), Missandei."""
+    return abs(parts[ATTACKER, P_TOTAL] - parts[DEFENDER, P_TOTAL])
 
 
 @njit
@@ -667,11 +723,18 @@ def reek_returns_ramsay(b: NDArray[np.int64], side: int, cards: tuple) -> int:
 
 @njit
 def power_for_winning(b: NDArray[np.int64], winner: int, card_ability: NDArray[np.int64]) -> int:
-    """Power the winner's card takes from the pool: Tywin Lannister (2e), Ser Jaime (1e)."""
+    """Power the winner's card takes from the pool: Tywin Lannister (2e), Ser Jaime (1e);
+    Anya Waynwood (Mother of Dragons) 3, and 3 for each house that supported her side (the
+    engine gives those; the calculator counts the side's own)."""
     mine = active_ability(b, winner, card_ability)
     if mine == Ability.TYWIN or mine == Ability.JAIME_1E:
         return 2
+    if mine == Ability.ANYA_WAYNWOOD:
+        return ANYA_POWER
     return 0
+
+
+ANYA_POWER = 3  # Anya Waynwood: power to the winner and each house supporting it
 
 
 @njit
@@ -736,6 +799,26 @@ def power_after_combat(
     if mine == Ability.LYSA_ARRYN_FFC and their_power > own_power:
         return 3
     return 0
+
+
+@njit
+def power_from_strength_gap(
+    b: NDArray[np.int64], side: int, card_ability: NDArray[np.int64], gap: int, their_power: int
+) -> tuple[int, int]:
+    """After the combat, won or lost (``gap``: ``final_strength_gap``): Illyrio Mopatis takes
+    ``gap`` power tokens from the pool; Daenerys Targaryen (deck B) makes the opponent discard
+    ``gap`` of its ``their_power`` tokens in hand (all it has if fewer). Returns (the side's
+    gain, the opponent's loss); a neutral force loses nothing."""
+    mine = active_ability(b, side, card_ability)
+    if mine == Ability.ILLYRIO_MOPATIS:
+        return gap, 0
+    if mine == Ability.DAENERYS_TARGARYEN_B and b[(1 - side) * SIDE + HOUSE] >= 0:
+        return 0, min(gap, their_power)
+    return 0, 0
+
+
+# Illyrio Mopatis leaves the game when his house then holds this many power tokens or more
+ILLYRIO_LEAVES_AT = 5
 
 
 @njit

@@ -397,7 +397,7 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     phase, step = boundary(g, t)
     if t.edition != 2:
         raise PositionError("edition: reading a 1st-edition record back as a position is not built")
-    card_set = "adwd" if t.adwd_house_cards else "base"
+    card_set = "adwd" if t.adwd_house_cards else "mod" if expansion_of(t) == "mod" else "base"
     expansion = expansion_of(t)
     board = board_of(t)
     players = int(t.players)

@@ -20,6 +20,7 @@ import numpy as np
 
 from gotsim.data import load_data
 from gotsim.engine import combat as cb
+from gotsim.engine.battle.mod import ROBERT_ALONE
 from gotsim.engine.init import new_games
 from gotsim.engine.machine import advance, apply, legal
 from gotsim.engine.rng import pick_from_mask
@@ -671,6 +672,18 @@ class Game:
             return (
                 "pays 2 power: the opponent discards every power token in its hand (Alayne Stone)"
             )
+        if ability == cb.Ability.VISERYS_TARGARYEN:
+            return f"throws away {self._card(house, action)} for its strength (Viserys Targaryen)"
+        if ability == cb.Ability.LYSA_ARRYN_MOD:
+            return "takes Lysa Arryn back into its hand"
+        if ability == cb.Ability.MISSANDEI:
+            return f"takes {self._card(house, action)} back from its discards (Missandei)"
+        if ability == cb.Ability.ROBERT_ARRYN:
+            if action == ROBERT_ALONE:
+                return "takes Robert Arryn out of the game"
+            opponent = House(int(self.record.battle[(1 - ctx[0]) * cb.SIDE + cb.HOUSE]))
+            taken = self._card(opponent, action)
+            return f"takes Robert Arryn and {taken} out of the game (Robert Arryn)"
         return f"pays power to take {self._card(house, action)} back (Melisandre)"
 
     def _wildling_choice(self, house: House, ctx: tuple[int, ...], action: int) -> str:

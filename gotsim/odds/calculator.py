@@ -292,7 +292,9 @@ class _Resolver:
     ) -> Cell:
         """A Dance with Dragons "before combat" abilities, in Iron Throne order: Stannis
         Baratheon and Walder Frey act on the support; Qyburn and Aeron Damphair choose what
-        helps their side most (ties: spend less)."""
+        helps their side most (ties: spend less); so does Viserys Targaryen (Mother of Dragons:
+        the card of the hand he throws away, the weakest of those helping most; none on a
+        tie)."""
         if not queue:
             return self.leaf(b, notes)
         side, rest = queue[0], queue[1:]
@@ -335,6 +337,23 @@ class _Resolver:
                 alt = b.copy()
                 cb.add_to_card(alt, side, *icons, 2)
                 note = f"qyburn pays 2 power for the numbers of {self._id(card)}"
+                cell = self.before_combat_step(alt, rest, (*notes, note))
+                if self.value(cell, side) > self.value(best, side):
+                    best = cell
+            return best
+        if ability == cb.Ability.VISERYS_TARGARYEN:
+            best = self.before_combat_step(b, rest, notes)
+            table = self.battle.card_table
+            hand = cb.house_cards_in(int(b[o + cb.HAND]))
+            for card in sorted(hand, key=lambda c: (int(table.strength[c]), c)):
+                strength = int(table.strength[card])
+                if strength == 0:
+                    continue
+                alt = b.copy()
+                cb.add_to_card(alt, side, strength, 0, 0, 0)
+                alt[o + cb.HAND] &= ~cb.bit(card)
+                alt[o + cb.DISCARDS] |= cb.bit(card)
+                note = f"viserys_targaryen throws away {self._id(card)} for +{strength}"
                 cell = self.before_combat_step(alt, rest, (*notes, note))
                 if self.value(cell, side) > self.value(best, side):
                     best = cell

@@ -30,10 +30,12 @@ from gotsim.engine.combat import (
     attacker_wins,
     blade_redraw_chances,
     board_and_card_strength,
+    final_strength_gap,
     holds_home_after,
     power_after_combat,
     power_for_losing,
     power_for_winning,
+    power_from_strength_gap,
     settle_losses,
 )
 from gotsim.jit import njit
@@ -70,7 +72,7 @@ def _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc):
     side_lost[:, :] = 0
     side_routed[:, :] = 0
     settle_losses(b, parts[:2], winner, cards[3], side_lost, side_routed, parts[6, :N_UNIT_TYPES])
-    power = power_changes(b, winner, cards)
+    power = power_changes(b, winner, cards, final_strength_gap(parts))
     for side in (ATTACKER, DEFENDER):
         total = 0
         for u in range(N_UNIT_TYPES):
@@ -84,12 +86,14 @@ def _accumulate(b, cards, tides, base, parts, weight, lost, routed, dist, misc):
 
 
 @njit
-def power_changes(b, winner: int, cards):
+def power_changes(b, winner: int, cards, gap: int = 0):
     """Each side's power tokens gained (+) or paid (-) through card abilities in one outcome:
-    what was paid before the strengths were compared (``POWER_DELTA``), Tywin's or Ser Jaime's
-    win, Qarl the Maid's lost attack, then House Arryn's cards (A Feast for Crows; docs/rules.md
-    F2): Alayne Stone paid when the opponent has ``ALAYNE_WORTH`` power tokens or more in hand,
-    Littlefinger and Lysa Arryn after the combat (the pool's limit is not counted)."""
+    what was paid before the strengths were compared (``POWER_DELTA``), Tywin's, Ser Jaime's or
+    Anya Waynwood's win, Qarl the Maid's lost attack, then House Arryn's cards (A Feast for
+    Crows; docs/rules.md F2): Alayne Stone paid when the opponent has ``ALAYNE_WORTH`` power
+    tokens or more in hand, Littlefinger and Lysa Arryn after the combat; then (Mother of
+    Dragons, docs/rules.md M1) Illyrio Mopatis's and Daenerys Targaryen's (deck B) ``gap``, the
+    difference between the final strengths (the pool's limit is not counted)."""
     out = np.zeros(2, np.int64)
     hand = np.zeros(2, np.int64)  # power tokens in hand as the outcome goes on
     for side in (ATTACKER, DEFENDER):
@@ -110,6 +114,14 @@ def power_changes(b, winner: int, cards):
         holds = holds_home_after(b, side, winner)
         gain = power_after_combat(b, side, cards, holds, hand[side], hand[1 - side])
         out[side] += gain
+    for side in (ATTACKER, DEFENDER):
+        hand[side] = b[side * SIDE + POWER] + out[side] - b[side * SIDE + POWER_DELTA]
+    for side in (ATTACKER, DEFENDER):
+        gain, loss = power_from_strength_gap(b, side, cards[3], gap, hand[1 - side])
+        out[side] += gain
+        hand[side] += gain
+        out[1 - side] -= loss
+        hand[1 - side] -= loss
     return out
 
 

@@ -19,7 +19,7 @@ from gotsim.data import load_data
 from gotsim.engine import combat as cb
 from gotsim.inputs import FieldChecks, InputError, parse_json, read_text_file
 from gotsim.rules.board import Board, load_board
-from gotsim.rules.cards import house_card, house_deck
+from gotsim.rules.cards import CARD_SETS, house_card, house_deck
 from gotsim.rules.ids import BASE_HOUSES, EDITIONS, AreaKind, House, Unit
 from gotsim.rules.setup import load_setup
 
@@ -62,13 +62,17 @@ TOP_KEYS = (
     "siege_engines",
     "three_card_combat",
     "adwd_house_cards",
+    "house_cards",
     "wildling_threat",
     "name",
     "description",
 )
 SIDE_KEYS = ("house", "units", "order", "hand", "card", "power", "discards", "holds_home")
+# Mother of Dragons: Captain Groleo's ships (attacker), Godric Borrell's lands (defender)
+ATTACKER_KEYS = (*SIDE_KEYS, "transport_ships")
 DEFENDER_KEYS = (
     *SIDE_KEYS,
+    "adjacent_lands_held",
     "garrison",
     "routed",
     "no_retreat",
@@ -184,6 +188,37 @@ def _home_held(
     return cb.HOME_ELSEWHERE if held else 0
 
 
+def _card_set(spec: Mapping[str, Any], adwd: bool, edition: str) -> str:
+    """The house-card set of a spec: ``house_cards`` names one (``rules.cards.CARD_SETS``:
+    ``"mod"`` for Arryn's and Targaryen's Mother of Dragons decks A), ``adwd_house_cards``
+    gives ``"adwd"``, else ``"base"``."""
+    named = spec.get("house_cards")
+    if named is None:
+        return "adwd" if adwd else "base"
+    if named not in CARD_SETS:
+        raise _fail("house_cards", f"unknown house-card set {named!r} (known: {CARD_SETS})")
+    if edition != "2e":
+        raise _fail("house_cards", "the house-card sets other than the base decks are 2e sets")
+    if adwd and named != "adwd":
+        raise _fail("house_cards", f"{named!r} and adwd_house_cards: two decks at once")
+    return str(named)
+
+
+def _nearby(side_spec: Mapping[str, Any], side: int, board: Board, area: int, where: str) -> int:
+    """``cb.NEARBY`` of a side: the attacker's ``transport_ships`` (Captain Groleo: its ships
+    next to the embattled land area, when the march used ship transport; a land battle), the
+    defender's ``adjacent_lands_held`` (Godric Borrell: the land areas next to the embattled
+    sea it controls; a sea battle)."""
+    key = "transport_ships" if side == cb.ATTACKER else "adjacent_lands_held"
+    if key not in side_spec:
+        return 0
+    sea = board.kind[area] != AreaKind.LAND
+    if sea == (side == cb.ATTACKER):
+        kind = "sea" if sea else "land"
+        raise _fail(f"{where}.{key}", f"not counted in a battle for the {kind} area")
+    return _int(side_spec[key], f"{where}.{key}", 0, 20)
+
+
 def _int(value: Any, where: str, low: int = 0, high: int = 99) -> int:
     return _FIELDS.whole(value, where, low, high)
 
@@ -250,6 +285,11 @@ def _not_in_deck(card: Any, house: House, edition: str, card_set: str = "base") 
     """Why ``card`` cannot be in ``house``'s hand, naming the edition or the house-card set it
     belongs to if another."""
     message = f"{card!r} is not a {house.id} house card"
+    # Arryn's Mother of Dragons deck (Targaryen's deck A is in the base set too)
+    mod_deck = {c.id for c in house_deck(edition, house, "mod")} if edition == "2e" else set()
+    in_mod = card in mod_deck and card not in {c.id for c in house_deck(edition, house)}
+    if card_set != "mod" and in_mod:
+        return f'{message} of the {card_set} decks (a Mother of Dragons card: "house_cards": "mod")'
     other_set = "base" if card_set == "adwd" else "adwd"
     if edition == "2e" and any(c.id == card for c in house_deck(edition, house, other_set)):
         if other_set == "adwd":
@@ -375,7 +415,7 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         raise _fail(
             "adwd_house_cards", "the A Dance with Dragons house cards are 2nd-edition cards"
         )
-    card_set = "adwd" if adwd else "base"
+    card_set = _card_set(spec, adwd, edition)
 
     b = cb.new_battle(edition)
     b[cb.THREAT] = _int(spec.get("wildling_threat", 2), "wildling_threat", 0, 12)
@@ -388,7 +428,7 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
 
     att_spec = _object(spec.get("attacker"), "attacker")
     def_spec = _object(spec.get("defender"), "defender")
-    _check_keys(att_spec, SIDE_KEYS, "attacker.")
+    _check_keys(att_spec, ATTACKER_KEYS, "attacker.")
     _check_keys(def_spec, DEFENDER_KEYS, "defender.")
 
     attacker = _house(att_spec.get("house"), "attacker.house", edition)
@@ -454,6 +494,7 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
             b[o + cb.HAND] |= cb.bit(number)
         b[o + cb.POWER] = _int(side_spec.get("power", DEFAULT_POWER), f"{where}.power", 0, 20)
         b[cb.HOME_HELD + side] = _home_held(side_spec, house, board, area, where)
+        b[cb.NEARBY + side] = _nearby(side_spec, side, board, area, where)
         card = side_spec.get("card")
         if card is not None and three:
             picks[side] = _picks(card, hands[side], house, edition, f"{where}.card", card_set)

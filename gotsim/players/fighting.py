@@ -532,6 +532,32 @@ def patchface(g, t, house: int, mask, params, memo) -> int:
 
 
 @njit
+def mod_card_ability(g, t, house: int, side: int, ability: int, mask) -> int:
+    """CARD_ABILITY of a Mother of Dragons card: Viserys Targaryen throws away the weakest card
+    of the hand whose printed strength wins the battle as it stands (none if no card does);
+    Lysa Arryn goes back to the hand; Missandei takes back the strongest discarded card; Robert
+    Arryn takes the opponent's card out of the game (the first of the lowest)."""
+    if ability == cb.Ability.VISERYS_TARGARYEN:
+        best, best_slot = 99, ACT_NONE
+        for slot in range(7):
+            if mask[slot]:
+                strength = t.card_strength[t.deck_card[house, slot]]
+                if strength < best and _current_win(g, t, side, strength):
+                    best, best_slot = strength, slot
+        return best_slot
+    if ability == cb.Ability.MISSANDEI:
+        best, best_slot = -1, ACT_NONE
+        for slot in range(7):
+            if mask[slot] and t.card_strength[t.deck_card[house, slot]] > best:
+                best, best_slot = t.card_strength[t.deck_card[house, slot]], slot
+        return best_slot
+    for x in range(ACT_NONE):  # Lysa Arryn (1), Robert Arryn (a slot, or 7 alone)
+        if mask[x]:
+            return x
+    return ACT_NONE
+
+
+@njit
 def card_ability(g, t, house: int, mask, params, memo) -> int:
     """CARD_ABILITY (A Dance with Dragons): Aeron spends the least power that wins the battle as
     it stands (none if no amount does); Qyburn copies the strongest discarded card when it has
@@ -539,7 +565,8 @@ def card_ability(g, t, house: int, mask, params, memo) -> int:
     the threat; Ser Gerris climbs the Iron Throne first; Reek goes back to the hand; Melisandre
     buys back her dearest affordable card of strength 2 or more keeping a power token; Rodrik
     the Reader stacks the card the house gains most by (``rodrik_card``); Alayne Stone (A Feast
-    for Crows) pays when the opponent has 3 power tokens or more in hand."""
+    for Crows) pays when the opponent has 3 power tokens or more in hand; the Mother of
+    Dragons cards as ``mod_card_ability``."""
     side = g.ctx[0]
     ability = g.ctx[1]
     if ability == cb.Ability.AERON_DWD:
@@ -581,6 +608,8 @@ def card_ability(g, t, house: int, mask, params, memo) -> int:
         opponent = g.battle[(1 - side) * cb.SIDE + cb.HOUSE]
         rich = opponent >= 0 and g.power[opponent] >= cb.ALAYNE_WORTH
         return 1 if mask[1] and rich else ACT_NONE
+    if ability >= cb.Ability.LYSA_ARRYN_MOD:
+        return mod_card_ability(g, t, house, side, ability, mask)
     if ability == cb.Ability.MELISANDRE_DWD:
         best = 1
         best_s = ACT_NONE

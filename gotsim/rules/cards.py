@@ -4,9 +4,12 @@
 one card (of any set); ``house_deck(edition, house, card_set)`` a house's seven. The sets a game
 is played with (``CARD_SETS``): ``"base"`` (the edition's own decks) and, for the 2nd edition,
 ``"adwd"`` (the A Dance with Dragons decks of the six base houses, played with the
-``adwd_house_cards`` variant). House Arryn has one deck only, A Feast for Crows' (the listing's
-set ``"affc"``): in the 2nd edition it plays that deck whatever the set, and its cards follow
-the set's in every card table (``game_cards``), so that no other card changes number.
+``adwd_house_cards`` variant) and ``"mod"`` (Mother of Dragons: the base decks, with House Arryn's
+and House Targaryen's Mother of Dragons decks A). House Arryn plays A Feast for Crows' deck (the
+listing's set ``"affc"``) with the sets ``"base"`` and ``"adwd"``, its Mother of Dragons deck
+with ``"mod"``; House Targaryen its Mother of Dragons deck A with ``"base"`` and ``"mod"``, deck
+B with ``"adwd"`` (as Swords and Ravens gives them). Arryn's and then Targaryen's cards follow
+the set's 42 in every card table (``game_cards``), so that no other card changes number.
 ``Ability`` numbers the card abilities the combat code knows, keyed by the data's ``effect``
 tags; ``card_table(edition, card_set)`` and ``tides_deck()`` are the arrays the compiled code
 takes (the game's cards by number, the Tides of Battle deck).
@@ -26,6 +29,7 @@ from numpy.typing import NDArray
 
 from gotsim.data import load_data
 from gotsim.rules.ids import House, Unit
+from gotsim.rules.variants import GAME_CARD_SETS
 
 
 class CardDataError(ValueError):
@@ -83,32 +87,48 @@ def _card(house: House, record: Mapping[str, Any]) -> HouseCard:
 # the house-card sets a game may be played with: "base" the edition's own decks, "adwd" the A
 # Dance with Dragons decks (2nd edition; the ``adwd_house_cards`` variant), by their key in
 # ``house_cards_variants.json``
-CARD_SETS: tuple[str, ...] = ("base", "adwd")
+# and "mod" (Mother of Dragons: the base decks with Arryn's and Targaryen's Mother of Dragons
+# decks A; a game names it through ``Rules.house_cards``)
+CARD_SETS: tuple[str, ...] = GAME_CARD_SETS
 # every set ``house_cards`` lists (``gotsim cards --set``): the game sets, then "affc" (A Feast
-# for Crows: House Arryn's deck, which it plays in every 2nd-edition game)
+# for Crows: House Arryn's deck). The listing "mod" holds all 21 Mother of Dragons cards:
+# Arryn's and Targaryen's decks A and Targaryen's deck B.
 LISTED_SETS: tuple[str, ...] = (*CARD_SETS, "affc")
-ARRYN_SET = "affc"
-_VARIANT_SET_KEYS = {"adwd": "a_dance_with_dragons", "affc": "a_feast_for_crows_arryn"}
+_VARIANT_SET_KEYS = {
+    "adwd": ("a_dance_with_dragons",),
+    "affc": ("a_feast_for_crows_arryn",),
+    "mod": ("mother_of_dragons_a", "mother_of_dragons_b_targaryen"),
+}
+# the decks (a data set and a house) of Arryn and Targaryen in a game of each set: A Feast for
+# Crows' Arryn deck with "base" and "adwd"; Targaryen's deck A with "base" and "mod", its deck B
+# with "adwd" (S&R's adwdHouseCards option); Arryn's Mother of Dragons deck with "mod"
+_EXTRA_DECKS: dict[str, tuple[tuple[str, str], ...]] = {
+    "base": (("a_feast_for_crows_arryn", "arryn"), ("mother_of_dragons_a", "targaryen")),
+    "adwd": (("a_feast_for_crows_arryn", "arryn"), ("mother_of_dragons_b_targaryen", "targaryen")),
+    "mod": (("mother_of_dragons_a", "arryn"), ("mother_of_dragons_a", "targaryen")),
+}
 
 
-def _set_houses(edition: str, card_set: str) -> Mapping[str, Any]:
+def _set_houses(edition: str, card_set: str) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    """The (house id, card records) of a listed set, in the data's order."""
     if card_set == "base":
-        return load_data(edition, "house_cards.json")["houses"]
+        return list(load_data(edition, "house_cards.json")["houses"].items())
     if card_set not in _VARIANT_SET_KEYS:
         known = ", ".join(LISTED_SETS)
         raise CardDataError(f"unknown house-card set {card_set!r} (known: {known})")
     if edition != "2e":
         raise CardDataError(f"the {card_set} house cards belong to the 2nd edition")
-    # (the A Feast for Crows set is Arryn's alone)
+    # (the A Feast for Crows set is Arryn's alone; Mother of Dragons' Arryn's and Targaryen's)
     sets = load_data(edition, "house_cards_variants.json")["sets"]
-    return sets[_VARIANT_SET_KEYS[card_set]]["houses"]
+    return [(h, r) for key in _VARIANT_SET_KEYS[card_set] for h, r in sets[key]["houses"].items()]
 
 
 @lru_cache(maxsize=8)
 def house_cards(edition: str = "2e", card_set: str = "base") -> tuple[HouseCard, ...]:
-    """Every house card of the edition's set, house by house in ``House`` order."""
+    """Every house card of the edition's set, house by house in ``House`` order (the listing
+    ``"mod"``: Arryn's deck A, Targaryen's deck A, then its deck B)."""
     cards: list[HouseCard] = []
-    for house_id, records in _set_houses(edition, card_set).items():
+    for house_id, records in _set_houses(edition, card_set):
         house = House.from_id(house_id)
         cards.extend(_card(house, r) for r in records)
     cards.sort(key=lambda c: c.house)
@@ -119,21 +139,30 @@ def house_cards(edition: str = "2e", card_set: str = "base") -> tuple[HouseCard,
 
 
 def card_sets(edition: str) -> tuple[str, ...]:
-    """The house-card sets of an edition (``("base", "adwd", "affc")`` for the 2nd)."""
+    """The house-card sets of an edition (``("base", "adwd", "mod", "affc")`` for the 2nd)."""
     return LISTED_SETS if edition == "2e" else ("base",)
 
 
 @lru_cache(maxsize=8)
 def game_cards(edition: str = "2e", card_set: str = "base") -> tuple[HouseCard, ...]:
-    """The cards of a game played with ``card_set``, by card number: the set's, then (2nd
-    edition) House Arryn's A Feast for Crows deck, which Arryn plays with either set.
+    """The cards of a game played with ``card_set``, by card number: the six houses' 42, then
+    (2nd edition) House Arryn's deck (numbers 42-48) and House Targaryen's (49-55) that the set
+    gives them (``_EXTRA_DECKS``).
 
     >>> [c.id for c in game_cards("2e")][42:44]
     ['bronze_yohn_royce_ffc', 'littlefinger']
+    >>> [c.id for c in game_cards("2e", "mod")][42], [c.id for c in game_cards("2e", "adwd")][49]
+    ('lysa_arryn_mod', 'daenerys_targaryen_b')
     """
-    cards = house_cards(edition, card_set)
-    if edition == "2e" and card_set != ARRYN_SET:
-        cards += house_cards(edition, ARRYN_SET)
+    if card_set not in CARD_SETS:
+        raise CardDataError(f"unknown game house-card set {card_set!r} (known: {CARD_SETS})")
+    if edition != "2e":
+        return house_cards(edition, card_set)
+    sets = load_data(edition, "house_cards_variants.json")["sets"]
+    cards = house_cards(edition, "adwd" if card_set == "adwd" else "base")
+    for key, house_id in _EXTRA_DECKS[card_set]:
+        house = House.from_id(house_id)
+        cards += tuple(_card(house, r) for r in sets[key]["houses"][house_id])
     return cards
 
 
@@ -153,8 +182,9 @@ def house_card(edition: str, card_id: str) -> HouseCard:
 
 
 def house_deck(edition: str, house: House, card_set: str = "base") -> tuple[HouseCard, ...]:
-    """A house's seven cards in a game played with ``card_set`` (House Arryn: its A Feast for
-    Crows deck whatever the set; empty for a house without cards in the edition)."""
+    """A house's seven cards in a game played with ``card_set`` (House Arryn and House
+    Targaryen: the decks the set gives them, ``game_cards``; empty for a house without cards in
+    the edition)."""
     return tuple(c for c in game_cards(edition, card_set) if c.house == house)
 
 
@@ -223,6 +253,22 @@ class Ability(IntEnum):
     LITTLEFINGER = 55
     ALAYNE_STONE = 56
     LYSA_ARRYN_FFC = 57
+    # 2nd edition, Mother of Dragons: House Arryn's deck A (the set "mod")
+    LYSA_ARRYN_MOD = 58
+    SER_VARDIS_EGEN = 59
+    GODRIC_BORRELL = 60
+    ANYA_WAYNWOOD = 61
+    ROBERT_ARRYN = 62
+    # House Targaryen's deck A (the sets "base" and "mod") and deck B (the set "adwd")
+    KHAL_DROGO = 63
+    XARO_XHOAN_DAXOS = 64
+    DAENERYS_TARGARYEN_A = 65
+    VISERYS_TARGARYEN = 66
+    ILLYRIO_MOPATIS = 67
+    DAENERYS_TARGARYEN_B = 68
+    CAPTAIN_GROLEO = 69
+    RAKHARO = 70
+    MISSANDEI = 71
 
 
 EFFECT_TAGS: dict[str, Ability] = {
@@ -276,6 +322,21 @@ EFFECT_TAGS: dict[str, Ability] = {
     "littlefinger_power_from_opponent_card": Ability.LITTLEFINGER,
     "alayne_pay2_opponent_loses_all_power": Ability.ALAYNE_STONE,
     "lysa_ffc_gain_3_if_opponent_richer": Ability.LYSA_ARRYN_FFC,
+    # Mother of Dragons (Arryn's and Targaryen's decks A, Targaryen's deck B)
+    "lysa_mod_return_to_hand_if_defense_order_win": Ability.LYSA_ARRYN_MOD,
+    "vardis_bonus_vs_weak_card": Ability.SER_VARDIS_EGEN,
+    "godric_sea_defense_plus1_per_adjacent_land": Ability.GODRIC_BORRELL,
+    "anya_power_to_self_and_supporters_on_win": Ability.ANYA_WAYNWOOD,
+    "robert_arryn_remove_self_and_opponent_discard": Ability.ROBERT_ARRYN,
+    "drogo_knight_bonus_then_removed": Ability.KHAL_DROGO,
+    "xaro_ships_plus1_if_more_ships": Ability.XARO_XHOAN_DAXOS,
+    "daenerys_a_plus2_if_dragon_present": Ability.DAENERYS_TARGARYEN_A,
+    "viserys_discard_card_for_strength": Ability.VISERYS_TARGARYEN,
+    "illyrio_power_from_strength_difference": Ability.ILLYRIO_MOPATIS,
+    "daenerys_b_opponent_loses_power_by_difference": Ability.DAENERYS_TARGARYEN_B,
+    "groleo_plus1_per_adjacent_ship_when_transporting": Ability.CAPTAIN_GROLEO,
+    "rakharo_knights_plus2_in_open_land": Ability.RAKHARO,
+    "missandei_recover_card_on_close_loss": Ability.MISSANDEI,
 }
 
 # the 1st edition's tags; a tag shared with the 2nd edition maps to the same ability only where
@@ -317,6 +378,10 @@ AFTER_COMBAT_ONLY = frozenset(
         Ability.RODRIK_THE_READER,
         Ability.GERRIS_DRINKWATER,
         Ability.MELISANDRE_DWD,
+        # Mother of Dragons: a card back to the hand, cards out of the game
+        Ability.LYSA_ARRYN_MOD,
+        Ability.ROBERT_ARRYN,
+        Ability.MISSANDEI,
     }
 )
 # 1st edition: abilities that act on the board outside the battle (orders anywhere, or next to

@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 
 from gotsim.data import EDITIONS
 
+# the house-card sets a game may be played with (``rules.cards.CARD_SETS``, kept equal there)
+GAME_CARD_SETS: tuple[str, ...] = ("base", "adwd", "mod")
+
 VARIANTS: tuple[str, ...] = (
     "tides_of_battle",
     "kings_court_swap",
@@ -106,10 +109,24 @@ class Rules:
     players: int = 6
     variants: frozenset[str] = field(default_factory=frozenset)
     expansion: str | None = None  # ``EXPANSIONS`` name; None: the base game
+    # a house-card set named outright (``rules.cards.CARD_SETS``; 2nd edition), e.g. ``"mod"``
+    # for House Arryn's and House Targaryen's Mother of Dragons decks A; None: the set the
+    # variants give (``card_set``)
+    house_cards: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "variants", frozenset(self.variants))
         object.__setattr__(self, "expansion", expansion_name(self.expansion))
+        if self.house_cards is not None:
+            if self.house_cards not in GAME_CARD_SETS:
+                known = ", ".join(GAME_CARD_SETS)
+                raise ValueError(f"house_cards: unknown set {self.house_cards!r} (known: {known})")
+            if self.edition != "2e":
+                raise ValueError(f"house_cards {self.house_cards!r}: a 2nd-edition house-card set")
+            if ADWD_HOUSE_CARDS in self.variants and self.house_cards != "adwd":
+                raise ValueError(
+                    f"house_cards {self.house_cards!r} with adwd_house_cards: two decks at once"
+                )
         if self.expansion is not None:
             if self.edition != "2e":
                 raise ValueError(f"expansion {self.expansion!r} is a 2nd-edition expansion")
@@ -164,20 +181,23 @@ class Rules:
         players: int = 6,
         variants: Mapping[str, bool] | Iterable[str] | None = None,
         expansion: str | None = None,
+        house_cards: str | None = None,
     ) -> Rules:
         """The rules of ``edition`` at ``players`` with ``variants``: a mapping of switches
         (``{"tides_of_battle": True}``, as in scenarios and ``simulate``) or the names on, and
         ``expansion``. An expansion's own option (A Dance with Dragons' house cards,
         ``adwd_house_cards``; Mother of Dragons' ``sea_orders``) is on unless the mapping
-        switches it off."""
+        switches it off. ``house_cards`` names a house-card set outright (``"mod"``: the Mother
+        of Dragons decks A)."""
         expansion = expansion_name(expansion)
         if variants is None or isinstance(variants, Mapping):
             flags = variant_flags(variants)
             default = _EXPANSION_DEFAULTS.get(expansion or "")
             if default and default not in (variants or {}):
                 flags[default] = True
-            return cls(edition, players, frozenset(k for k, on in flags.items() if on), expansion)
-        return cls(edition, players, frozenset(variants), expansion)
+            on = frozenset(k for k, on in flags.items() if on)
+            return cls(edition, players, on, expansion, house_cards)
+        return cls(edition, players, frozenset(variants), expansion, house_cards)
 
     @property
     def flags(self) -> dict[str, bool]:
@@ -186,9 +206,14 @@ class Rules:
 
     @property
     def card_set(self) -> str:
-        """The house-card set the houses play (``rules.cards.CARD_SETS``): ``"adwd"`` with the
-        ``adwd_house_cards`` variant, else ``"base"``."""
-        return "adwd" if ADWD_HOUSE_CARDS in self.variants else "base"
+        """The house-card set the houses play (``rules.cards.CARD_SETS``): the one named by
+        ``house_cards``, else ``"adwd"`` with the ``adwd_house_cards`` variant, else ``"mod"`` in
+        a Mother of Dragons game (Arryn's deck A), else ``"base"``."""
+        if self.house_cards is not None:
+            return self.house_cards
+        if ADWD_HOUSE_CARDS in self.variants:
+            return "adwd"
+        return "mod" if self.expansion == "mod" else "base"
 
     @property
     def board(self) -> str:

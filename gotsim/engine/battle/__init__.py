@@ -13,9 +13,10 @@ retreats to). The attacking units are the march's
 The package, each module importing only those before it: ``common`` (steps, cursors, hands,
 support, the Tides of Battle draw), ``aftermath`` (casualties, retreats, finishing), ``affc``
 (House Arryn's A Feast for Crows cards: its home area, Alayne Stone's payment, the power after
-the combat), ``adwd`` (the A Dance with Dragons cards' steps and the ``CARD_ABILITY`` decision
-they share with Alayne Stone), ``decisions``
-(legal options and applying answers) and ``steps`` (the step machine).
+the combat), ``mod`` (House Arryn's and House Targaryen's Mother of Dragons cards: the board
+around the battle, their choices, cards leaving the game), ``adwd`` (the A Dance with Dragons
+cards' steps and the ``CARD_ABILITY`` decision they share with Alayne Stone and ``mod``'s),
+``decisions`` (legal options and applying answers) and ``steps`` (the step machine).
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 the "after the winner" abilities of both sides in Iron Throne order (Ser Ilyn Payne, Jon Snow,
 Rodrik the Reader, Ser Gerris Drinkwater, Reek; and A Feast for Crows' Alayne Stone, House
 Arryn's) and Melisandre after the combat, with the one decision they share
-(``Decision.CARD_ABILITY``: its legal options and applying an answer).
+(``Decision.CARD_ABILITY``: its legal options and applying an answer). The Mother of Dragons
+choices (Viserys Targaryen before the combat, Lysa Arryn and Missandei after the winner, Robert
+Arryn after the combat) join these steps; their options are ``mod``'s.
 
 The strengths (Ser Addam Marbrand, Ramsay Bolton, Euron Crow's Eye, Doran Martell, Quentyn
 Martell, Paxter Redwyne, Mance Rayder, Margaery Tyrell, and what Qyburn and Aeron add) are the
@@ -21,6 +23,13 @@ from gotsim.engine.battle.common import (
     iron_throne_first,
     next_side,
     side_house,
+)
+from gotsim.engine.battle.mod import (
+    lysa_may_keep,
+    missandei_asked,
+    mod_ability_apply,
+    mod_ability_legal,
+    robert_asked,
 )
 from gotsim.engine.board_state import (
     ask,
@@ -98,7 +107,7 @@ def before_combat_step(g, t) -> bool:
                         units[u] = g.units[a, u] - g.routed[a, u]
                     cb.redirect_support(b, other, units, 1 if g.order[a] == 6 else 0)
                     g.support_side[a] = side + 1
-        elif mine == A.QYBURN or mine == A.AERON_DWD:
+        elif mine == A.QYBURN or mine == A.AERON_DWD or mine == A.VISERYS_TARGARYEN:
             if _ask_if_choice(g, t, house, side, mine):
                 return True
         side = next_side(g)
@@ -125,6 +134,8 @@ def after_winner_step(g, t) -> bool:
             or (won and mine == A.GERRIS_DRINKWATER)
             or (not won and mine == A.REEK)
             or (won and mine == A.ALAYNE_STONE and alayne_asked(g, t, side))
+            or (won and mine == A.LYSA_ARRYN_MOD and lysa_may_keep(g, side))
+            or (not won and mine == A.MISSANDEI and missandei_asked(g, t, side))
         )
         if asked and _ask_if_choice(g, t, side_house(g, side), side, mine):
             return True
@@ -133,11 +144,13 @@ def after_winner_step(g, t) -> bool:
 
 @njit
 def post_combat_step(g, t) -> bool:
-    """Melisandre (ADwD), after the combat (the played cards discarded): she may buy a card of
-    her discard pile back. True when that is asked."""
+    """After the combat (the played cards discarded): Melisandre (ADwD) may buy a card of her
+    discard pile back; Robert Arryn (Mother of Dragons), defending, may leave the game with the
+    opponent's lowest discarded card. True when that is asked."""
     for side in (cb.ATTACKER, cb.DEFENDER):
-        if cb.active_ability(g.battle, side, t.card_ability) == A.MELISANDRE_DWD:
-            if _ask_if_choice(g, t, side_house(g, side), side, A.MELISANDRE_DWD):
+        mine = cb.active_ability(g.battle, side, t.card_ability)
+        if mine == A.MELISANDRE_DWD or robert_asked(g, side, mine):
+            if _ask_if_choice(g, t, side_house(g, side), side, mine):
                 return True
     return False
 
@@ -220,6 +233,9 @@ def card_ability_legal(g, t, mask) -> None:
         mask[ACT_NONE] = True
     elif ability == A.ALAYNE_STONE:
         mask[ALAYNE_PAYS] = g.power[house] >= 2
+        mask[ACT_NONE] = True
+    elif ability >= A.LYSA_ARRYN_MOD:
+        mod_ability_legal(g, t, side, ability, mask)
         mask[ACT_NONE] = True
 
 
@@ -308,6 +324,8 @@ def card_ability_apply(g, t, house: int, action: int) -> None:
         b[cb.KEEP_CARD + side] = action
     elif ability == A.ALAYNE_STONE:
         alayne_pays(g, side)
+    elif ability >= A.LYSA_ARRYN_MOD:
+        mod_ability_apply(g, t, side, ability, action)
     elif ability == A.MELISANDRE_DWD:
         lose_power(g, house, t.card_strength[t.deck_card[house, action]])
         g.discard[house] &= np.uint8(~(1 << action) & 0x7F)

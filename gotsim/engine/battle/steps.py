@@ -52,6 +52,13 @@ from gotsim.engine.battle.common import (
     tides_arrays,
 )
 from gotsim.engine.battle.decisions import battle_legal
+from gotsim.engine.battle.mod import (
+    TARGARYEN,
+    anya_supporters_gain,
+    count_nearby,
+    mod_after_combat,
+    mod_cards_in_play,
+)
 from gotsim.engine.board_state import (
     ask,
     gain_power,
@@ -75,6 +82,8 @@ def battle_step(g, t) -> bool:
                 return True
             g.combat_step = CARDS
             g.battle_cursor = 0
+            if mod_cards_in_play(g):  # Godric Borrell, Captain Groleo: the board around
+                count_nearby(g, t, g.combat_from, g.combat_area)
         elif step == CARDS:
             if t.three_card_combat:
                 if three_card_step(g, t):
@@ -126,7 +135,7 @@ def battle_step(g, t) -> bool:
                     reek_immediately(g, t, side)
                 side = next_side(g)
             g.combat_step = TIDES
-            if t.adwd_house_cards:
+            if t.adwd_house_cards or g.in_play[TARGARYEN]:  # (Viserys Targaryen)
                 g.combat_step = BEFORE_COMBAT
                 g.battle_cursor = 0
         elif step == BEFORE_COMBAT:
@@ -161,8 +170,10 @@ def battle_step(g, t) -> bool:
             g.losses[0] = att
             g.losses[1] = dfn
             g.battles_won[side_house(g, winner)] += 1
-            if cb.power_for_winning(b, winner, ability) > 0:  # Tywin (2e), Ser Jaime (1e)
+            if cb.power_for_winning(b, winner, ability) > 0:  # Tywin (2e), Ser Jaime (1e), Anya
                 gain_power(g, t, side_house(g, winner), cb.power_for_winning(b, winner, ability))
+                if cb.active_ability(b, winner, ability) == cb.Ability.ANYA_WAYNWOOD:
+                    anya_supporters_gain(g, t, winner)
             if t.adwd_house_cards and cb.power_for_losing(b, 1 - winner, ability) > 0:  # Qarl
                 gain_power(
                     g, t, side_house(g, 1 - winner), cb.power_for_losing(b, 1 - winner, ability)
@@ -197,8 +208,8 @@ def battle_step(g, t) -> bool:
                     return True
                 if first_edition_after_winner(g, t, winner, mine):
                     return True
-            # House Arryn plays its A Feast for Crows deck in any game: Alayne Stone
-            if (t.adwd_house_cards or g.in_play[ARRYN]) and after_winner_step(g, t):
+            # Alayne Stone (A Feast for Crows), Lysa Arryn and Missandei (Mother of Dragons)
+            if (t.adwd_house_cards or mod_cards_in_play(g)) and after_winner_step(g, t):
                 return True
             g.combat_step = CASUALTIES
         elif step == RETREAT:
@@ -235,6 +246,8 @@ def battle_step(g, t) -> bool:
             g.combat_step = OVER
             if g.in_play[ARRYN]:  # Littlefinger, Lysa Arryn: after the combat, no choice
                 arryn_after_combat(g, t)
+            if mod_cards_in_play(g):  # Khal Drogo, Viserys, Illyrio, Daenerys (deck B)
+                mod_after_combat(g, t)
             # Patchface: after combat, won or lost (S&R PatchfaceHouseCardAbility)
             for side in (cb.ATTACKER, cb.DEFENDER):
                 if cb.active_ability(b, side, ability) == cb.Ability.PATCHFACE:
@@ -242,7 +255,7 @@ def battle_step(g, t) -> bool:
                     if g.hand[opponent] != 0:
                         ask(g, Decision.PATCHFACE, side_house(g, side), opponent, 0)
                         return True
-            if t.adwd_house_cards and post_combat_step(g, t):
+            if (t.adwd_house_cards or mod_cards_in_play(g)) and post_combat_step(g, t):
                 return True
         else:
             return False

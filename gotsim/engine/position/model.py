@@ -255,8 +255,11 @@ class Position:
 
     @property
     def card_set(self) -> str:
-        """The house-card set the hands and discards are of (``rules.cards.CARD_SETS``)."""
-        return "adwd" if self.variants.get("adwd_house_cards") else "base"
+        """The house-card set the hands and discards are of (``rules.cards.CARD_SETS``): as
+        ``Rules.card_set``."""
+        if self.variants.get("adwd_house_cards"):
+            return "adwd"
+        return "mod" if self.expansion == "mod" else "base"
 
     def to_dict(self) -> dict[str, Any]:
         """The position as a JSON-ready dict (same as ``dump_position``)."""

@@ -107,6 +107,8 @@ class _Reader:
         self.houses = self.setup.houses
         variants = self.variants()
         self.card_set = "adwd" if variants["adwd_house_cards"] else "base"
+        if self.card_set == "base" and self.expansion == "mod":
+            self.card_set = "mod"  # (Arryn's Mother of Dragons deck, as Rules.card_set)
         self.sea_orders: bool = variants["sea_orders"]  # Mother of Dragons' sea order tokens
         if variants["eyrie_port"]:  # A Feast for Crows: the board with The Eyrie's port
             self.board = load_board(edition, board=expansion_board(self.expansion, players, True))
