@@ -133,3 +133,16 @@ def test_mod_scenario_cells_take_seven_players_and_sea_orders(tmp_path: Path) ->
     path.write_text('name = "m"\nseed = 1\nexpansion = "mod"\nplayers = 8\ngames = 10\n')
     with pytest.raises(ScenarioError, match="not playable yet"):
         load_scenario(path)
+
+
+def test_mod_games_play_arryns_mother_of_dragons_deck() -> None:
+    """Arryn plays its Mother of Dragons deck A (M1), or its A Feast for Crows deck with the A
+    Dance with Dragons cards (S&R's adwdHouseCards option); positions hold the same hands."""
+    from gotsim.engine.game import Game
+    from gotsim.engine.position import dump_position, starting_position
+
+    assert Rules.of("2e", 7, expansion="mod").card_set == "mod"
+    assert Rules.of("2e", 7, {"adwd_house_cards": True}, expansion="mod").card_set == "adwd"
+    assert Game(players=7, seed=1, expansion="mod").card_set == "mod"
+    hand = dump_position(starting_position("2e", 7, expansion="mod"))["hands"]["arryn"]
+    assert "lysa_arryn_mod" in hand and "robert_arryn" in hand and "littlefinger" not in hand
