@@ -59,6 +59,7 @@ from gotsim.engine.state import (
     N_ACTIONS,
     N_ORDER_KINDS,
     ORDER_COUNT,
+    ORDER_SEA_ONLY,
     ORDER_STAR,
     ORDER_TYPE,
     Decision,
@@ -293,7 +294,10 @@ def retreat_plain(g, t, mask) -> int:
 def order_allowed_plain(g, t, house: int, area: int, kind: int, replacing: int) -> bool:
     """The star orders in use counted afresh (the replaced one given back), then the tokens and
     this round's restrictions."""
-    if g.orders_used[house, kind] - (1 if kind == replacing else 0) >= ORDER_COUNT[kind]:
+    tokens = ORDER_COUNT[kind] if not ORDER_SEA_ONLY[kind] or t.sea_orders else 0
+    if g.orders_used[house, kind] - (1 if kind == replacing else 0) >= tokens:
+        return False
+    if ORDER_SEA_ONLY[kind] and t.kind[area] != 1:  # (Mother of Dragons' sea tokens: seas only)
         return False
     if ORDER_STAR[kind]:
         in_use = 0
@@ -432,21 +436,24 @@ def _play_and_check(games, rules, bad, seen, every: int) -> None:
 
 
 @pytest.mark.parametrize(
-    ("edition", "players", "variants"),
+    ("edition", "players", "variants", "expansion"),
     [
-        ("2e", 6, {}),
-        ("2e", 4, {"tides_of_battle": True}),
-        ("2e", 3, {}),
-        ("1e", 5, {}),
-        ("1e", 3, {"fortifications": True, "siege_engines": True}),
+        ("2e", 6, {}, None),
+        ("2e", 4, {"tides_of_battle": True}, None),
+        ("2e", 3, {}, None),
+        ("1e", 5, {}, None),
+        ("1e", 3, {"fortifications": True, "siege_engines": True}, None),
+        ("2e", 7, {}, "mod"),  # Mother of Dragons: 61 areas, sea order tokens
     ],
 )
-def test_counted_shortcuts_agree_with_recounts(edition: str, players: int, variants: dict) -> None:
+def test_counted_shortcuts_agree_with_recounts(
+    edition: str, players: int, variants: dict, expansion: str | None
+) -> None:
     """In random games, at every decision of the kinds concerned and at every 7th decision for
     the whole board, each shortcut gives what its plain recount gives."""
-    rules = rules_table(edition, players, variants)
+    rules = rules_table(edition, players, variants, expansion)
     seeds = [np.random.SeedSequence(99, spawn_key=(i,)) for i in range(25)]
-    games = new_games(seeds, edition=edition, players=players)
+    games = new_games(seeds, edition=edition, players=players, expansion=expansion)
     bad = np.zeros(N_CHECKS, np.int64)
     seen = np.zeros(N_CHECKS, np.int64)
     _play_and_check(games, rules, bad, seen, 7)

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from gotsim.engine.position import load_position, starting_position
-from gotsim.engine.state import ORDER_COUNT, ORDER_NAMES, ORDER_STAR
+from gotsim.engine.state import N_BASE_ORDER_KINDS, ORDER_COUNT, ORDER_NAMES, ORDER_STAR
 
 ROOT = Path(__file__).resolve().parents[1]
 REGEN_HINT = "if the change is intended, run: .venv/bin/python tools/regen_golden.py"
@@ -95,7 +95,7 @@ def assert_same_text(expected: str, got: str, what: str) -> None:
 def test_golden_counts_header() -> None:
     """The counts name order kinds in the engine's order (``Order``), for readers of the file."""
     golden = golden_counts()
-    assert golden["order_kinds"] == list(ORDER_NAMES)
+    assert golden["order_kinds"] == list(ORDER_NAMES[:N_BASE_ORDER_KINDS])  # (base games)
 
 
 @pytest.mark.parametrize("players", regen.PLAYER_COUNTS)
@@ -117,10 +117,11 @@ def test_march_destinations(players: int) -> None:
 def _assignments_by_hand(areas: int, stars: int) -> int:
     """Sequences of order kinds, one per area, within each kind's token count and the stars."""
     n = 0
-    for kinds in itertools.product(range(len(ORDER_NAMES)), repeat=areas):
-        used = [kinds.count(k) for k in range(len(ORDER_NAMES))]
-        if all(u <= c for u, c in zip(used, ORDER_COUNT, strict=True)) and (
-            sum(u for u, s in zip(used, ORDER_STAR, strict=True) if s) <= stars
+    base = N_BASE_ORDER_KINDS  # (no sea order tokens in base games)
+    for kinds in itertools.product(range(base), repeat=areas):
+        used = [kinds.count(k) for k in range(base)]
+        if all(u <= c for u, c in zip(used, ORDER_COUNT[:base], strict=True)) and (
+            sum(u for u, s in zip(used, ORDER_STAR[:base], strict=True) if s) <= stars
         ):
             n += 1
     return n

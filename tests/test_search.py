@@ -12,7 +12,7 @@ import gotsim
 from gotsim.engine.game import Game
 from gotsim.engine.invariants import violations
 from gotsim.engine.machine import advance, legal
-from gotsim.engine.state import N_ACTIONS, Decision, Phase
+from gotsim.engine.state import N_ACTIONS, N_ORDER_KINDS, Decision, Phase
 from gotsim.play.tournament import play_seated
 from gotsim.players import HeuristicPolicy, make_policy
 from gotsim.players.memo import new_memos
@@ -111,7 +111,9 @@ def test_resampling_takes_back_the_hidden_orders_and_the_game_plays_on() -> None
     others = (g.owner[:n] >= 0) & (g.owner[:n] != house)
     assert (g.order[:n][others] == -1).all()
     for h in range(6):
-        placed = np.bincount(g.order[:n][(g.owner[:n] == h) & (g.order[:n] >= 0)], minlength=11)
+        placed = np.bincount(
+            g.order[:n][(g.owner[:n] == h) & (g.order[:n] >= 0)], minlength=N_ORDER_KINDS
+        )
         assert (g.orders_used[h] == placed).all()
     advance(g, game.t)  # planning asks again from the top of the Iron Throne track
     assert g.pending == Decision.PLACE_ORDER

@@ -382,6 +382,10 @@ def _adwd_strength(b, side: int, mine: int, card: int, cards: tuple, own_ships: 
     return 0
 
 
+# what a knight is worth with Khal Drogo (deck A) and with Rakharo (deck B), as the cards print it
+DROGO_KNIGHT, RAKHARO_KNIGHT = 3, 4
+
+
 @njit
 def dragons_in_combat(b: NDArray[np.int64]) -> int:
     """The dragons taking part in the combat (Daenerys Targaryen's deck A card). Dragons, the
@@ -407,7 +411,7 @@ def _mod_strength(b, side: int, mine: int, card: int, cards: tuple, own_ships: i
     elif mine == Ability.KHAL_DROGO:  # fighting knights worth 3 instead of 2, a sword each
         knights = b[o + UNITS + KNIGHT]
         out[side, P_SWORDS] += knights
-        return knights
+        return (DROGO_KNIGHT - b[STRENGTH + KNIGHT]) * knights
     elif mine == Ability.XARO_XHOAN_DAXOS:  # more fighting ships: each worth 2 instead of 1
         if b[o + UNITS + SHIP] > b[other + UNITS + SHIP]:
             return own_ships * b[o + UNITS + SHIP]
@@ -419,7 +423,7 @@ def _mod_strength(b, side: int, mine: int, card: int, cards: tuple, own_ships: i
             return b[NEARBY + side]
     elif mine == Ability.RAKHARO:  # a land area without castle or stronghold: knights worth 4
         if b[SEA_BATTLE] == 0 and b[FORTIFIED] & 1 == 0:
-            return 2 * b[o + UNITS + KNIGHT]
+            return (RAKHARO_KNIGHT - b[STRENGTH + KNIGHT]) * b[o + UNITS + KNIGHT]
     return 0
 
 
