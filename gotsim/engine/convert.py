@@ -58,6 +58,7 @@ from gotsim.engine.tables import board_of, expansion_of, rules_table
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House, OrderType, Unit
 from gotsim.rules.objectives import Objective
+from gotsim.rules.variants import played_card_set
 
 EDITION = "2e"  # the edition a record is read back as (positions of the 1st edition resume only)
 PLAYABLE = ("1e", "2e")  # editions whose positions the engine resumes
@@ -397,8 +398,8 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     phase, step = boundary(g, t)
     if t.edition != 2:
         raise PositionError("edition: reading a 1st-edition record back as a position is not built")
-    card_set = "adwd" if t.adwd_house_cards else "mod" if expansion_of(t) == "mod" else "base"
     expansion = expansion_of(t)
+    card_set = played_card_set(expansion, bool(t.adwd_house_cards))
     board = board_of(t)
     players = int(t.players)
     houses = [House(h) for h in range(len(House)) if g.in_play[h]]

@@ -38,6 +38,21 @@ VARIANTS: tuple[str, ...] = (
 CLASH_OF_KINGS_VARIANTS: tuple[str, ...] = VARIANTS[2:8]
 # 2nd edition: every house plays the A Dance with Dragons house cards instead of its base deck
 ADWD_HOUSE_CARDS = "adwd_house_cards"
+
+
+def played_card_set(expansion: str | None, adwd_house_cards: bool) -> str:
+    """The house-card set a game plays when none is named: ``"adwd"`` with the
+    ``adwd_house_cards`` variant, else ``"mod"`` in a Mother of Dragons game (Arryn's deck A),
+    else ``"base"``. Games, positions and records read back all ask here.
+
+    >>> played_card_set("mod", False), played_card_set("mod", True), played_card_set(None, False)
+    ('mod', 'adwd', 'base')
+    """
+    if adwd_house_cards:
+        return "adwd"
+    return "mod" if expansion == "mod" else "base"
+
+
 # A Feast for Crows: The Eyrie has a port on The Narrow Sea (board ``affc_eyrie_port``)
 EYRIE_PORT = "eyrie_port"
 # Mother of Dragons: every house has a march -1 and a support +0 token for sea areas only
@@ -211,9 +226,7 @@ class Rules:
         a Mother of Dragons game (Arryn's deck A), else ``"base"``."""
         if self.house_cards is not None:
             return self.house_cards
-        if ADWD_HOUSE_CARDS in self.variants:
-            return "adwd"
-        return "mod" if self.expansion == "mod" else "base"
+        return played_card_set(self.expansion, ADWD_HOUSE_CARDS in self.variants)
 
     @property
     def board(self) -> str:

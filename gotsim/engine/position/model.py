@@ -20,7 +20,7 @@ from gotsim.inputs import FieldChecks, did_you_mean
 from gotsim.rules.board import Board, load_board
 from gotsim.rules.ids import EDITIONS, House, OrderType, Unit
 from gotsim.rules.setup import TRACKS, Setup, load_setup
-from gotsim.rules.variants import expansion_board
+from gotsim.rules.variants import expansion_board, played_card_set
 
 FORMAT = "gotsim.position/v1"
 VARIANTS: tuple[str, ...] = (
@@ -257,9 +257,7 @@ class Position:
     def card_set(self) -> str:
         """The house-card set the hands and discards are of (``rules.cards.CARD_SETS``): as
         ``Rules.card_set``."""
-        if self.variants.get("adwd_house_cards"):
-            return "adwd"
-        return "mod" if self.expansion == "mod" else "base"
+        return played_card_set(self.expansion, bool(self.variants.get("adwd_house_cards")))
 
     def to_dict(self) -> dict[str, Any]:
         """The position as a JSON-ready dict (same as ``dump_position``)."""

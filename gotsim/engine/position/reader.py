@@ -40,7 +40,13 @@ from gotsim.rules.ids import EDITIONS, AreaKind, House, Unit
 from gotsim.rules.objectives import Objective
 from gotsim.rules.setup import TRACKS, Setup, SetupDataError, load_setup
 from gotsim.rules.units import unit_facts
-from gotsim.rules.variants import EXPANSION_PLAYER_COUNTS, Rules, expansion_board, expansion_name
+from gotsim.rules.variants import (
+    EXPANSION_PLAYER_COUNTS,
+    Rules,
+    expansion_board,
+    expansion_name,
+    played_card_set,
+)
 
 
 def _read_spec(source: Mapping[str, Any] | str | Path) -> Mapping[str, Any]:
@@ -106,9 +112,7 @@ class _Reader:
             raise fail("players", str(exc)) from None
         self.houses = self.setup.houses
         variants = self.variants()
-        self.card_set = "adwd" if variants["adwd_house_cards"] else "base"
-        if self.card_set == "base" and self.expansion == "mod":
-            self.card_set = "mod"  # (Arryn's Mother of Dragons deck, as Rules.card_set)
+        self.card_set = played_card_set(self.expansion, variants["adwd_house_cards"])
         self.sea_orders: bool = variants["sea_orders"]  # Mother of Dragons' sea order tokens
         if variants["eyrie_port"]:  # A Feast for Crows: the board with The Eyrie's port
             self.board = load_board(edition, board=expansion_board(self.expansion, players, True))
