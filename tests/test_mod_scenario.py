@@ -146,3 +146,37 @@ def test_mod_games_play_arryns_mother_of_dragons_deck() -> None:
     assert Game(players=7, seed=1, expansion="mod").card_set == "mod"
     hand = dump_position(starting_position("2e", 7, expansion="mod"))["hands"]["arryn"]
     assert "lysa_arryn_mod" in hand and "robert_arryn" in hand and "littlefinger" not in hand
+
+
+def test_mod_positions_hold_the_cards_out_of_the_game() -> None:
+    """A Mother of Dragons position lists the house cards that left the game (Robert Arryn's,
+    Khal Drogo, Viserys Targaryen's thrown card) under ``out_of_game``: in neither hand nor
+    discards, the record holds them nowhere and reads back the same. Other games refuse the key,
+    and a card both out of the game and in a hand is refused."""
+    from gotsim.engine.convert import position_from_record, position_rules, record_from_position
+    from gotsim.engine.invariants import violations
+    from gotsim.engine.position import PositionError, dump_position, load_position
+    from gotsim.engine.position import starting_position as start
+
+    spec = dump_position(start("2e", 7, expansion="mod"))
+    assert "out_of_game" not in spec
+    spec["hands"]["arryn"].remove("robert_arryn")
+    spec["out_of_game"] = {"arryn": ["robert_arryn"]}
+    p = load_position(spec)
+    assert p.out_of_game[House.ARRYN] == ("robert_arryn",)
+    assert dump_position(p)["out_of_game"] == {"arryn": ["robert_arryn"]}
+    assert load_position(dump_position(p)) == p
+    games = record_from_position(p, seed=7)
+    assert bin(int(games[0].hand[House.ARRYN])).count("1") == 6  # Robert: in neither set
+    assert int(games[0].discard[House.ARRYN]) == 0
+    assert position_from_record(games, position_rules(p)) == p
+    assert violations(games[0], position_rules(p)[0]) == []
+
+    twice = json.loads(json.dumps(spec))
+    twice["hands"]["arryn"].append("robert_arryn")
+    with pytest.raises(PositionError, match="already in the hand"):
+        load_position(twice)
+    base = dump_position(start("2e", 6))
+    base["out_of_game"] = {"stark": [base["hands"]["stark"].pop()]}
+    with pytest.raises(PositionError, match="only in Mother of Dragons"):
+        load_position(base)

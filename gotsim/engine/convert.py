@@ -430,10 +430,15 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
         raise PositionError(f"restriction: the record holds restriction bits {restrict:#x}")
     hands: dict[str, list[str]] = {}
     discards: dict[str, list[str]] = {}
+    out_of_game: dict[str, list[str]] = {}  # Mother of Dragons: in neither hand nor discards
     for house in houses:
         deck = [card.id for card in house_deck(EDITION, house, card_set)]
-        hands[house.id] = [c for i, c in enumerate(deck) if (int(g.hand[house]) >> i) & 1]
+        held = int(g.hand[house])
+        hands[house.id] = [c for i, c in enumerate(deck) if (held >> i) & 1]
         discards[house.id] = [c for i, c in enumerate(deck) if (int(g.discard[house]) >> i) & 1]
+        gone = [c for i, c in enumerate(deck) if not ((held | int(g.discard[house])) >> i) & 1]
+        if gone:
+            out_of_game[house.id] = gone
     spec: dict[str, Any] = {
         "edition": EDITION,
         **({"expansion": expansion} if expansion else {}),
@@ -467,6 +472,8 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
             "restriction": names[0] if names else None,
         }
     )
+    if out_of_game:
+        spec["out_of_game"] = out_of_game
     if t.victory_points:  # A Feast for Crows: points and objective cards
         spec["victory_points"] = {h.id: int(g.vp[h]) for h in houses}
         if not _dealing(g, t):

@@ -47,6 +47,7 @@ TOP_KEYS: tuple[str, ...] = (
     "supply",
     "hands",
     "discards",
+    "out_of_game",
     "victory_points",
     "objectives",
     "objectives_scored",
@@ -234,6 +235,11 @@ class Position:
     objectives_scored: Mapping[House, tuple[str, ...]] = field(
         default_factory=lambda: MappingProxyType({})
     )
+    # Mother of Dragons: house cards that left the game (Khal Drogo, Viserys Targaryen's thrown
+    # card, Robert Arryn's...): in neither hand nor discards, never coming back
+    out_of_game: Mapping[House, tuple[str, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
 
     def __repr__(self) -> str:
         step = f"/{self.step.id}" if self.step is not None else ""
@@ -370,6 +376,8 @@ def dump_position(position: Position) -> dict[str, Any]:
             "discards": {h.id: list(cards) for h, cards in p.discards.items()},
         }
     )
+    if any(p.out_of_game.values()):  # (only when a card has left: other positions read as before)
+        out["out_of_game"] = {h.id: list(c) for h, c in p.out_of_game.items() if c}
     if p.expansion == "affc":  # A Feast for Crows: points and objective cards
         out["victory_points"] = {h.id: n for h, n in p.victory_points.items()}
         if p.objectives is not None:

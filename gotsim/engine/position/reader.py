@@ -48,6 +48,8 @@ from gotsim.rules.variants import (
     played_card_set,
 )
 
+CardsByHouse = dict[House, tuple[str, ...]]
+
 
 def _read_spec(source: Mapping[str, Any] | str | Path) -> Mapping[str, Any]:
     if isinstance(source, Path) or (
@@ -202,7 +204,7 @@ class _Reader:
             h: read_int(v, f"supply.{h.id}", 0, len(self.setup.supply_table) - 1)
             for h, v in self.per_house("supply").items()
         }
-        hands, discards = self.cards()
+        hands, discards, out_of_game = self.cards()
         points, objectives, scored = self.objectives(round_, phase)
         impassable = self.impassable()
         areas = self.areas(phase, set(impassable))
@@ -230,6 +232,7 @@ class _Reader:
             supply=MappingProxyType(_in_order(supply, self.houses)),
             hands=MappingProxyType(hands),
             discards=MappingProxyType(discards),
+            out_of_game=MappingProxyType(out_of_game),
             wildling_threat=threat,
             restriction=restriction,
             name=self.text("name"),
@@ -372,15 +375,29 @@ class _Reader:
             out[track] = tuple(houses)
         return out
 
-    def cards(self) -> tuple[dict[House, tuple[str, ...]], dict[House, tuple[str, ...]]]:
+    def cards(self) -> tuple[CardsByHouse, CardsByHouse, CardsByHouse]:
+        """The hands, the discard piles and (Mother of Dragons) the cards out of the game."""
         hands_raw = self.per_house("hands")
         discards_raw = self.per_house("discards", required=False)
-        hands: dict[House, tuple[str, ...]] = {}
-        discards: dict[House, tuple[str, ...]] = {}
+        out_raw = self.per_house("out_of_game", required=False)
+        if out_raw and self.expansion != "mod":
+            raise fail("out_of_game", "house cards leave the game only in Mother of Dragons")
+        hands: CardsByHouse = {}
+        discards: CardsByHouse = {}
+        out_of_game: CardsByHouse = {}
+        places = {
+            "hands": "in the hand",
+            "discards": "in the discards",
+            "out_of_game": "out of the game",
+        }
         for house in self.houses:
             deck = [c.id for c in house_deck(self.edition, house, self.card_set)]
             seen: dict[str, str] = {}
-            for key, raw in (("hands", hands_raw[house]), ("discards", discards_raw.get(house))):
+            for key, raw in (
+                ("hands", hands_raw[house]),
+                ("discards", discards_raw.get(house)),
+                ("out_of_game", out_raw.get(house)),
+            ):
                 where = f"{key}.{house.id}"
                 if raw is None:
                     continue
@@ -392,21 +409,24 @@ class _Reader:
                     if card not in deck:
                         raise fail(f"{where}[{i}]", f"{card!r} is not a {house.id} house card")
                     if card in seen:
-                        other = "the hand" if seen[card] == "hands" else "the discards"
-                        raise fail(f"{where}[{i}]", f"{card!r} is already in {other}")
+                        raise fail(f"{where}[{i}]", f"{card!r} is already {places[seen[card]]}")
                     seen[card] = key
             missing = [c for c in deck if c not in seen]
+            nor_out = " nor out of the game" if out_raw else ""
             if missing:
                 raise fail(
                     f"hands.{house.id}",
-                    f"cards neither in hand nor discarded: {', '.join(missing)}",
+                    f"cards neither in hand nor discarded{nor_out}: {', '.join(missing)}",
                 )
             hand = tuple(c for c in deck if seen[c] == "hands")
             if not hand:
                 raise fail(f"hands.{house.id}", "a hand is never empty (discards come back)")
             hands[house] = hand
             discards[house] = tuple(c for c in deck if seen[c] == "discards")
-        return hands, discards
+            gone = tuple(c for c in deck if seen[c] == "out_of_game")
+            if gone:
+                out_of_game[house] = gone
+        return hands, discards, out_of_game
 
     def impassable(self) -> tuple[str, ...]:
         expected = tuple(a for a in self.board.area_ids if a in set(self.setup.impassable))
