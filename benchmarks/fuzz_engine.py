@@ -5,8 +5,10 @@ end of each game.
 Run: ``python benchmarks/fuzz_engine.py [--games N] [--edition 1e|2e|both] [--variant NAME]
 [--expansion adwd|affc|mod]`` (``--variant`` repeats; the A Clash of Kings modules are
 1st-edition variants; ``--expansion`` plays the expansion's game, 6 players for adwd, 4 for
-affc and 7 for mod, its own options on, with and without Tides of Battle); prints the games
-played and violations.
+affc and 7 for mod, its own options on, with and without Tides of Battle; ``--iron-bank``
+with ``--expansion mod`` switches the Iron Bank on, the same as ``--variant iron_bank``); prints
+the games played and violations. A setting the rules refuse (the Iron Bank, not playable yet)
+stops the run with the rules' one line and exit status 2.
 
 ``--all`` plays every setting instead: the 2nd edition at 3 to 6 players with and without Tides
 of Battle (and the King's Court swap at 5 and 6), the 1st edition at 3 to 5 players with no
@@ -36,6 +38,8 @@ from gotsim.rules.variants import (
     CLASH_OF_KINGS_VARIANTS,
     EXPANSION_PLAYERS,
     EXPANSIONS,
+    IRON_BANK,
+    Rules,
     variant_flags,
 )
 
@@ -48,6 +52,9 @@ def main() -> None:
     parser.add_argument(
         "--expansion", choices=tuple(EXPANSIONS), help="a 2nd-edition expansion: its game"
     )
+    parser.add_argument(
+        "--iron-bank", action="store_true", help="with --expansion mod: the Iron Bank switched on"
+    )
     parser.add_argument("--all", action="store_true", help="every edition, count and variant")
     parser.add_argument("--chunk", type=int, default=5000, help="games played at once (--all)")
     parser.add_argument("--state", help="JSON file of finished chunks (--all): resumes a run")
@@ -55,7 +62,15 @@ def main() -> None:
     if args.all:
         print(json.dumps(fuzz_all(args.games, args.chunk, args.state)))
         return
+    if args.iron_bank:
+        args.variant.append(IRON_BANK)
     variant_flags(dict.fromkeys(args.variant, True))  # (unknown names refused)
+    if IRON_BANK in args.variant:  # (refused while not playable: the rules' one line)
+        players = EXPANSION_PLAYERS[args.expansion] if args.expansion else 6
+        try:
+            Rules.of("2e", players, dict.fromkeys(args.variant, True), args.expansion)
+        except ValueError as error:
+            parser.exit(2, f"fuzz_engine: {error}\n")
     # only the variants named: an expansion's own option stays on (A Dance with Dragons' house
     # cards, Mother of Dragons' sea orders)
     flags = dict.fromkeys(args.variant, True)

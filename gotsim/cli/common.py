@@ -11,11 +11,13 @@ from typing import Any, NoReturn
 from gotsim.inputs import (
     InputError,
 )
+from gotsim.rules.iron_bank import iron_bank_refusal
 from gotsim.rules.variants import (
     ADWD_HOUSE_CARDS,
     CLASH_OF_KINGS_VARIANTS,
     EXPANSIONS,
     EYRIE_PORT,
+    IRON_BANK,
     Rules,
     expansion_name,
 )
@@ -115,6 +117,10 @@ def check_edition(args: argparse.Namespace) -> None:
         if module == EYRIE_PORT:
             if args.expansion != "affc":
                 fail(f"--variant {module}: an A Feast for Crows option (--expansion affc)")
+        elif module == IRON_BANK:
+            refusal = iron_bank_refusal(args.expansion)
+            if refusal:
+                fail(f"--variant {module}: {refusal}")
         elif module == ADWD_HOUSE_CARDS:
             if args.edition != "2e":
                 fail(f"--variant {module}: the A Dance with Dragons house cards are 2nd-edition")
@@ -199,10 +205,11 @@ def variant_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--variant",
         action="append",
-        choices=(*CLASH_OF_KINGS_VARIANTS, ADWD_HOUSE_CARDS, EYRIE_PORT),
+        choices=(*CLASH_OF_KINGS_VARIANTS, ADWD_HOUSE_CARDS, EYRIE_PORT, IRON_BANK),
         metavar="MODULE",
         help="an A Clash of Kings module of the 1st edition (repeat for several): "
         + ", ".join(CLASH_OF_KINGS_VARIANTS)
         + "; or, in the 2nd edition, adwd_house_cards (the A Dance with Dragons house cards)"
-        + " or, with --expansion affc, eyrie_port (The Eyrie has a port)",
+        + " or, with --expansion affc, eyrie_port (The Eyrie has a port)"
+        + " or, with --expansion mod, iron_bank (the Iron Bank; not playable yet)",
     )

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from gotsim.data import EDITIONS
+from gotsim.rules.iron_bank import IRON_BANK_PLAYABLE, iron_bank_refusal
 
 # the house-card sets a game may be played with (``rules.cards.CARD_SETS``, kept equal there)
 GAME_CARD_SETS: tuple[str, ...] = ("base", "adwd", "mod")
@@ -33,6 +34,7 @@ VARIANTS: tuple[str, ...] = (
     "adwd_house_cards",
     "eyrie_port",
     "sea_orders",
+    "iron_bank",
 )
 # the 1st edition's A Clash of Kings modules (each refused with the 2nd edition)
 CLASH_OF_KINGS_VARIANTS: tuple[str, ...] = VARIANTS[2:8]
@@ -57,6 +59,11 @@ def played_card_set(expansion: str | None, adwd_house_cards: bool) -> str:
 EYRIE_PORT = "eyrie_port"
 # Mother of Dragons: every house has a march -1 and a support +0 token for sea areas only
 SEA_ORDERS = "sea_orders"
+# Mother of Dragons: the Iron Bank (loans, interest, its sea order token; 7 starting power tokens).
+# S&R has it off at 7 players and locked on at 8 (``iron_bank_default``). Until every loan card,
+# the interest and the order token are built (``gotsim.rules.iron_bank.IRON_BANK_PLAYABLE``), a
+# game that switches it on is refused in one line rather than played with part of the rule.
+IRON_BANK = "iron_bank"
 # the 2nd edition's expansions a game can be played with (``expansion=``, ``--expansion``, a
 # scenario's ``expansion``): name → the scenario's key in ``data/2e/expansions.json``. ``None``
 # (or ``"base"``) is the base game.
@@ -80,6 +87,17 @@ _SECOND_EDITION_HAS = {
     "siege_engines": "them in its base game",
     "ports": "ports in its base game",
 }
+
+
+def iron_bank_default(expansion: str | None, players: int) -> bool:
+    """Whether a game of ``expansion`` at ``players`` plays the Iron Bank unless told otherwise:
+    S&R locks it on in the 8-player Mother of Dragons game and leaves it off at 7. While the
+    Iron Bank is not playable, the 8-player game goes without it rather than being refused.
+
+    >>> iron_bank_default("mod", 7), iron_bank_default(None, 6)
+    (False, False)
+    """
+    return expansion == "mod" and players == 8 and IRON_BANK_PLAYABLE
 
 
 def expansion_name(value: object) -> str | None:
@@ -180,6 +198,10 @@ class Rules:
             raise ValueError(
                 "sea_orders (sea order tokens) is a Mother of Dragons option (expansion mod)"
             )
+        if IRON_BANK in self.variants:
+            refusal = iron_bank_refusal(self.expansion)
+            if refusal:
+                raise ValueError(refusal)
         if self.edition == "2e":
             for name in CLASH_OF_KINGS_VARIANTS:
                 if name in self.variants:
@@ -210,6 +232,8 @@ class Rules:
             default = _EXPANSION_DEFAULTS.get(expansion or "")
             if default and default not in (variants or {}):
                 flags[default] = True
+            if IRON_BANK not in (variants or {}):
+                flags[IRON_BANK] = iron_bank_default(expansion, players)
             on = frozenset(k for k, on in flags.items() if on)
             return cls(edition, players, on, expansion, house_cards)
         return cls(edition, players, frozenset(variants), expansion, house_cards)
@@ -254,11 +278,13 @@ __all__ = [
     "EXPANSION_PLAYERS",
     "EXPANSION_PLAYER_COUNTS",
     "EYRIE_PORT",
+    "IRON_BANK",
     "PLANNED_PLAYERS",
     "SEA_ORDERS",
     "VARIANTS",
     "Rules",
     "expansion_board",
     "expansion_name",
+    "iron_bank_default",
     "variant_flags",
 ]

@@ -30,6 +30,7 @@ from gotsim.rules.variants import (
     CLASH_OF_KINGS_VARIANTS,
     EXPANSION_PLAYERS,
     EYRIE_PORT,
+    IRON_BANK,
     SEA_ORDERS,
     Rules,
     expansion_name,
@@ -73,13 +74,14 @@ TOP_KEYS: tuple[str, ...] = (
 )
 SETUP_KEYS: tuple[str, ...] = ("houses", "kings_court_swap")
 # the 1st edition's A Clash of Kings modules and the 2nd edition's A Dance with Dragons house
-# cards, A Feast for Crows' Eyrie port and Mother of Dragons' sea orders, each a [variants]
-# switch and a [grid] axis (a cell's ``modules``)
+# cards, A Feast for Crows' Eyrie port and Mother of Dragons' sea orders and Iron Bank, each a
+# [variants] switch and a [grid] axis (a cell's ``modules``)
 MODULES: tuple[str, ...] = (
     *CLASH_OF_KINGS_VARIANTS,
     ADWD_HOUSE_CARDS,
     EYRIE_PORT,
     SEA_ORDERS,
+    IRON_BANK,
 )
 VARIANT_KEYS: tuple[str, ...] = ("tides_of_battle", *MODULES)
 COMPARE_KEYS: tuple[str, ...] = ("by", "houses", "baseline")
@@ -170,7 +172,7 @@ def _cell_key(cell: Cell) -> dict[str, Any]:
     key = cell.params() | {"policies": dict(cell.policies)}
     if cell.expansion is None:
         del key["expansion"]
-    for option in (EYRIE_PORT, SEA_ORDERS):  # (nor an expansion's option when off)
+    for option in (EYRIE_PORT, SEA_ORDERS, IRON_BANK):  # (nor an expansion's option when off)
         if not key[option]:
             del key[option]
     return key
@@ -694,6 +696,11 @@ def _check_cell(
             _key(SEA_ORDERS, axes),
             f'sea orders are a Mother of Dragons option (expansion = "mod"){where}',
         )
+    if IRON_BANK in cell.modules and cell.expansion != "mod":
+        r.fail(
+            _key(IRON_BANK, axes),
+            f'the Iron Bank is a Mother of Dragons option (expansion = "mod"){where}',
+        )
     if cell.expansion is not None:
         try:
             Rules.of(cell.edition, cell.players, cell.variants, cell.expansion)
@@ -715,7 +722,7 @@ def _check_cell(
             f"Tides of Battle is a 2nd-edition variant; the 1st edition has none{where}",
         )
     for module in cell.modules:
-        if module in (EYRIE_PORT, SEA_ORDERS):
+        if module in (EYRIE_PORT, SEA_ORDERS, IRON_BANK):
             continue  # (checked with the expansion above)
         if module == ADWD_HOUSE_CARDS:
             if cell.edition != "2e":
