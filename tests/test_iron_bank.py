@@ -1,4 +1,4 @@
-"""Mother of Dragons' Iron Bank (``iron_bank``; ``docs/rules.md`` IB1–IB10): the variant is
+"""Mother of Dragons' Iron Bank (``iron_bank``; ``docs/rules.md`` IB1–IB9): the variant is
 refused in one line until the engine plays every loan card, and the rule facts the engine is to
 follow (slots, costs, interest, who chooses the units an unpaid interest destroys)."""
 
@@ -155,3 +155,39 @@ def test_ib7_the_best_placed_other_house_on_fiefdoms_chooses() -> None:
     fiefdoms = (4, 2, 0, 6, 1, 3, 5)
     assert ib.interest_chooser(fiefdoms, 0) == 4
     assert ib.interest_chooser(fiefdoms, 4) == 2
+
+
+def test_ib8_each_loan_cards_terms_match_its_printed_effect() -> None:
+    """IB8: the numbers the engine is to resolve each card by say what its text says."""
+    assert set(ib.LOAN_TERMS) == set(ib.LOAN_CARDS)
+    words = {1: "one", 2: "two", 3: "three"}
+    for card, terms in ib.LOAN_TERMS.items():
+        text = ib.LOAN_EFFECTS[card].lower()
+        if "power" in terms:
+            assert f"take {terms['power']} power tokens" in text, card
+        units = terms.get("units", ())
+        assert isinstance(units, tuple)
+        for unit in set(units):
+            count = units.count(unit)
+            name = unit.replace("_", " ") + ("s" if count > 1 else "")
+            assert f"{words[count]} {name}" in text, (card, name)
+        if "supply_improvements" in terms:
+            assert "supply improvement" in text, card
+    assert ib.LOAN_TERMS["the_faceless_men"]["destroy"] == ("knight", "footman")
+
+
+def test_every_ib_decision_names_tests_that_exist() -> None:
+    """Each IB row of ``docs/rules.md`` names tests of this file, or says it is not built."""
+    import re
+
+    rows = [
+        line
+        for line in (ROOT / "docs" / "rules.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| IB")
+    ]
+    assert [row.split("|")[1].strip() for row in rows] == [f"IB{i}" for i in range(1, 10)]
+    for row in rows:
+        names = re.findall(r"`(test_\w+)`", row.split("|")[-2])
+        assert names or "not built" in row.split("|")[-2], row[:6]
+        for name in names:
+            assert name in globals(), name

@@ -1,6 +1,6 @@
 """The Iron Bank of Mother of Dragons as rule facts: the twelve loan cards, the three loan slots
 and what each costs, how the slots slide each round, the interest and which house chooses the
-units an unpaid interest destroys (``docs/rules.md`` IB1–IB10).
+units an unpaid interest destroys (``docs/rules.md`` IB1–IB9).
 
 The engine does not play the Iron Bank yet: ``IRON_BANK_PLAYABLE`` is false and a game that
 switches ``iron_bank`` on is refused with ``iron_bank_refusal``'s one line, never played with
@@ -25,6 +25,25 @@ _COMPONENT = _DATA["components"]["iron_bank"]
 LOAN_CARDS: tuple[str, ...] = tuple(card["id"] for card in _COMPONENT["loan_cards"])
 # what each card does, as printed (``expansions.json`` ``components.iron_bank.loan_cards``)
 LOAN_EFFECTS: dict[str, str] = {card["id"]: card["effect"] for card in _COMPONENT["loan_cards"]}
+# What each card gives, in numbers, for the engine's resolution (IB8): power taken, units placed
+# (the sellswords: in areas the house controls, each where its kind may stand, within the
+# house's unit limits and supply; S&R ``ExecuteLoanGameState``, ``PlaceSellswordsGameState``),
+# power and supply improvements put, castles upgraded and degraded, Westeros cards looked at,
+# units destroyed, steps up the supply track. Every card's choices are policy decisions.
+LOAN_TERMS: dict[str, dict[str, object]] = {
+    "customs_officer": {"power": 10},
+    "expert_artificer": {"power": 8, "power_improvements": 1},
+    "full_host": {"units": ("footman", "knight", "siege_engine", "ship")},
+    "loyal_maester": {"supply_improvements": 2},
+    "master_at_arms": {"castle_upgrades": 2},
+    "pyromancer": {"castle_degrades": 1, "power_or_supply_improvements": 1},
+    "savvy_steward": {"supply_improvements": 1, "supply_steps": 1},
+    "sea_raiders": {"units": ("footman", "ship", "ship", "ship")},
+    "siege_engineers": {"units": ("footman", "siege_engine", "siege_engine")},
+    "spymaster": {"westeros_cards_seen": 2},
+    "the_faceless_men": {"destroy": ("knight", "footman")},
+    "vanguard_cavalry": {"units": ("knight", "knight", "knight")},
+}
 # the power a loan costs in each of the three slots (the newest card is in the first)
 SLOT_COSTS: tuple[int, ...] = tuple(int(c) for c in _COMPONENT["slot_costs_power"])
 N_SLOTS: int = int(_COMPONENT["loan_slots"])
@@ -149,6 +168,7 @@ __all__ = [
     "IRON_BANK_PLAYABLE",
     "LOAN_CARDS",
     "LOAN_EFFECTS",
+    "LOAN_TERMS",
     "NOT_BUILT",
     "N_SLOTS",
     "SLOT_COSTS",
