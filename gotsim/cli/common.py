@@ -16,6 +16,7 @@ from gotsim.rules.variants import (
     CLASH_OF_KINGS_VARIANTS,
     EXPANSIONS,
     EYRIE_PORT,
+    VASSALS,
     Rules,
     expansion_name,
 )
@@ -104,6 +105,12 @@ def python_policy(name: str) -> Any:
 
 def check_edition(args: argparse.Namespace) -> None:
     """One line for a player count, policy or variant the edition does not have."""
+    if VASSALS in (args.variant or ()):
+        try:
+            Rules.of(args.edition, args.players, {VASSALS: True}, args.expansion)
+        except (ValueError, NotImplementedError) as error:
+            fail(f"--variant {VASSALS}: {error}")
+        return
     counts = (3, 4, 5) if args.edition == "1e" else (3, 4, 5, 6)
     name = "1st" if args.edition == "1e" else "2nd"
     if args.players not in counts and args.expansion is None:  # (an expansion: its own counts)
@@ -199,10 +206,11 @@ def variant_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--variant",
         action="append",
-        choices=(*CLASH_OF_KINGS_VARIANTS, ADWD_HOUSE_CARDS, EYRIE_PORT),
+        choices=(*CLASH_OF_KINGS_VARIANTS, ADWD_HOUSE_CARDS, EYRIE_PORT, VASSALS),
         metavar="MODULE",
         help="an A Clash of Kings module of the 1st edition (repeat for several): "
         + ", ".join(CLASH_OF_KINGS_VARIANTS)
         + "; or, in the 2nd edition, adwd_house_cards (the A Dance with Dragons house cards)"
-        + " or, with --expansion affc, eyrie_port (The Eyrie has a port)",
+        + " or, with --expansion affc, eyrie_port (The Eyrie has a port); or vassals (--players"
+        + " player houses, the board's other houses vassals: base game 3-5, --expansion mod 3-6)",
     )

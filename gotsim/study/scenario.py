@@ -31,6 +31,7 @@ from gotsim.rules.variants import (
     EXPANSION_PLAYERS,
     EYRIE_PORT,
     SEA_ORDERS,
+    VASSALS,
     Rules,
     expansion_name,
 )
@@ -80,6 +81,7 @@ MODULES: tuple[str, ...] = (
     ADWD_HOUSE_CARDS,
     EYRIE_PORT,
     SEA_ORDERS,
+    VASSALS,
 )
 VARIANT_KEYS: tuple[str, ...] = ("tides_of_battle", *MODULES)
 COMPARE_KEYS: tuple[str, ...] = ("by", "houses", "baseline")
@@ -667,6 +669,14 @@ def _key(axis: str, axes: Mapping[str, Any]) -> str:
     return f"grid.{axis}" if axis in axes else GRID_AXES[axis]
 
 
+def _player_houses(cell: Cell) -> list[str]:
+    """The houses a cell's players play (with vassals: not the vassals)."""
+    setup = load_setup(
+        cell.edition, cell.players, expansion=cell.expansion, vassals=VASSALS in cell.modules
+    )
+    return [h.id for h in setup.houses if h not in setup.vassals]
+
+
 def _check_cell(
     r: _Reader,
     cell: Cell,
@@ -694,12 +704,18 @@ def _check_cell(
             _key(SEA_ORDERS, axes),
             f'sea orders are a Mother of Dragons option (expansion = "mod"){where}',
         )
-    if cell.expansion is not None:
+    vassals = VASSALS in cell.modules
+    if vassals:
+        try:
+            Rules.of(cell.edition, cell.players, cell.variants, cell.expansion)
+        except (ValueError, NotImplementedError) as error:
+            r.fail(_key(VASSALS, axes), f"{error}{where}")
+    elif cell.expansion is not None:
         try:
             Rules.of(cell.edition, cell.players, cell.variants, cell.expansion)
         except ValueError as error:
             r.fail(_key("expansion", axes), f"{str(error).removeprefix('expansion: ')}{where}")
-    houses = [h.id for h in load_setup(cell.edition, cell.players, expansion=cell.expansion).houses]
+    houses = _player_houses(cell)  # (with vassals: not the vassals)
     if cell.kings_court_swap:
         absent = [h for h in ("tyrell", "greyjoy") if h not in houses]
         if absent:
@@ -715,7 +731,7 @@ def _check_cell(
             f"Tides of Battle is a 2nd-edition variant; the 1st edition has none{where}",
         )
     for module in cell.modules:
-        if module in (EYRIE_PORT, SEA_ORDERS):
+        if module in (EYRIE_PORT, SEA_ORDERS, VASSALS):
             continue  # (checked with the expansion above)
         if module == ADWD_HOUSE_CARDS:
             if cell.edition != "2e":
@@ -793,11 +809,7 @@ def _compare(
         r.fail("compare.by", f"{by!r} is not a grid axis{_hint(by, axes)} (grid axes: {grid})")
     if len(axes[by]) < 2:
         r.fail("compare.by", f"grid.{by} has one value: nothing to compare")
-    in_every_cell = [
-        h.id
-        for h in House
-        if all(h in load_setup(c.edition, c.players, expansion=c.expansion).houses for c in cells)
-    ]
+    in_every_cell = [h.id for h in House if all(h.id in _player_houses(c) for c in cells)]
     houses: list[str] = list(in_every_cell)
     if "houses" in spec:
         listed = spec["houses"]
