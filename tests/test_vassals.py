@@ -260,11 +260,11 @@ def test_v11_a_vassal_does_not_march_on_or_raid_its_commander() -> None:
 
 def test_simulate_with_vassals_never_names_a_vassal_winner() -> None:
     """``simulate(..., variants={"vassals": True})``: the player count is the player houses;
-    the winner is one of them; the ``vassals`` column names the vassals."""
+    the winner is one of them; the ``vassal_houses`` column names the vassals."""
     from gotsim import simulate
 
     df = simulate(40, players=4, expansion="mod", variants=VASSALS, seed=3)
-    assert set(df["vassals"]) == {"tyrell,martell,arryn"}
+    assert set(df["vassal_houses"]) == {"tyrell,martell,arryn"}
     assert set(df["winner"].dropna()) <= {"baratheon", "lannister", "stark", "greyjoy"}
     assert (df["players"] == 4).all()
 

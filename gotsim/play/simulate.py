@@ -231,7 +231,7 @@ def games_frame(
     variants: Mapping[str, bool] | None = None,
 ) -> pd.DataFrame:
     """One row per finished game record (the ``simulate`` columns; with the ``vassals``
-    variant also ``vassals``, the vassal houses, comma-separated: never a winner)."""
+    variant also ``vassal_houses``, the vassals, comma-separated: never a winner)."""
     n_games = len(games)
     vassal_game = bool((variants or {}).get("vassals"))
     rules = rules_table(
@@ -261,7 +261,7 @@ def games_frame(
             frame[f"objectives_{house.id}"] = (games.objective_at == OBJ_SCORED + house).sum(1)
     frame["battles"] = games.battles.sum(axis=1) // 2
     if vassal_game:
-        frame["vassals"] = ",".join(h.id for h in House if rules[0].vassal[h])
+        frame["vassal_houses"] = ",".join(h.id for h in House if rules[0].vassal[h])
     return pd.DataFrame(frame)
 
 

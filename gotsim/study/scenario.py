@@ -172,7 +172,7 @@ def _cell_key(cell: Cell) -> dict[str, Any]:
     key = cell.params() | {"policies": dict(cell.policies)}
     if cell.expansion is None:
         del key["expansion"]
-    for option in (EYRIE_PORT, SEA_ORDERS):  # (nor an expansion's option when off)
+    for option in (EYRIE_PORT, SEA_ORDERS, VASSALS):  # (nor an option when off)
         if not key[option]:
             del key[option]
     return key
