@@ -322,3 +322,30 @@ def test_scenario_accepts_vassals_and_refuses_six_players() -> None:
         load_scenario({**base, "players": 6})
     with pytest.raises(ScenarioError, match="tyrell"):
         load_scenario({**base, "policies": {"tyrell": "heuristic"}})
+
+
+@pytest.mark.parametrize(("players", "expansion"), [(3, None), (5, "mod")])
+def test_random_vassal_games_keep_every_invariant_after_every_decision(
+    players: int, expansion: str | None
+) -> None:
+    """A whole random game with vassals through the Python driver: every invariant holds after
+    every decision outside a battle, every claim is made by a player house, a vassal's
+    decisions are its commander's to take, and the winner is a player house."""
+    from gotsim.engine.game import Game
+    from gotsim.engine.invariants import violations
+
+    game = Game(players=players, seed=11, variants=VASSALS, expansion=expansion)
+    rng = np.random.default_rng(5)
+    claims = 0
+    while (pending := game.pending) is not None:
+        g, t = game.record, game.t
+        if pending.kind == Decision.CLAIM_VASSAL:
+            claims += 1
+            assert not t.vassal[pending.house]
+        elif t.vassal[pending.house]:
+            boss = vs.deciding_house(g, t, int(pending.house))
+            assert boss != pending.house and not t.vassal[boss]
+        game.step(int(rng.choice(pending.legal)))
+        if game.record.combat_area < 0:
+            assert violations(game.record, t) == []
+    assert claims > 0 and game.winner is not None and not game.t.vassal[game.winner]
