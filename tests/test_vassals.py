@@ -349,3 +349,24 @@ def test_random_vassal_games_keep_every_invariant_after_every_decision(
         if game.record.combat_area < 0:
             assert violations(game.record, t) == []
     assert claims > 0 and game.winner is not None and not game.t.vassal[game.winner]
+
+
+def test_search_policy_plays_a_vassal_by_the_heuristic() -> None:
+    """V11: a searching commander answers its vassal's decisions with the heuristic (a legal
+    action, never against an ally), without searching."""
+    from gotsim.engine.game import Game
+    from gotsim.players.search import SearchPolicy
+
+    game = Game(players=4, seed=2, variants=VASSALS)
+    rng = np.random.default_rng(1)
+    search = SearchPolicy({"rollouts": 2})
+    answered = 0
+    while (pending := game.pending) is not None and answered < 5:
+        if game.t.vassal[pending.house]:
+            action = search(game, pending)
+            assert action in pending.legal
+            answered += 1
+        else:
+            action = int(rng.choice(pending.legal))
+        game.step(action)
+    assert answered == 5
