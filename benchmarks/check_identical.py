@@ -24,6 +24,9 @@ what is cut off must still be what a starting record holds there (the houses not
 counts as a difference. ``--areas N`` does the same for the area axes: each record as laid out
 when it had ``N`` area slots (58 before the A Feast for Crows Eyrie port's 59th area), and
 ``--order-kinds N`` for the order-kind axis (11 before Mother of Dragons' sea order tokens).
+The vassals variant added ``commander``, ``claim_turn`` and ``claim_left`` (never written in a
+game without vassals): fingerprints saved before it compare with ``--leave-out commander
+--leave-out claim_turn --leave-out claim_left``.
 """
 
 from __future__ import annotations

@@ -3,8 +3,10 @@ Battle setting (2nd edition) or per player count (1st edition), checking every i
 end of each game.
 
 Run: ``python benchmarks/fuzz_engine.py [--games N] [--edition 1e|2e|both] [--variant NAME]
-[--expansion adwd|affc|mod]`` (``--variant`` repeats; the A Clash of Kings modules are
-1st-edition variants; ``--expansion`` plays the expansion's game, 6 players for adwd, 4 for
+[--expansion adwd|affc|mod] [--vassals --players N]`` (``--variant`` repeats; the A Clash of
+Kings modules are 1st-edition variants; ``--vassals``: the base game's (or with ``--expansion
+mod`` Mother of Dragons') board with ``--players`` player houses and the others vassals;
+``--expansion`` plays the expansion's game, 6 players for adwd, 4 for
 affc and 7 for mod, its own options on, with and without Tides of Battle; ``--iron-bank``
 with ``--expansion mod`` switches the Iron Bank on, the same as ``--variant iron_bank``); prints
 the games played and violations. A setting the rules refuse (the Iron Bank, not playable yet)
@@ -55,6 +57,13 @@ def main() -> None:
     parser.add_argument(
         "--iron-bank", action="store_true", help="with --expansion mod: the Iron Bank switched on"
     )
+    parser.add_argument(
+        "--vassals",
+        action="store_true",
+        help="the vassals variant: --players player houses, the board's other houses vassals "
+        "(base game 3-5, --expansion mod 3-6)",
+    )
+    parser.add_argument("--players", type=int, help="player houses (with --vassals; default 4)")
     parser.add_argument("--all", action="store_true", help="every edition, count and variant")
     parser.add_argument("--chunk", type=int, default=5000, help="games played at once (--all)")
     parser.add_argument("--state", help="JSON file of finished chunks (--all): resumes a run")
@@ -74,6 +83,8 @@ def main() -> None:
     # only the variants named: an expansion's own option stays on (A Dance with Dragons' house
     # cards, Mother of Dragons' sea orders)
     flags = dict.fromkeys(args.variant, True)
+    if args.vassals:
+        flags["vassals"] = True
     report = {
         "games": 0,
         "violations": 0,
@@ -82,10 +93,15 @@ def main() -> None:
         "siege_engines_at_end": 0,
         "ships_in_ports_at_end": 0,
         "one_time_orders_placed": 0,
+        "vassal_wins": 0,
+        "vassal_battles": 0,
         "examples": [],
     }
     settings = []
-    if args.expansion:
+    if args.vassals:
+        players = args.players or 4
+        settings += [("2e", players, tides) for tides in (False, True)]
+    elif args.expansion:
         players = EXPANSION_PLAYERS[args.expansion]
         settings += [("2e", players, tides) for tides in (False, True)]
     elif args.edition in ("2e", "both"):
@@ -96,8 +112,16 @@ def main() -> None:
         rules = rules_table(edition, players, {**flags, "tides_of_battle": tides}, args.expansion)
         # the 2e keys stay as they were, so its fuzz games do not change
         key = (players, tides) if edition == "2e" else (1, players)
+        if args.vassals:  # (games of their own: the other settings' keys stay as they were)
+            key = (players, tides, 100 + len(args.expansion or ""))
         seeds = [np.random.SeedSequence(99, spawn_key=(*key, i)) for i in range(args.games)]
-        games = new_games(seeds, edition=edition, players=players, expansion=args.expansion)
+        games = new_games(
+            seeds,
+            edition=edition,
+            players=players,
+            expansion=args.expansion,
+            vassals=args.vassals,
+        )
         play_random(games, rules, 1_000_000)
         report["games"] += len(games)
         report["unfinished"] += int((games.done == 0).sum())
@@ -107,6 +131,10 @@ def main() -> None:
         report["ships_in_ports_at_end"] += int(games.units[:, ports, 2].sum())
         used = np.unpackbits(games.one_time_used.astype(np.uint16).view(np.uint8))
         report["one_time_orders_placed"] += int(used.sum())
+        vassal = rules[0].vassal.astype(bool)
+        won = games.winner[games.winner >= 0]
+        report["vassal_wins"] += int(vassal[won].sum())
+        report["vassal_battles"] += int(games.battles[:, vassal].sum())
         for i, g in enumerate(games):
             found = violations(g, rules[0])
             report["violations"] += len(found)

@@ -177,6 +177,7 @@ class Case:
             edition=edition,
             players=players,
             expansion=expansion,
+            vassals=chosen.on("vassals"),
         )
         self.g = self.games[0]
         self.log: list[str] = []
@@ -411,7 +412,7 @@ class Case:
             return UNIT_LETTERS[action]
         if kind in TRACK_KINDS:
             return TRACKS[action]
-        if kind == Decision.TIE_ORDER:
+        if kind in (Decision.TIE_ORDER, Decision.CLAIM_VASSAL):
             return House(action).id
         if kind == Decision.MUSTER:
             for name, code in MUSTER_WORDS.items():
@@ -461,7 +462,7 @@ class Case:
             return UNIT_NAMES.index(word) if word in UNIT_NAMES else UNIT_LETTERS.index(word)
         if kind in TRACK_KINDS:
             return TRACKS.index(word)
-        if kind == Decision.TIE_ORDER:
+        if kind in (Decision.TIE_ORDER, Decision.CLAIM_VASSAL):
             return house_of(word)
         if kind == Decision.MUSTER and word in MUSTER_WORDS:
             return MUSTER_WORDS[word]

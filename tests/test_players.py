@@ -165,6 +165,13 @@ def test_heuristic_answers_every_decision_kind_legally() -> None:
     games = new_games(seeds, players=4, expansion="affc")
     _explore(games, rules, DEFAULTS.copy(), new_memos(60), counts, bad, 2)
     assert games.done.all()
+    # and vassal games theirs (CLAIM_VASSAL, and every decision a vassal takes)
+    for expansion in (None, "mod"):
+        rules = rules_table("2e", 4, {"vassals": True}, expansion)
+        seeds = [np.random.SeedSequence(41, spawn_key=(i,)) for i in range(30)]
+        games = new_games(seeds, players=4, expansion=expansion, vassals=True)
+        _explore(games, rules, DEFAULTS.copy(), new_memos(30), counts, bad, 3)
+        assert games.done.all()
     kinds = [k for k in Decision if k != Decision.NONE]
     missing = [k.name for k in kinds if counts[k] == 0]
     assert not missing, f"decision kinds never reached: {missing}"

@@ -18,6 +18,7 @@ from gotsim.rules.variants import (
     EXPANSIONS,
     EYRIE_PORT,
     IRON_BANK,
+    VASSALS,
     Rules,
     expansion_name,
 )
@@ -106,6 +107,12 @@ def python_policy(name: str) -> Any:
 
 def check_edition(args: argparse.Namespace) -> None:
     """One line for a player count, policy or variant the edition does not have."""
+    if VASSALS in (args.variant or ()):
+        try:
+            Rules.of(args.edition, args.players, {VASSALS: True}, args.expansion)
+        except (ValueError, NotImplementedError) as error:
+            fail(f"--variant {VASSALS}: {error}")
+        return
     counts = (3, 4, 5) if args.edition == "1e" else (3, 4, 5, 6)
     name = "1st" if args.edition == "1e" else "2nd"
     if args.players not in counts and args.expansion is None:  # (an expansion: its own counts)
@@ -205,11 +212,13 @@ def variant_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--variant",
         action="append",
-        choices=(*CLASH_OF_KINGS_VARIANTS, ADWD_HOUSE_CARDS, EYRIE_PORT, IRON_BANK),
+        choices=(*CLASH_OF_KINGS_VARIANTS, ADWD_HOUSE_CARDS, EYRIE_PORT, IRON_BANK, VASSALS),
         metavar="MODULE",
         help="an A Clash of Kings module of the 1st edition (repeat for several): "
         + ", ".join(CLASH_OF_KINGS_VARIANTS)
         + "; or, in the 2nd edition, adwd_house_cards (the A Dance with Dragons house cards)"
         + " or, with --expansion affc, eyrie_port (The Eyrie has a port)"
-        + " or, with --expansion mod, iron_bank (the Iron Bank; not playable yet)",
+        + " or, with --expansion mod, iron_bank (the Iron Bank; not playable yet); or vassals"
+        + " (--players player houses, the board's other houses vassals: base game 3-5,"
+        + " --expansion mod 3-6)",
     )

@@ -40,6 +40,7 @@ from gotsim.engine.state import (
     Phase,
 )
 from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table
+from gotsim.engine.vassals import deciding_house
 from gotsim.engine.westeros import WILDLINGS_1E
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import game_cards, house_deck
@@ -217,6 +218,7 @@ class Game:
             players=self.players,
             kings_court_swap=rules.on("kings_court_swap"),
             expansion=rules.expansion,
+            vassals=rules.on("vassals"),
         )
         self.board = load_board(self.edition, board=rules.board)
         self._advance()
@@ -353,13 +355,21 @@ class Game:
             pending = self.pending
             if pending is None:
                 return
-            chooser = policy[pending.house] if isinstance(policy, Mapping) else policy
+            # a vassal's decisions: its commander's policy (docs/rules.md V2)
+            who = House(int(deciding_house(self.record, self.t, int(pending.house))))
+            chooser = policy[who] if isinstance(policy, Mapping) else policy
             self.step(chooser(self, pending))
 
     def _policies_by_house(self, policy: Mapping[Any, Policy]) -> dict[House, Policy]:
         """``policy`` keyed by ``House``, with one callable for each house in play (names
         such as ``"stark"`` are accepted as keys)."""
-        in_play = sorted(load_setup(self.edition, self.players, expansion=self.expansion).houses)
+        setup = load_setup(
+            self.edition,
+            self.players,
+            expansion=self.expansion,
+            vassals=bool(self.t.vassals),
+        )
+        in_play = sorted(h for h in setup.houses if h not in setup.vassals)  # (vassals: V2)
         by_house: dict[House, Policy] = {}
         for key, chooser in policy.items():
             try:
@@ -621,6 +631,10 @@ class Game:
             return f"{name} names {house_words(action)}"
         if kind == Decision.CARD_ABILITY:
             return self._card_ability(house, ctx, action)
+        if kind == Decision.CLAIM_VASSAL:
+            if action == ACT_NONE:
+                return "passes on its claims to the next player"
+            return f"claims {house_words(action)} as its vassal this round"
         if kind == Decision.OBJECTIVE:
             return self._objective(house, ctx, action)
         return f"decides {kind.name.lower().replace('_', ' ')}: option {action}"

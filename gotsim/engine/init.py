@@ -42,7 +42,12 @@ def place_neutral_forces(
 def _starting_record(setup: Setup) -> NDArray[np.void]:
     """The round-1 record of a setup, before any shuffling (decks in data order)."""
     board = load_board(setup.edition, board=setup.board)
-    rules = rules_table(setup.edition, setup.players, expansion=setup.expansion)[0]
+    rules = rules_table(
+        setup.edition,
+        setup.players - len(setup.vassals),
+        {"vassals": True} if setup.vassals else None,
+        expansion=setup.expansion,
+    )[0]
     g = np.zeros((), STATE_DTYPE)
     g["game_round"] = 1
     g["phase"] = Phase.PLANNING
@@ -57,6 +62,7 @@ def _starting_record(setup: Setup) -> NDArray[np.void]:
     g["one_time"][:] = -1
     g["lions_cunning"] = -1
     g["track"][:] = -1
+    g["commander"][:] = -1
     for t, track in enumerate(("iron_throne", "fiefdoms", "kings_court")):
         for pos, house in enumerate(setup.tracks[track]):
             g["track"][t, pos] = house
@@ -92,10 +98,14 @@ def new_games(
     players: int = 6,
     kings_court_swap: bool = False,
     expansion: str | None = None,
+    vassals: bool = False,
 ) -> np.recarray:
     """A batch of round-1 records, one per seed, with shuffled Westeros and wildling decks
-    (``expansion``: the start of a 2nd-edition expansion, ``rules.variants.EXPANSIONS``)."""
-    return _games_from(seed_streams_batch(seeds), edition, players, kings_court_swap, expansion)
+    (``expansion``: the start of a 2nd-edition expansion, ``rules.variants.EXPANSIONS``;
+    ``vassals``: ``players`` player houses, the board's other houses vassals)."""
+    return _games_from(
+        seed_streams_batch(seeds), edition, players, kings_court_swap, expansion, vassals
+    )
 
 
 def new_games_range(
@@ -107,10 +117,13 @@ def new_games_range(
     players: int = 6,
     kings_court_swap: bool = False,
     expansion: str | None = None,
+    vassals: bool = False,
 ) -> np.recarray:
     """``new_games`` for games ``first … first + n - 1`` seeded as ``simulate`` seeds them,
     ``SeedSequence(seed, spawn_key=(i,))``, without making the sequences."""
-    return _games_from(range_streams(seed, first, n), edition, players, kings_court_swap, expansion)
+    return _games_from(
+        range_streams(seed, first, n), edition, players, kings_court_swap, expansion, vassals
+    )
 
 
 def _games_from(
@@ -119,8 +132,11 @@ def _games_from(
     players: int,
     kings_court_swap: bool,
     expansion: str | None,
+    vassals: bool = False,
 ) -> np.recarray:
-    setup = load_setup(edition, players, kings_court_swap=kings_court_swap, expansion=expansion)
+    setup = load_setup(
+        edition, players, kings_court_swap=kings_court_swap, expansion=expansion, vassals=vassals
+    )
     start = _starting_record(setup)
     games = np.empty(len(streams), STATE_DTYPE).view(np.recarray)
     games[:] = start

@@ -23,10 +23,20 @@ from gotsim.engine.state import (
     ORDER_COUNT,
     ORDER_SEA_ONLY,
     H,
+    Order,
     Phase,
     Restriction,
 )
+from gotsim.engine.vassals import CLAIMS_DONE
 from gotsim.rules.ids import AreaKind, Unit
+
+# the order kinds each of a vassal's four tokens stands for (engine.vassals.vassal_token)
+VASSAL_TOKENS = (
+    (Order.MARCH_ZERO,),
+    (Order.RAID, Order.SUPPORT_ONE),
+    (Order.DEFENSE_ONE, Order.CONSOLIDATE),
+    (Order.DEFENSE_TWO,),
+)
 
 
 def _controller(g: np.void, t: np.void, a: int) -> int:
@@ -111,6 +121,35 @@ def violations(g: np.void, t: np.void) -> list[str]:
     if int(t["edition"]) == 1:
         out.extend(_first_edition(g, t))
     out.extend(_objectives(g, t))
+    if t["vassals"]:
+        out.extend(_vassals(g, t))
+    return out
+
+
+def _vassals(g: np.void, t: np.void) -> list[str]:
+    """Vassals (V1-V12): no power in hand or on the board, at most one of each of the four
+    vassal order tokens and no other order, a player house commanding each vassal once the
+    claims are made, never the winner."""
+    out: list[str] = []
+    n = int(t["n_areas"])
+    vassal = t["vassal"].astype(bool)
+    claimed = int(g["phase"]) != Phase.PLANNING or int(g["claim_turn"]) == CLAIMS_DONE
+    for h in np.flatnonzero(vassal):
+        if g["power"][h] or (g["power_token"][:n] == h).any():
+            out.append(f"vassal {h}: power {g['power'][h]} or a power token")
+        used = [int(sum(g["orders_used"][h][k] for k in kinds)) for kinds in VASSAL_TOKENS]
+        others = int(g["orders_used"][h].sum()) - sum(used)
+        if max(used) > 1 or others:
+            out.append(f"vassal {h}: orders {g['orders_used'][h].tolist()}")
+        boss = int(g["commander"][h])
+        if (
+            claimed
+            and int(g["game_round"])
+            and (boss < 0 or vassal[boss] or not g["in_play"][boss])
+        ):
+            out.append(f"vassal {h}: commander {boss}")
+    if int(g["winner"]) >= 0 and vassal[int(g["winner"])]:
+        out.append(f"vassal {int(g['winner'])} won")
     return out
 
 

@@ -19,6 +19,7 @@ from gotsim.engine import combat as cb
 from gotsim.engine import marches as mv
 from gotsim.engine import objectives as ob
 from gotsim.engine import one_time as ot
+from gotsim.engine import vassals as vs
 from gotsim.engine import westeros as ws
 from gotsim.engine.board_state import (
     LAND,
@@ -120,12 +121,14 @@ def order_allowed_counted(
 ) -> bool:
     """``order_allowed`` with the house's star orders still free counted already
     (``stars_allowed - stars_used``), for a decision that asks about every kind."""
-    used = g.orders_used[house, kind] - (1 if kind == replacing else 0)
-    if used >= order_count(t, kind):
+    if t.vassals and t.vassal[house]:
+        if not vs.vassal_order_free(g, house, kind, replacing):
+            return False  # a vassal's four tokens, no star orders (V5)
+    elif g.orders_used[house, kind] - (1 if kind == replacing else 0) >= order_count(t, kind):
         return False
     if ORDER_SEA_ONLY[kind] and t.kind[area] != SEA:
         return False  # Mother of Dragons' sea order tokens: sea areas only
-    if ORDER_STAR[kind]:
+    if ORDER_STAR[kind] and not (t.vassals and t.vassal[house]):
         # a replaced star order frees its star
         if stars_free + (1 if replacing >= 0 and ORDER_STAR[replacing] else 0) <= 0:
             return False
@@ -178,6 +181,8 @@ def _planning(g, t) -> None:
         note_castle_holders(g, t)  # the baseline of round 1's castles lost
     if t.fortifications and g.loop_house == 0 and g.loop_area == 0:
         clear_fortifications(g, t)  # units the Westeros phase destroyed
+    if t.vassals and vs.claim_step(g, t):
+        return  # the players claim the vassals first (V2)
     if t.one_time_orders and g.plan_one_time_done == 0 and ot.planning_step(g, t):
         return  # a one-time order first (plan_one_time_*), then the others
     a = turn_order_area(g, t)
@@ -192,6 +197,8 @@ def _planning(g, t) -> None:
         a = turn_order_area(g, t)
     g.phase = Phase.RAVEN
     clear_phase_counters(g)
+    if t.vassals:
+        vs.end_of_planning(g)
 
 
 # --- the Messenger Raven ------------------------------------------------------------------------
@@ -202,7 +209,7 @@ def _planning(g, t) -> None:
 def _raven(g, t) -> None:
     if g.raven_asked == 0:
         g.raven_asked = 1
-        ask(g, Decision.RAVEN, g.track[KINGS_COURT, 0])
+        ask(g, Decision.RAVEN, vs.dominance_holder(g, t, KINGS_COURT))
         return
     for house in range(H):  # the orders are final now: count each house's star orders
         g.history_stars[g.game_round - 1, house] = stars_used(g, house) if g.in_play[house] else 0
@@ -445,6 +452,8 @@ def check_castle_victory(g, t) -> None:
     """A house holding ``castles_to_win`` castles and strongholds wins at once."""
     packed = castles_by_house(g, t)
     for house in range(H):  # (A Feast for Crows: castles_to_win is out of reach)
+        if t.vassal[house]:
+            continue  # a vassal never wins (V9)
         if g.in_play[house] and ((packed >> (8 * house)) & 0xFF) >= t.castles_to_win:
             record_round(g, t)
             g.done = 1
@@ -508,7 +517,8 @@ def _consolidate(g, t) -> None:
             continue
         g.loop_area += 1
         if g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == CONSOLIDATE:
-            star = g.order[a] == Order.CONSOLIDATE_STAR
+            # a vassal's defense +1 / muster token musters like a star order (V5)
+            star = g.order[a] == Order.CONSOLIDATE_STAR or (t.vassals and t.vassal[house])
             if star and t.edition == 2 and t.kind[a] == LAND and t.muster_points[a] > 0:
                 ask(g, Decision.CONSOLIDATE_CHOICE, house, a)
                 return
@@ -584,8 +594,8 @@ def end_after_last_round(g, t) -> None:
     best = -1
     best_key = (-1, -1, -1, -1)
     for house in range(H):
-        if not g.in_play[house]:
-            continue
+        if not g.in_play[house] or t.vassal[house]:
+            continue  # (a vassal never wins, V9)
         if t.edition == 1:
             # 1e: castles, supply, power in hand (D19); a remaining tie (a draw in the rules)
             # goes to the higher place on the Iron Throne track
@@ -717,6 +727,8 @@ def legal(g, t, mask) -> int:
         ot.one_time_legal(g, t, mask)
     elif kind == Decision.OBJECTIVE:
         ob.objective_legal(g, t, mask)
+    elif kind == Decision.CLAIM_VASSAL:
+        vs.claim_legal(g, t, mask)
     elif not ws.westeros_legal(g, t, mask):
         bt.battle_legal(g, t, mask)
     n = 0
@@ -815,6 +827,8 @@ def apply_legal(g, t, action: int) -> None:
         ot.one_time_apply(g, t, kind, house, action)
     elif kind == Decision.OBJECTIVE:
         ob.objective_apply(g, t, house, action)
+    elif kind == Decision.CLAIM_VASSAL:
+        vs.claim_apply(g, t, house, action)
     elif ws.is_westeros_decision(kind):
         ws.westeros_apply(g, t, kind, house, action)
     else:

@@ -263,6 +263,9 @@ class Decision(IntEnum):
     # 2e A Feast for Crows objective cards (gotsim.engine.objectives):
     OBJECTIVE = 40  # ctx0 ObjectiveStep; action: an Objective number (the card moved or
     # scored), or for SPECIAL 0 pass, 1 score; ACT_NONE: score nothing (SCORE)
+    # vassals variant (gotsim.engine.vassals):
+    CLAIM_VASSAL = 41  # ctx0 claims left; action = House of the vassal claimed, ACT_NONE: pass
+    # the claims left on to the next player
 
 
 class ObjectiveStep(IntEnum):
@@ -378,6 +381,13 @@ def state_dtype(houses: int = H, areas: int = A_MAX, order_kinds: int = N_ORDER_
         ("walk_seas", np.int16, (A_MAX,)),
         # 1e three-card combat variant: bit i, deck slot i put down face down by each side
         ("card_picks", np.uint8, (2,)),
+        # vassals variant (gotsim.engine.vassals): per House the player house commanding it
+        # this round (-1: not a vassal, or not claimed yet); the claiming's place (0 not begun
+        # this round, k the k-th player house in Iron Throne order, CLAIMS_DONE) and the claims
+        # the player asked may still make
+        ("commander", np.int8, (H,)),
+        ("claim_turn", np.int8, ()),
+        ("claim_left", np.int8, ()),
         # --- statistics ------------------------------------------------------------------------
         # per round r (row r-1), columns H_*: Westeros cards drawn I-III (after any Winter Is
         # Coming), threat at round end, wildling attacks, last attack's result (1 Night's Watch,

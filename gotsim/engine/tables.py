@@ -27,6 +27,7 @@ from gotsim.rules.variants import (
     EXPANSIONS,
     EYRIE_PORT,
     SEA_ORDERS,
+    VASSALS,
     Rules,
     expansion_board,
 )
@@ -108,6 +109,10 @@ RULES_DTYPE = np.dtype(
         ("eyrie_port", np.uint8),  # A Feast for Crows: The Eyrie has a port (59 areas)
         # Mother of Dragons: each house also has the sea order tokens (Order.SEA_*)
         ("sea_orders", np.uint8),
+        # the vassals variant (gotsim.engine.vassals): 1 in a vassal game, and per House 1 for
+        # a vassal (a house on the board no player takes)
+        ("vassals", np.uint8),
+        ("vassal", np.uint8, (H,)),
         # the points each objective card scores, by House (A Feast for Crows; with the Eyrie port
         # Mercantile Ventures is worth 1 to Arryn)
         ("objective_points", np.int8, (N_OBJECTIVES, H)),
@@ -194,7 +199,7 @@ def rules_table(
 def _rules_table(chosen: Rules) -> np.recarray:
     edition, players = chosen.edition, chosen.players
     board = load_board(edition, board=chosen.board)
-    setup = load_setup(edition, players, expansion=chosen.expansion)
+    setup = load_setup(edition, players, expansion=chosen.expansion, vassals=chosen.on(VASSALS))
     if board.n_areas > A_MAX:
         raise ValueError(f"{edition} board has {board.n_areas} areas, the engine holds {A_MAX}")
     if int(board.n_neighbours.max()) > MAX_NEIGHBOURS:
@@ -203,7 +208,10 @@ def _rules_table(chosen: Rules) -> np.recarray:
     t = rules[0]
     n = board.n_areas
     t["edition"] = 1 if edition == "1e" else 2
-    t["players"] = players
+    t["players"] = setup.players  # with vassals: every house on the board's tracks
+    t["vassals"] = chosen.on(VASSALS)
+    for house in setup.vassals:
+        t["vassal"][house] = 1
     t["n_areas"] = n
     t["castles_to_win"] = 127 if setup.victory_points else setup.castles_to_win
     t["victory_points"] = setup.victory_points

@@ -127,6 +127,7 @@ def play_games(
         players=players,
         kings_court_swap=chosen.on("kings_court_swap"),
         expansion=chosen.expansion,
+        vassals=chosen.on("vassals"),
     )
     previous = numba.get_num_threads()
     cores = _pool_threads()
@@ -227,10 +228,15 @@ def games_frame(
     seed: int = 0,
     first_game: int = 0,
     expansion: str | None = None,
+    variants: Mapping[str, bool] | None = None,
 ) -> pd.DataFrame:
-    """One row per finished game record (the ``simulate`` columns)."""
+    """One row per finished game record (the ``simulate`` columns; with the ``vassals``
+    variant also ``vassal_houses``, the vassals, comma-separated: never a winner)."""
     n_games = len(games)
-    rules = rules_table(edition, players, expansion=expansion)
+    vassal_game = bool((variants or {}).get("vassals"))
+    rules = rules_table(
+        edition, players, {"vassals": True} if vassal_game else None, expansion=expansion
+    )
     # no record to ask: the columns of the base game's six houses
     in_play = [h for h in House if games.in_play[0, h]] if n_games else list(BASE_HOUSES)
     reasons = end_reason_names(int(rules[0].max_rounds))
@@ -254,6 +260,8 @@ def games_frame(
             frame[f"vp_{house.id}"] = games.vp[:, house].astype(int)
             frame[f"objectives_{house.id}"] = (games.objective_at == OBJ_SCORED + house).sum(1)
     frame["battles"] = games.battles.sum(axis=1) // 2
+    if vassal_game:
+        frame["vassal_houses"] = ",".join(h.id for h in House if rules[0].vassal[h])
     return pd.DataFrame(frame)
 
 
@@ -328,18 +336,29 @@ def rounds_frame(games: np.recarray, *, first_game: int = 0) -> pd.DataFrame:
 
 
 def _check_policies(
-    policies: Any, edition: str, players: int, expansion: str | None = None
+    policies: Any,
+    edition: str,
+    players: int,
+    expansion: str | None = None,
+    vassals: bool = False,
 ) -> None:
-    """A policy for a house that is not playing is a mistake, not something to ignore."""
+    """A policy for a house that is not playing is a mistake, not something to ignore (a
+    vassal is played by its commander's policy, ``docs/rules.md`` V2)."""
     if not isinstance(policies, Mapping) or "kind" in policies:
         return
     try:
-        playing = [h.id for h in load_setup(edition, players, expansion=expansion).houses]
+        setup = load_setup(edition, players, expansion=expansion, vassals=vassals)
     except (SetupDataError, ValueError, KeyError):
         return  # the engine names the bad edition or player count
+    playing = [h.id for h in setup.houses if h not in setup.vassals]
     for house in policies:
         if house == "default":
             continue
+        if house in (h.id for h in setup.vassals):
+            raise InputError(
+                f"policies.{house}: {house} is a vassal with {players} players; its commander's "
+                f"policy plays it (player houses: {', '.join(playing)})"
+            )
         if house in HOUSE_IDS and house not in playing:  # (the engine names unknown ones)
             raise InputError(
                 f"policies.{house}: {house} is not playing with {players} players "
@@ -390,7 +409,7 @@ def simulate(
         pass  # the engine names the edition
     except ValueError as error:
         raise InputError(str(error)) from None
-    _check_policies(policies, edition, players, expansion)
+    _check_policies(policies, edition, players, expansion, bool((variants or {}).get("vassals")))
     _policies(policies)  # bad specs fail before any game is played
     games = play_games(
         n_games,
@@ -402,7 +421,14 @@ def simulate(
         policies=policies,
         expansion=expansion,
     )
-    return games_frame(games, players=players, edition=edition, seed=seed, expansion=expansion)
+    return games_frame(
+        games,
+        players=players,
+        edition=edition,
+        seed=seed,
+        expansion=expansion,
+        variants=variants,
+    )
 
 
 # --- simulation from a position ----------------------------------------------------------------

@@ -14,6 +14,7 @@ import numpy as np
 from gotsim.engine.machine import apply_legal, legal, order_allowed
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision
+from gotsim.engine.vassals import deciding_house
 from gotsim.jit import njit
 from gotsim.players import fighting as fi
 from gotsim.players import marching as ma
@@ -21,6 +22,7 @@ from gotsim.players import objectives as ob
 from gotsim.players import one_time as ot
 from gotsim.players import orders as od
 from gotsim.players import raids as ra
+from gotsim.players import vassals as vs
 from gotsim.players import westeros as we
 from gotsim.players.params import HEURISTIC
 from gotsim.players.view import init_memo
@@ -107,6 +109,8 @@ def _choose(g, t, house: int, mask, params, memo) -> int:
         return ot.one_time_move(g, t, house, mask, params, memo)
     if kind == Decision.OBJECTIVE:
         return ob.objective_choice(g, t, house, mask, params, memo)
+    if kind == Decision.CLAIM_VASSAL:
+        return vs.claim_choice(g, t, house, mask)
     return -1
 
 
@@ -196,9 +200,12 @@ def policy_turn(g, t, kinds, mask, memo) -> bool:
     # int64, the type Python callers pass too (numba's int() would keep the record's int8): one
     # compiled heuristic for both, not two
     house = np.int64(g.pending_house)
-    action = policy_action(g, t, house, kinds[house] == HEURISTIC, mask, memo)
+    who = np.int64(deciding_house(g, t, house))  # a vassal: its commander's policy (V2)
+    action = policy_action(g, t, house, kinds[who] == HEURISTIC, mask, memo)
     if action < 0:
         return False
+    if t.vassals and kinds[who] == HEURISTIC:
+        action = vs.command_filter(g, t, house, action, mask)
     apply_legal(g, t, action)
     return True
 

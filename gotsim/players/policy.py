@@ -27,6 +27,7 @@ from gotsim.players.heuristic import heuristic_action
 from gotsim.players.memo import new_memos
 from gotsim.players.params import HEURISTIC, SEARCH, policy_kind, policy_params
 from gotsim.players.search import SearchPolicy, settings_table
+from gotsim.players.vassals import command_filter
 from gotsim.rules.ids import House
 
 MEMO_ATTRIBUTE = "_heuristic_memo"
@@ -79,9 +80,12 @@ class HeuristicPolicy:
         mask = np.zeros(N_ACTIONS, np.bool_)
         mask[list(pending.legal)] = True
         house = int(pending.house)
-        return int(
+        action = int(
             heuristic_action(game.record, game.t, house, mask, self._rows[house], game_memo(game))
         )
+        if game.t.vassals:  # as in batch play: never against an ally (docs/rules.md V11)
+            action = int(command_filter(game.record, game.t, house, action, mask))
+        return action
 
     def __repr__(self) -> str:
         if self.spec is not None:

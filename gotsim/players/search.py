@@ -40,6 +40,7 @@ from gotsim.engine.board_state import castles_held
 from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, OBJ_DECK, Decision, H, Phase
+from gotsim.engine.vassals import deciding_house
 from gotsim.jit import njit
 from gotsim.players.heuristic import heuristic_action, load_params, policy_turn
 from gotsim.players.memo import new_memos
@@ -53,6 +54,7 @@ from gotsim.players.params import (
     policy_kind,
     policy_params,
 )
+from gotsim.players.vassals import command_filter
 from gotsim.players.view import init_memos
 from gotsim.rules.ids import BASE_HOUSES
 
@@ -463,15 +465,19 @@ class SearchPolicy:
 
     def __call__(self, game: Any, pending: Any) -> int:
         house = int(pending.house)
-        searcher = self._searchers.get((id(game), house))
-        if searcher is None:
-            row = None if self._spec is None else policy_params(self._spec, house)
-            searcher = self._searchers[(id(game), house)] = Searcher(self.settings, row)
         memo = self._memos.get(id(game))
         if memo is None:
             memo = self._memos[id(game)] = new_memos(1)[0]
         mask = np.zeros(N_ACTIONS, np.bool_)
         mask[list(pending.legal)] = True
+        g, t = game.record, game.t
+        if t.vassals and t.vassal[house]:  # its commander plays it by the heuristic (V11)
+            action = int(heuristic_action(g, t, house, mask, defaults_for(house), memo))
+            return int(command_filter(g, t, house, action, mask))
+        searcher = self._searchers.get((id(game), house))
+        if searcher is None:
+            row = None if self._spec is None else policy_params(self._spec, house)
+            searcher = self._searchers[(id(game), house)] = Searcher(self.settings, row)
         kinds = np.full(H, HEURISTIC, np.int8)
         params = np.array([defaults_for(h) for h in range(H)])  # the others: the heuristic
         params[house] = searcher.params
@@ -521,10 +527,14 @@ def play_with_search(
             house = int(g.pending_house)
             if legal(g, t, mask) == 0:
                 raise RuntimeError(f"game {i}: a decision without legal action")
-            if kinds_i[house] == SEARCH:
+            who = int(deciding_house(g, t, house))  # a vassal: its commander's (rules.md V2)
+            if kinds_i[who] == SEARCH and who == house:
                 action = searchers[house].choose(g, t, house, mask, memo, kinds_i, params_i)
-            elif kinds_i[house] == HEURISTIC:
+            elif kinds_i[who] in (SEARCH, HEURISTIC):
+                # (a searching commander plays its vassals by the heuristic)
                 action = int(heuristic_action(g, t, house, mask, params_i[house], memo))
+                if t.vassals:
+                    action = int(command_filter(g, t, house, action, mask))
             else:
                 action = int(pick_from_mask(g.rng, 1 + house, mask))
             apply_legal(g, t, action)

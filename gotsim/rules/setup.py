@@ -9,7 +9,7 @@ expansion's own start (A Dance with Dragons) is ``expansion="adwd"``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
@@ -17,7 +17,12 @@ from typing import Any
 from gotsim.data import load_data
 from gotsim.rules.board import Board, BoardDataError, load_board
 from gotsim.rules.ids import AreaKind, House, Unit
-from gotsim.rules.variants import EXPANSIONS, expansion_board, expansion_name
+from gotsim.rules.variants import (
+    EXPANSIONS,
+    VASSAL_BOARD_HOUSES,
+    expansion_board,
+    expansion_name,
+)
 
 TRACKS: tuple[str, ...] = ("iron_throne", "fiefdoms", "kings_court")
 
@@ -62,6 +67,9 @@ class Setup:
     # the board the setup stands on (``rules.board.load_board``'s ``board``: Mother of Dragons'
     # ``mod7``; "base" for the edition's own)
     board: str = "base"
+    # with the ``vassals`` variant: the houses on the board no player takes (``houses`` holds
+    # them too, and ``players`` counts every house on the board)
+    vassals: tuple[House, ...] = ()
 
     def dominance_holder(self, track: str) -> House:
         return self.tracks[track][0]
@@ -313,16 +321,88 @@ def load_setup(
     *,
     kings_court_swap: bool = False,
     expansion: str | None = None,
+    vassals: bool = False,
 ) -> Setup:
     """The packaged starting position of ``edition`` for ``players`` houses (``expansion``: a
-    2nd-edition expansion's own start, ``rules.variants.EXPANSIONS``).
+    2nd-edition expansion's own start, ``rules.variants.EXPANSIONS``; ``vassals``: ``players``
+    player houses and the other houses of the board as vassals, ``vassal_setup``).
 
     >>> load_setup("2e", 6).tracks["iron_throne"][0].id
     'baratheon'
     >>> load_setup("2e", 6, expansion="adwd").max_rounds
     6
     """
+    if vassals:
+        return vassal_setup(edition, players, expansion_name(expansion))
     return _load_setup(edition, players, kings_court_swap, expansion_name(expansion))
+
+
+VASSAL_SUPPLY = 4  # a vassal's supply level at the start (expansions.json components.vassals)
+
+
+def vassal_players(players: int) -> tuple[House, ...]:
+    """The player houses of a vassal game of ``players`` (V1): the houses of the base game's
+    setup for that many players (all six base houses at 6), as Swords and Ravens lets the
+    players choose their houses freely and this is the simplest rule to state.
+
+    >>> [h.id for h in vassal_players(4)]
+    ['baratheon', 'lannister', 'stark', 'greyjoy']
+    """
+    counts = load_data("2e", "setup.json")["player_counts"]
+    if str(players) not in counts:
+        raise SetupDataError(f"vassals: no player houses for {players} players")
+    return tuple(House.from_id(h) for h in counts[str(players)]["houses"])
+
+
+def vassal_track(order: tuple[House, ...], vassals: tuple[House, ...]) -> tuple[House, ...]:
+    """A starting track with vassals (V3): where a vassal would sit in one of the top three
+    spaces, every vassal of the track moves to its bottom, in their order.
+
+    >>> from gotsim.rules.ids import House as Hs
+    >>> [h.id for h in vassal_track((Hs.BARATHEON, Hs.MARTELL, Hs.STARK), (Hs.MARTELL,))]
+    ['baratheon', 'stark', 'martell']
+    """
+    if not any(h in vassals for h in order[:3]):
+        return order
+    return (*(h for h in order if h not in vassals), *(h for h in order if h in vassals))
+
+
+@lru_cache(maxsize=16)
+def vassal_setup(edition: str, players: int, expansion: str | None) -> Setup:
+    """The start of a ``vassals`` game (V1-V4): the whole board's setup (the base game's
+    6-player one, or Mother of Dragons' 7-player one) with the houses of ``vassal_players``
+    as players and the others as vassals: a vassal starts at supply 4 with no power tokens
+    (it never holds any), with its scenario's ``starting_units_if_vassal`` where the scenario
+    gives them (Mother of Dragons) and its ordinary starting units otherwise; the tracks follow
+    ``vassal_track``."""
+    if edition != "2e":
+        raise SetupDataError("vassals is a 2nd-edition variant")
+    if expansion not in VASSAL_BOARD_HOUSES:
+        raise SetupDataError(f"vassals: no vassal game with expansion {expansion!r}")
+    whole = _load_setup(edition, VASSAL_BOARD_HOUSES[expansion], False, expansion)
+    playing = vassal_players(players)
+    vassals = tuple(h for h in whole.houses if h not in playing)
+    units = {h: dict(placed) for h, placed in whole.units.items()}
+    if expansion is not None:
+        scenario = load_data("2e", "expansions.json")["scenarios"][EXPANSIONS[expansion]]
+        board = load_board(edition, board=whole.board)
+        own = scenario.get("starting_units_if_vassal", {})
+        for house in vassals:
+            if house.id in own:
+                units[house] = {
+                    area: _unit_counts(board, area, counts, f"{house.id} vassal units")
+                    for area, counts in own[house.id].items()
+                }
+    tracks = {track: vassal_track(order, vassals) for track, order in whole.tracks.items()}
+    return replace(
+        whole,
+        units=MappingProxyType(units),
+        power={h: 0 if h in vassals else n for h, n in whole.power.items()},
+        power_total={h: 0 if h in vassals else n for h, n in whole.power_total.items()},
+        supply={h: VASSAL_SUPPLY if h in vassals else n for h, n in whole.supply.items()},
+        tracks=tracks,
+        vassals=vassals,
+    )
 
 
 @lru_cache(maxsize=32)

@@ -35,6 +35,7 @@ VARIANTS: tuple[str, ...] = (
     "eyrie_port",
     "sea_orders",
     "iron_bank",
+    "vassals",
 )
 # the 1st edition's A Clash of Kings modules (each refused with the 2nd edition)
 CLASH_OF_KINGS_VARIANTS: tuple[str, ...] = VARIANTS[2:8]
@@ -53,6 +54,18 @@ def played_card_set(expansion: str | None, adwd_house_cards: bool) -> str:
     if adwd_house_cards:
         return "adwd"
     return "mod" if expansion == "mod" else "base"
+
+
+# Mother of Dragons' vassals (also Swords and Ravens' option for the base game): the houses on
+# the board that no player takes are vassals, commanded each round by a player house
+# (``gotsim.engine.vassals``; ``docs/rules.md`` V1…)
+VASSALS = "vassals"
+# player houses a vassal game is played by: the base game's 6-house board with 3-5 players,
+# Mother of Dragons' 7-house board with 3-6 (the players are the houses of the base game's
+# setup for that count; the six base houses at 6)
+VASSAL_PLAYER_COUNTS: dict[str | None, tuple[int, ...]] = {None: (3, 4, 5), "mod": (3, 4, 5, 6)}
+# the houses on the board in a vassal game, players and vassals together
+VASSAL_BOARD_HOUSES: dict[str | None, int] = {None: 6, "mod": 7}
 
 
 # A Feast for Crows: The Eyrie has a port on The Narrow Sea (board ``affc_eyrie_port``)
@@ -111,10 +124,15 @@ def expansion_name(value: object) -> str | None:
     raise ValueError(f"expansion: unknown expansion {value!r} (known: {known})")
 
 
-def expansion_board(expansion: str | None, players: int, eyrie_port: bool = False) -> str:
+def expansion_board(
+    expansion: str | None, players: int, eyrie_port: bool = False, vassals: bool = False
+) -> str:
     """The board (``rules.board.load_board``'s ``board``) of a game of ``expansion`` at
-    ``players``: Mother of Dragons' ``"mod7"`` or ``"mod8"``, A Feast for Crows'
-    ``"affc_eyrie_port"`` with its ``eyrie_port`` option, else the edition's own (``"base"``)."""
+    ``players``: Mother of Dragons' ``"mod7"`` or ``"mod8"`` (``"mod7"`` with ``vassals``),
+    A Feast for Crows' ``"affc_eyrie_port"`` with its ``eyrie_port`` option, else the
+    edition's own (``"base"``)."""
+    if expansion == "mod" and vassals:
+        return "mod7"
     if expansion == "mod":
         return f"mod{players}"
     return Rules.board_named(eyrie_port)
@@ -160,7 +178,9 @@ class Rules:
                 raise ValueError(
                     f"house_cards {self.house_cards!r} with adwd_house_cards: two decks at once"
                 )
-        if self.expansion is not None:
+        if VASSALS in self.variants:
+            _check_vassals(self)
+        elif self.expansion is not None:
             if self.edition != "2e":
                 raise ValueError(f"expansion {self.expansion!r} is a 2nd-edition expansion")
             wanted = EXPANSION_PLAYER_COUNTS[self.expansion]
@@ -257,7 +277,17 @@ class Rules:
         """The board the game is played on (``rules.board.load_board``'s ``board``): ``"base"``
         for the edition's own, ``"affc_eyrie_port"`` with ``eyrie_port``, Mother of Dragons'
         ``"mod7"`` (``"mod8"``) by its player count."""
-        return expansion_board(self.expansion, self.players, EYRIE_PORT in self.variants)
+        return expansion_board(
+            self.expansion, self.players, EYRIE_PORT in self.variants, VASSALS in self.variants
+        )
+
+    @property
+    def board_houses(self) -> int:
+        """The houses on the board: ``players``, and with ``vassals`` every house of the board
+        (6 in the base game, 7 in Mother of Dragons), the vassals among them."""
+        if VASSALS in self.variants:
+            return VASSAL_BOARD_HOUSES[self.expansion]
+        return self.players
 
     @staticmethod
     def board_named(eyrie_port: bool) -> str:
@@ -271,6 +301,28 @@ class Rules:
         return name in self.variants
 
 
+def _check_vassals(rules: Rules) -> None:
+    """Refuse a ``vassals`` game the rules do not allow (one line, ``ValueError``)."""
+    if rules.edition != "2e":
+        raise ValueError(
+            "vassals is a 2nd-edition variant (Mother of Dragons); the 1st edition has none"
+        )
+    if rules.expansion not in VASSAL_PLAYER_COUNTS:
+        raise ValueError(
+            f"vassals is played in the base game or Mother of Dragons (expansion mod), not "
+            f"with expansion {rules.expansion!r}"
+        )
+    wanted = VASSAL_PLAYER_COUNTS[rules.expansion]
+    if rules.players not in wanted:
+        game = "Mother of Dragons" if rules.expansion else "the base game"
+        raise ValueError(
+            f"vassals in {game} is played by {min(wanted)}-{max(wanted)} players (the other "
+            f"houses are the vassals), not {rules.players}"
+        )
+    if "kings_court_swap" in rules.variants:
+        raise ValueError("kings_court_swap changes the 5-player track; a vassal game has its own")
+
+
 __all__ = [
     "ADWD_HOUSE_CARDS",
     "CLASH_OF_KINGS_VARIANTS",
@@ -282,6 +334,9 @@ __all__ = [
     "PLANNED_PLAYERS",
     "SEA_ORDERS",
     "VARIANTS",
+    "VASSALS",
+    "VASSAL_BOARD_HOUSES",
+    "VASSAL_PLAYER_COUNTS",
     "Rules",
     "expansion_board",
     "expansion_name",

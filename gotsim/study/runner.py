@@ -203,6 +203,7 @@ def play_block(task: BlockTask) -> BlockResult:
         seed=task.seed,
         first_game=task.first_game,
         expansion=task.expansion,
+        variants=task.variants,
     )
     rounds = rounds_frame(records, first_game=task.first_game)
     if first_round > 1:  # rounds before the position's have no history

@@ -32,6 +32,7 @@ from gotsim.rules.variants import (
     EYRIE_PORT,
     IRON_BANK,
     SEA_ORDERS,
+    VASSALS,
     Rules,
     expansion_name,
 )
@@ -82,6 +83,7 @@ MODULES: tuple[str, ...] = (
     EYRIE_PORT,
     SEA_ORDERS,
     IRON_BANK,
+    VASSALS,
 )
 VARIANT_KEYS: tuple[str, ...] = ("tides_of_battle", *MODULES)
 COMPARE_KEYS: tuple[str, ...] = ("by", "houses", "baseline")
@@ -172,7 +174,7 @@ def _cell_key(cell: Cell) -> dict[str, Any]:
     key = cell.params() | {"policies": dict(cell.policies)}
     if cell.expansion is None:
         del key["expansion"]
-    for option in (EYRIE_PORT, SEA_ORDERS, IRON_BANK):  # (nor an expansion's option when off)
+    for option in (EYRIE_PORT, SEA_ORDERS, IRON_BANK, VASSALS):  # (nor an option when off)
         if not key[option]:
             del key[option]
     return key
@@ -669,6 +671,14 @@ def _key(axis: str, axes: Mapping[str, Any]) -> str:
     return f"grid.{axis}" if axis in axes else GRID_AXES[axis]
 
 
+def _player_houses(cell: Cell) -> list[str]:
+    """The houses a cell's players play (with vassals: not the vassals)."""
+    setup = load_setup(
+        cell.edition, cell.players, expansion=cell.expansion, vassals=VASSALS in cell.modules
+    )
+    return [h.id for h in setup.houses if h not in setup.vassals]
+
+
 def _check_cell(
     r: _Reader,
     cell: Cell,
@@ -701,12 +711,18 @@ def _check_cell(
             _key(IRON_BANK, axes),
             f'the Iron Bank is a Mother of Dragons option (expansion = "mod"){where}',
         )
-    if cell.expansion is not None:
+    vassals = VASSALS in cell.modules
+    if vassals:
+        try:
+            Rules.of(cell.edition, cell.players, cell.variants, cell.expansion)
+        except (ValueError, NotImplementedError) as error:
+            r.fail(_key(VASSALS, axes), f"{error}{where}")
+    elif cell.expansion is not None:
         try:
             Rules.of(cell.edition, cell.players, cell.variants, cell.expansion)
         except ValueError as error:
             r.fail(_key("expansion", axes), f"{str(error).removeprefix('expansion: ')}{where}")
-    houses = [h.id for h in load_setup(cell.edition, cell.players, expansion=cell.expansion).houses]
+    houses = _player_houses(cell)  # (with vassals: not the vassals)
     if cell.kings_court_swap:
         absent = [h for h in ("tyrell", "greyjoy") if h not in houses]
         if absent:
@@ -722,7 +738,7 @@ def _check_cell(
             f"Tides of Battle is a 2nd-edition variant; the 1st edition has none{where}",
         )
     for module in cell.modules:
-        if module in (EYRIE_PORT, SEA_ORDERS, IRON_BANK):
+        if module in (EYRIE_PORT, SEA_ORDERS, IRON_BANK, VASSALS):
             continue  # (checked with the expansion above)
         if module == ADWD_HOUSE_CARDS:
             if cell.edition != "2e":
@@ -800,11 +816,7 @@ def _compare(
         r.fail("compare.by", f"{by!r} is not a grid axis{_hint(by, axes)} (grid axes: {grid})")
     if len(axes[by]) < 2:
         r.fail("compare.by", f"grid.{by} has one value: nothing to compare")
-    in_every_cell = [
-        h.id
-        for h in House
-        if all(h in load_setup(c.edition, c.players, expansion=c.expansion).houses for c in cells)
-    ]
+    in_every_cell = [h.id for h in House if all(h.id in _player_houses(c) for c in cells)]
     houses: list[str] = list(in_every_cell)
     if "houses" in spec:
         listed = spec["houses"]

@@ -21,6 +21,7 @@ from gotsim.engine.marches import (
 )
 from gotsim.engine.rng import below
 from gotsim.engine.state import NATURE, ORDER_BONUS, Decision, Restriction, U
+from gotsim.engine.vassals import dominance_holder, vassal_defense_bonus
 from gotsim.jit import njit
 from gotsim.rules.ids import House
 
@@ -80,7 +81,7 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
     defense = g.order[target] if g.owner[target] == defender else -1
     if defense == 3 or defense == 4:
         b[d + cb.HAS_DEFENSE] = 1
-        b[d + cb.ORDER_BONUS] = defense - 2
+        b[d + cb.ORDER_BONUS] = vassal_defense_bonus(t, defender, defense)
     b[d + cb.GARRISON] = g.garrison[target]
     b[cb.FORTIFIED] = 1 if (t.castle[target] or t.stronghold[target]) else 0
     if g.fortification[target] > 0 and g.fortification[target] - 1 == defender:
@@ -102,7 +103,9 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
                 b[o + cb.IRON_THRONE_POS] = p
             if g.track[1, p] == house:
                 b[o + cb.FIEFDOMS_POS] = p
-        b[o + cb.BLADE_HOLDER] = 1 if (g.track[1, 0] == house and not g.blade_used) else 0
+        b[o + cb.BLADE_HOLDER] = (
+            1 if (dominance_holder(g, t, 1) == house and not g.blade_used) else 0
+        )
     g.combat_area = target
     g.combat_from = origin
     g.combat_step = SUPPORT
@@ -282,7 +285,9 @@ def follow_track_change(g, t, track: int) -> None:
                     b[s * cb.SIDE + cb.IRON_THRONE_POS] = p
                 elif track == 1:
                     b[s * cb.SIDE + cb.FIEFDOMS_POS] = p
-        b[s * cb.SIDE + cb.BLADE_HOLDER] = 1 if (g.track[1, 0] == h and not g.blade_used) else 0
+        b[s * cb.SIDE + cb.BLADE_HOLDER] = (
+            1 if (dominance_holder(g, t, 1) == h and not g.blade_used) else 0
+        )
 
 
 @njit(inline="always")

@@ -17,6 +17,7 @@ from gotsim.engine.board_state import (
 from gotsim.engine.state import (
     Decision,
 )
+from gotsim.engine.vassals import dominance_holder
 from gotsim.engine.westeros.common import (
     WILDLINGS,
     in_play_mask,
@@ -138,7 +139,7 @@ def _order_step(g, t, track: int) -> bool:
         if count == 1:
             place(g, first)
         else:
-            ask(g, Decision.TIE_ORDER, g.track[0, 0], track, best)
+            ask(g, Decision.TIE_ORDER, dominance_holder(g, t, 0), track, best)
             return False
     return True
 

@@ -17,6 +17,7 @@ from gotsim.engine.state import (
     Phase,
 )
 from gotsim.engine.tables import WesterosCard
+from gotsim.engine.vassals import dominance_holder
 from gotsim.engine.westeros.bidding import clash_step, game_of_thrones
 from gotsim.engine.westeros.common import (
     DECK_SIZE,
@@ -141,7 +142,7 @@ def _start_feast_card(g, t, card: int) -> int:
     if card == WesterosCard.RALLY_THE_MEN:
         return E_RALLY_START
     if card == WesterosCard.THE_BURDEN_OF_POWER:
-        return _ask_choice(g, card, g.track[0, 0])  # Iron Throne holder
+        return _ask_choice(g, card, dominance_holder(g, t, 0))  # Iron Throne holder
     if card == WesterosCard.FAMINE:
         return E_FAMINE
     if card == WesterosCard.IRONBORN_RAID:
@@ -161,15 +162,15 @@ def _start_card(g, t, card: int) -> int:
     if card == WesterosCard.MUSTERING or card == WesterosCard.MUSTERING_AFFC:
         return E_MUSTER_START
     if card == WesterosCard.A_THRONE_OF_BLADES:
-        return _ask_choice(g, card, g.track[0, 0])  # Iron Throne holder
+        return _ask_choice(g, card, dominance_holder(g, t, 0))  # Iron Throne holder
     if card == WesterosCard.GAME_OF_THRONES:
         return E_GAME_OF_THRONES
     if card == WesterosCard.DARK_WINGS_DARK_WORDS:
-        return _ask_choice(g, card, g.track[2, 0])  # Messenger Raven holder
+        return _ask_choice(g, card, dominance_holder(g, t, 2))  # Messenger Raven holder
     if card == WesterosCard.CLASH_OF_KINGS:
         return E_CLASH_START
     if card == WesterosCard.PUT_TO_THE_SWORD:
-        return _ask_choice(g, card, g.track[1, 0])  # Valyrian Steel Blade holder
+        return _ask_choice(g, card, dominance_holder(g, t, 1))  # Valyrian Steel Blade holder
     if card == WesterosCard.STORM_OF_SWORDS:
         g.restrict |= NO_DEFENSE
     elif card == WesterosCard.RAINS_OF_AUTUMN:

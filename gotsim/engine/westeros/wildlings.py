@@ -19,6 +19,7 @@ from gotsim.engine.state import (
     U,
 )
 from gotsim.engine.tables import WildlingCard
+from gotsim.engine.vassals import bidders_mask, dominance_holder
 from gotsim.engine.westeros.bidding import bidding_step, pay_bids, start_bidding
 from gotsim.engine.westeros.common import (
     A_BIDDING,
@@ -47,7 +48,6 @@ from gotsim.engine.westeros.common import (
     all_units,
     available,
     hand_size,
-    in_play_mask,
     is_participant,
     move_on_track,
     only_unit_type,
@@ -351,7 +351,7 @@ def apply_wildling_choice(g, t, house: int, action: int) -> None:
         else:
             tracks = highest_tracks(g, house)
             if tracks & (tracks - 1):  # tied: the Iron Throne holder picks the track
-                ask(g, Decision.TRACK_CHOICE, g.track[0, 0], TC_PREEMPTIVE, house)
+                ask(g, Decision.TRACK_CHOICE, dominance_holder(g, t, 0), TC_PREEMPTIVE, house)
             else:
                 _drop_two(g, t, _first_bit(tracks), house)
     elif card == WildlingCard.MASSING_ON_THE_MILKWATER:
@@ -397,7 +397,7 @@ def _begin_attack(g, t, strength: int, participants: int, nested: bool) -> None:
 def start_wildling_attack(g, t, strength: int) -> None:
     """Start a wildling attack of ``strength``; every house in play bids. Run it with
     ``wildling_attack_step``."""
-    _begin_attack(g, t, strength, in_play_mask(g, t), False)
+    _begin_attack(g, t, strength, bidders_mask(g, t), False)
 
 
 @njit
@@ -450,7 +450,13 @@ def _choose_bidder(g, t) -> bool:
     if count == 1 or g.wildling_card == WildlingCard.SILENCE_AT_THE_WALL:
         g.wildling_chosen = first
         return True
-    ask(g, Decision.TIE_ORDER, g.track[0, 0], WILDLINGS, ROLE_HIGHEST if highest else ROLE_LOWEST)
+    ask(
+        g,
+        Decision.TIE_ORDER,
+        dominance_holder(g, t, 0),
+        WILDLINGS,
+        ROLE_HIGHEST if highest else ROLE_LOWEST,
+    )
     return False
 
 

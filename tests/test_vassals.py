@@ -1,0 +1,372 @@
+"""Vassals (variant ``vassals``; ``docs/rules.md`` V1-V12): setups checked against the reference,
+refusals, and a casebook case per vassal rule in the engine and the heuristic's command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from enginecase import Case
+
+from gotsim.engine import combat as cb
+from gotsim.engine import machine as mc
+from gotsim.engine import vassals as vs
+from gotsim.engine.board_state import castles_held, gain_power
+from gotsim.engine.state import Decision
+from gotsim.players.vassals import command_filter
+from gotsim.rules.ids import House, Unit
+from gotsim.rules.setup import load_setup, vassal_players, vassal_track
+from gotsim.rules.variants import Rules
+
+REFERENCE = Path(__file__).parents[2] / "shared" / "reference" / "agot2e" / "expansions.json"
+VASSALS = {"vassals": True}
+B, L, S, G, T, M = (
+    House.BARATHEON,
+    House.LANNISTER,
+    House.STARK,
+    House.GREYJOY,
+    House.TYRELL,
+    House.MARTELL,
+)
+
+
+def _reference() -> dict:
+    if not REFERENCE.exists():
+        pytest.skip("the shared reference is not on this machine")
+    return json.loads(REFERENCE.read_text())
+
+
+# --- V1, V3, V4: setup -------------------------------------------------------------------------
+
+
+def test_v1_players_are_the_base_setups_houses_the_rest_vassals() -> None:
+    """V1: with 4 players the players are the base 4-player houses; Tyrell and Martell (and in
+    Mother of Dragons Arryn too) are vassals; every house of the board is on it."""
+    base = load_setup("2e", 4, vassals=True)
+    assert vassal_players(4) == (B, L, S, G)
+    assert base.vassals == (T, M) and len(base.houses) == 6 and base.players == 6
+    mod = load_setup("2e", 4, expansion="mod", vassals=True)
+    assert mod.vassals == (T, M, House.ARRYN) and mod.board == "mod7" and mod.players == 7
+    assert load_setup("2e", 6, expansion="mod", vassals=True).vassals == (House.ARRYN,)
+
+
+@pytest.mark.parametrize(
+    ("edition", "players", "expansion", "words"),
+    [
+        ("2e", 6, None, "3-5 players"),
+        ("2e", 2, None, "3-5 players"),
+        ("2e", 7, "mod", "3-6 players"),
+        ("1e", 4, None, "2nd-edition"),
+        ("2e", 6, "adwd", "base game or Mother of Dragons"),
+    ],
+)
+def test_v1_refusals(edition: str, players: int, expansion: str | None, words: str) -> None:
+    """V1: vassals with 6 players in the base game, 7 in Mother of Dragons, the 1st edition or
+    another expansion is refused with one line."""
+    with pytest.raises(ValueError, match=words):
+        Rules.of(edition, players, VASSALS, expansion)
+
+
+def test_v3_vassal_supply_power_and_mod_units_from_the_reference() -> None:
+    """V3: a vassal starts at supply 4 without power tokens; in Mother of Dragons with the
+    scenario's ``starting_units_if_vassal``, in the base game with its own starting units."""
+    ref = _reference()["scenarios"]["mother_of_dragons"]["starting_units_if_vassal"]
+    mod = load_setup("2e", 3, expansion="mod", vassals=True)
+    for house in mod.vassals:
+        assert mod.supply[house] == 4 and mod.power[house] == 0 and mod.power_total[house] == 0
+        want = {
+            area: {Unit.from_id(u): n for u, n in counts.items() if n}
+            for area, counts in ref[house.id].items()
+        }
+        assert {a: dict(c) for a, c in mod.units[house].items()} == want
+    for house in set(mod.houses) - set(mod.vassals):
+        assert mod.power[house] == 5 and mod.supply[house] != 0
+    base = load_setup("2e", 4, vassals=True)
+    six = load_setup("2e", 6)
+    assert base.units[T] == six.units[T] and base.supply[T] == 4
+
+
+def test_v4_track_rule() -> None:
+    """V4: a vassal in the top three spaces of a starting track sends every vassal of that
+    track to its bottom in their order; tracks without one there stay."""
+    assert vassal_track((M, B, T, L), (M, T)) == (B, L, M, T)
+    assert vassal_track((B, L, S, M, T), (M, T)) == (B, L, S, M, T)
+    mod = load_setup("2e", 5, expansion="mod", vassals=True)  # fiefdoms: martell was third
+    assert mod.tracks["fiefdoms"][-2:] == (M, House.ARRYN)
+    for track in mod.tracks.values():
+        assert not set(track[:3]) & set(mod.vassals)
+
+
+# --- V2: claiming ------------------------------------------------------------------------------
+
+
+def _case() -> Case:
+    return Case(4, variants=VASSALS)
+
+
+def test_v2_claims_in_iron_throne_order_by_shares() -> None:
+    """V2: 2 vassals, 4 players: Baratheon and Lannister (first in Iron Throne order) may
+    claim one each; the claimer commands the vassal for the round."""
+    c = _case()
+    c.place("highgarden tyrell F")
+    c.play("baratheon CLAIM_VASSAL tyrell\nlannister CLAIM_VASSAL martell")
+    assert c.g.commander[T] == B and c.g.commander[M] == L
+    assert c.pending == "tyrell PLACE_ORDER"
+    assert vs.deciding_house(c.g, c.t, int(T)) == B
+
+
+def test_v2_passed_claims_carry_on_and_the_last_player_takes_the_rest() -> None:
+    """V2: claims passed on go to the next player; the last player takes what is left."""
+    c = _case()
+    c.place("highgarden tyrell F")
+    c.play("baratheon CLAIM_VASSAL none\nlannister CLAIM_VASSAL none\nstark CLAIM_VASSAL none")
+    assert c.g.commander[T] == G and c.g.commander[M] == G
+    c = _case()
+    c.place("highgarden tyrell F")
+    c.play("baratheon CLAIM_VASSAL none\nlannister CLAIM_VASSAL tyrell")
+    c.play("lannister CLAIM_VASSAL martell")  # its own claim and Baratheon's
+    assert c.g.commander[T] == L and c.g.commander[M] == L
+
+
+# --- V5, V6: vassal order tokens -----------------------------------------------------------------
+
+
+def test_v5_vassal_order_tokens() -> None:
+    """V5: a vassal has march +0, one raid / support +1 token, one defense +1 / muster token
+    and defense +3: no star, no other order; each token once."""
+    c = _case()
+    c.place("highgarden tyrell F")
+    c.place("the_reach tyrell F")
+    c.play("baratheon CLAIM_VASSAL tyrell\nlannister CLAIM_VASSAL martell")
+    assert c.options() == {
+        "march+0",
+        "raid",
+        "support+1",
+        "defense+1",
+        "consolidate_power",
+        "defense+2",
+    }
+    c.step("tyrell PLACE_ORDER raid")
+    c.expect("tyrell PLACE_ORDER")
+    assert c.options() == {"march+0", "defense+1", "consolidate_power", "defense+2"}
+
+
+def test_v5_the_muster_token_musters() -> None:
+    """V5: the defense +1 / muster token placed as a consolidate power order musters in a
+    castle area (the choice a star consolidate order has) and brings no power."""
+    c = _case()
+    c.place("highgarden tyrell F consolidate_power")
+    c.g.commander[T] = B
+    c.g.commander[M] = L
+    c.phase("consolidate")
+    c.expect("tyrell CONSOLIDATE_CHOICE")
+
+
+def test_v6_defense_three() -> None:
+    """V6: a vassal's defense token is worth +3 in the battle (the engine's defense+2 kind)."""
+    c = _case()
+    c.place("highgarden tyrell F defense+2")
+    c.place("the_reach lannister 2K march+0")
+    c.g.commander[T] = B
+    c.g.commander[M] = L
+    c.phase("marches")
+    c.step("lannister MARCH_FROM the_reach")
+    c.step("lannister MARCH_UNIT K highgarden")
+    c.step("lannister MARCH_UNIT K highgarden")
+    for _ in range(20):  # (leave no power token; no support around)
+        c.advance()
+        if c.g.pending == Decision.HOUSE_CARD:
+            break
+        assert c._answer_auto(None), c.pending
+    assert c.g.pending == Decision.HOUSE_CARD
+    assert c.g.battle[cb.DEFENDER * cb.SIDE + cb.ORDER_BONUS] == 3
+
+
+# --- V7-V10: restrictions ------------------------------------------------------------------------
+
+
+def test_v7_dominance_tokens_go_to_the_best_placed_player() -> None:
+    """V7: with a vassal atop the King's Court track the Messenger Raven is the best-placed
+    player house's, likewise the Valyrian Steel Blade and the Iron Throne."""
+    c = _case()
+    c.track("kings_court", "tyrell stark lannister baratheon greyjoy martell")
+    c.track("fiefdoms", "martell tyrell greyjoy stark baratheon lannister")
+    assert vs.dominance_holder(c.g, c.t, 2) == S
+    assert vs.dominance_holder(c.g, c.t, 1) == G
+    assert vs.dominance_holder(c.g, c.t, 0) == B
+    c.play("baratheon CLAIM_VASSAL tyrell\nlannister CLAIM_VASSAL martell")
+    c.phase("raven")
+    c.expect("stark RAVEN")
+
+
+def test_v8_vassals_do_not_bid_against_the_wildlings() -> None:
+    """V8: the wildling bidders are the player houses only."""
+    c = _case()
+    mask = vs.bidders_mask(c.g, c.t)
+    assert mask == sum(1 << h for h in (B, L, S, G))
+
+
+def test_v9_a_vassal_never_wins() -> None:
+    """V9: a vassal holding seven castles and strongholds does not win; after the last round
+    a player house wins even where a vassal holds the most castles."""
+    c = _case()
+    south = ("highgarden", "oldtown", "sunspear", "dornish_marches", "starfall", "three_towers")
+    for area in (*south, "yronwood", "the_reach", "storms_end", "kings_landing"):
+        c.place(f"{area} tyrell F")
+    assert castles_held(c.g, c.t, int(T)) >= 7
+    mc.check_castle_victory(c.g, c.t)
+    assert not c.g.done
+    mc.end_after_last_round(c.g, c.t)
+    assert c.g.done and int(c.g.winner) in (B, L, S, G)
+
+
+def test_v10_a_vassal_gains_no_power() -> None:
+    """V10: a vassal never holds power tokens (it has none: its power pool is empty)."""
+    c = _case()
+    assert gain_power(c.g, c.t, int(T), 3) == 0 and c.g.power[T] == 0
+    assert gain_power(c.g, c.t, int(B), 1) == 1
+
+
+# --- V11: the heuristic's command ---------------------------------------------------------------
+
+
+def test_v11_a_vassal_does_not_march_on_or_raid_its_commander() -> None:
+    """V11: the heuristic turns a vassal's march into its commander's area into staying put,
+    and a raid on its commander into no raid; support goes to the commander's side."""
+    c = _case()
+    c.place("highgarden tyrell F")
+    c.place("the_reach baratheon F")
+    c.g.commander[T] = B
+    c.g.commander[M] = L
+    g, t = c.g, c.t
+    highgarden, reach = c.board.index("highgarden"), c.board.index("the_reach")
+    mask = np.zeros(81, np.bool_)
+    g.pending, g.pending_house, g.ctx[0] = Decision.MARCH_UNIT, T, highgarden
+    assert command_filter(g, t, int(T), reach, mask) == highgarden
+    g.pending = Decision.RAID_TARGET
+    assert command_filter(g, t, int(T), reach, mask) == 80
+    g.pending = Decision.SUPPORT_SIDE
+    g.battle[cb.DEFENDER * cb.SIDE + cb.HOUSE] = B
+    g.battle[cb.HOUSE] = S
+    mask[:3] = True
+    assert command_filter(g, t, int(T), 1, mask) == 2
+    assert vs.allied(g, t, int(T), int(B)) and not vs.allied(g, t, int(T), int(L))
+
+
+# --- simulate and the command line -------------------------------------------------------------
+
+
+def test_simulate_with_vassals_never_names_a_vassal_winner() -> None:
+    """``simulate(..., variants={"vassals": True})``: the player count is the player houses;
+    the winner is one of them; the ``vassal_houses`` column names the vassals."""
+    from gotsim import simulate
+
+    df = simulate(40, players=4, expansion="mod", variants=VASSALS, seed=3)
+    assert set(df["vassal_houses"]) == {"tyrell,martell,arryn"}
+    assert set(df["winner"].dropna()) <= {"baratheon", "lannister", "stark", "greyjoy"}
+    assert (df["players"] == 4).all()
+
+
+@pytest.mark.parametrize(
+    ("kw", "words"),
+    [
+        ({"players": 6}, "3-5 players"),
+        ({"players": 4, "edition": "1e"}, "2nd-edition"),
+        ({"players": 4, "policies": {"tyrell": "heuristic"}}, "tyrell is a vassal"),
+    ],
+)
+def test_simulate_refuses_bad_vassal_input(kw: dict, words: str) -> None:
+    from gotsim import simulate
+    from gotsim.inputs import InputError
+
+    with pytest.raises(InputError, match=words):
+        simulate(1, variants=VASSALS, **kw)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["bench", "--variant", "vassals", "--players", "6"], "3-5 players"),
+        (["play", "--variant", "vassals", "--edition", "1e", "--players", "4"], "2nd-edition"),
+        (["bench", "--variant", "vassals", "--expansion", "mod"], "3-6 players"),
+        (["play", "--variant", "vassals", "--expansion", "adwd"], "Mother of Dragons"),
+    ],
+)
+def test_cli_refuses_bad_vassal_input(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bad vassal input on the command line: one line, exit status 2, no traceback."""
+    from gotsim.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0], err
+
+
+def test_scenario_accepts_vassals_and_refuses_six_players() -> None:
+    """Scenarios: ``[variants] vassals = true`` (or a ``[grid]`` axis) with the player count of
+    the player houses; a policy for a vassal or 6 players in the base game is refused."""
+    from gotsim.study.scenario import ScenarioError, load_scenario
+
+    base = {"name": "v", "seed": 1, "games": 10, "players": 4, "variants": {"vassals": True}}
+    cells = load_scenario(base).cells
+    assert cells[0].variants["vassals"] and cells[0].players == 4
+    mod = {k: v for k, v in base.items() if k != "players"}
+    mod = {**mod, "expansion": "mod", "grid": {"players": [3, 6]}}
+    assert [c.players for c in load_scenario(mod).cells] == [3, 6]
+    with pytest.raises(ScenarioError, match="3-5 players"):
+        load_scenario({**base, "players": 6})
+    with pytest.raises(ScenarioError, match="tyrell"):
+        load_scenario({**base, "policies": {"tyrell": "heuristic"}})
+
+
+@pytest.mark.parametrize(("players", "expansion"), [(3, None), (5, "mod")])
+def test_random_vassal_games_keep_every_invariant_after_every_decision(
+    players: int, expansion: str | None
+) -> None:
+    """A whole random game with vassals through the Python driver: every invariant holds after
+    every decision outside a battle, every claim is made by a player house, a vassal's
+    decisions are its commander's to take, and the winner is a player house."""
+    from gotsim.engine.game import Game
+    from gotsim.engine.invariants import violations
+
+    game = Game(players=players, seed=11, variants=VASSALS, expansion=expansion)
+    rng = np.random.default_rng(5)
+    claims = 0
+    while (pending := game.pending) is not None:
+        g, t = game.record, game.t
+        if pending.kind == Decision.CLAIM_VASSAL:
+            claims += 1
+            assert not t.vassal[pending.house]
+        elif t.vassal[pending.house]:
+            boss = vs.deciding_house(g, t, int(pending.house))
+            assert boss != pending.house and not t.vassal[boss]
+        game.step(int(rng.choice(pending.legal)))
+        if game.record.combat_area < 0:
+            assert violations(game.record, t) == []
+    assert claims > 0 and game.winner is not None and not game.t.vassal[game.winner]
+
+
+def test_search_policy_plays_a_vassal_by_the_heuristic() -> None:
+    """V11: a searching commander answers its vassal's decisions with the heuristic (a legal
+    action, never against an ally), without searching."""
+    from gotsim.engine.game import Game
+    from gotsim.players.search import SearchPolicy
+
+    game = Game(players=4, seed=2, variants=VASSALS)
+    rng = np.random.default_rng(1)
+    search = SearchPolicy({"rollouts": 2})
+    answered = 0
+    while (pending := game.pending) is not None and answered < 5:
+        if game.t.vassal[pending.house]:
+            action = search(game, pending)
+            assert action in pending.legal
+            answered += 1
+        else:
+            action = int(rng.choice(pending.legal))
+        game.step(action)
+    assert answered == 5
