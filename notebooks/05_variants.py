@@ -76,6 +76,8 @@ clash = study("clash", dict.fromkeys(MODULES, [False, True]), edition="1e", play
 adwd = study("adwd", {"expansion": ["base", "adwd"]}, players=6)
 affc = study("affc", {"expansion": ["affc"]})  # 4 players, the expansion's own count
 mod = study("mod", {"expansion": ["mod"]})  # Mother of Dragons: 7 players, with sea orders
+# vassals: 4 players with Tyrell and Martell on the board as vassals, or left out
+vassals = study("vassals", {"vassals": [False, True]}, players=4)
 
 
 def differences(games, by):
@@ -217,6 +219,32 @@ display(mod.end_reason.value_counts(normalize=True).round(3))  # noqa: F821 (IPy
 mod_rates[["house", "win_rate", "ci_low", "ci_high"]].round(3)
 
 # %% [markdown]
+# ## Vassals (4 players): what changes when the two houses nobody plays stay on the board
+# Without vassals a 4-player game leaves Tyrell and Martell out (the south is theirs to take);
+# with the `vassals` variant they stay on the board as vassals, claimed by a player each
+# planning phase and played by its policy, never winning (docs/rules.md V1–V12). Win rates of
+# the four player houses both ways, and the difference (with vassals − without) with Wilson
+# intervals.
+
+# %%
+VASSAL_PLAYERS = ["baratheon", "greyjoy", "lannister", "stark"]
+vassal_rates = win_rates(vassals, by=["vassals"])
+vassal_rates = vassal_rates[vassal_rates.house.isin(VASSAL_PLAYERS)]
+vassal_diff = pd.concat(
+    [gotsim.compare(vassals, house=h, by="vassals", baseline=False) for h in VASSAL_PLAYERS],
+    ignore_index=True,
+)
+fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+draw_house_rates(axes[0], vassal_rates, group="vassals", fair=1 / 4)
+axes[0].set_title(players_title("4 players, without and with vassals", policies=POLICIES,
+                                games=GAMES, per="arm"))
+draw_differences_by_house(axes[1], vassal_diff, what="win rate, with vassals − without")
+axes[1].set_title("What the vassals change")
+save(fig, "variants_vassals.png")
+display(vassals.groupby("vassals").end_reason.value_counts(normalize=True).unstack().round(3))  # noqa: F821
+vassal_diff[["house", "difference", "ci_low", "ci_high", "p_value"]].round(3)
+
+# %% [markdown]
 # ## Conclusion
 
 # %%
@@ -263,5 +291,12 @@ print(
     + "\nMother of Dragons (7 players): "
     + "; ".join(f"{row.house} {row.win_rate:.1%}" for row in mod_rates.itertuples())
     + f"; games ending by castles {(mod.end_reason == 'castles').mean():.1%}."
+    + "\nVassals at 4 players (Tyrell and Martell on the board as vassals), win rate with − "
+    "without: "
+    + "; ".join(
+        f"{row.house} {row.difference:+.1%} (p = {row.p_value:.2g})"
+        for row in vassal_diff.itertuples()
+    )
+    + "."
     + ("" if POLICIES == "heuristic" else "\nRandom players: rule and pipeline checks only.")
 )
