@@ -5,8 +5,8 @@ end of each game.
 Run: ``python benchmarks/fuzz_engine.py [--games N] [--edition 1e|2e|both] [--variant NAME]
 [--expansion adwd|affc|mod]`` (``--variant`` repeats; the A Clash of Kings modules are
 1st-edition variants; ``--expansion`` plays the expansion's game, 6 players for adwd, 4 for
-affc and 7 for mod, its own options on, with and without Tides of Battle); prints the games
-played and violations.
+affc and 7 for mod (``--players 8``: the 8-player game with Targaryen), its own options on,
+with and without Tides of Battle); prints the games played and violations.
 
 ``--all`` plays every setting instead: the 2nd edition at 3 to 6 players with and without Tides
 of Battle (and the King's Court swap at 5 and 6), the 1st edition at 3 to 5 players with no
@@ -48,6 +48,9 @@ def main() -> None:
     parser.add_argument(
         "--expansion", choices=tuple(EXPANSIONS), help="a 2nd-edition expansion: its game"
     )
+    parser.add_argument(
+        "--players", type=int, help="with --expansion: its player count (Mother of Dragons: 7 or 8)"
+    )
     parser.add_argument("--all", action="store_true", help="every edition, count and variant")
     parser.add_argument("--chunk", type=int, default=5000, help="games played at once (--all)")
     parser.add_argument("--state", help="JSON file of finished chunks (--all): resumes a run")
@@ -67,11 +70,14 @@ def main() -> None:
         "siege_engines_at_end": 0,
         "ships_in_ports_at_end": 0,
         "one_time_orders_placed": 0,
+        "dragons_at_end": 0,
+        "loyalty_taken_at_end": 0,
+        "loyalty_wins": 0,
         "examples": [],
     }
     settings = []
     if args.expansion:
-        players = EXPANSION_PLAYERS[args.expansion]
+        players = args.players or EXPANSION_PLAYERS[args.expansion]
         settings += [("2e", players, tides) for tides in (False, True)]
     elif args.edition in ("2e", "both"):
         settings += [("2e", p, tides) for p in (3, 4, 5, 6) for tides in (False, True)]
@@ -92,6 +98,9 @@ def main() -> None:
         report["ships_in_ports_at_end"] += int(games.units[:, ports, 2].sum())
         used = np.unpackbits(games.one_time_used.astype(np.uint16).view(np.uint8))
         report["one_time_orders_placed"] += int(used.sum())
+        report["dragons_at_end"] += int(games.units[:, :, 4].sum())
+        report["loyalty_taken_at_end"] += int(games.loyalty_taken.sum())
+        report["loyalty_wins"] += int((games.end_reason == 4).sum())
         for i, g in enumerate(games):
             found = violations(g, rules[0])
             report["violations"] += len(found)

@@ -146,6 +146,8 @@ def _one_version_per_kind(dispatcher: Any) -> Any:
     and one function was compiled for 23 such combinations). The caller converts its arguments;
     the results are the same (numba computes with small integers as int64 anyway), the compile
     is about half as long."""
+    if not hasattr(dispatcher, "get_call_template"):  # NUMBA_DISABLE_JIT=1: a plain function
+        return dispatcher
     plain = dispatcher.get_call_template
 
     def get_call_template(args: tuple[Any, ...], kws: dict[str, Any]) -> Any:

@@ -758,7 +758,7 @@ def test_mod_cards_listing(capsys):
     with pytest.raises(SystemExit):
         main(["cards", "--set", "mod", "--edition", "1e"])
     assert "Mother of Dragons" in capsys.readouterr().err
-    assert cb.NEARBY + 2 == cb.BATTLE_LEN
+    assert cb.NEARBY + 2 == cb.DRAGONS  # (Mother of Dragons' dragon slots after them)
     assert np.all(card_table("2e", "mod").fortifications[42:49] == [0, 2, 0, 0, 0, 0, 0])
 
 

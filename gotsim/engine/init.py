@@ -82,6 +82,10 @@ def _starting_record(setup: Setup) -> NDArray[np.void]:
     g["wildlings"][:] = np.arange(9)
     g["threat"] = setup.wildling_threat
     g["objective_at"][:] = OBJ_DECK
+    for area, count in setup.loyalty.items():  # Mother of Dragons at 8 players
+        g["loyalty"][board.index(area)] = count
+        g["loyalty_placed"] += count
+    g["deck4_drawn"] = -1
     return g
 
 

@@ -169,6 +169,14 @@ RULES_DTYPE = np.dtype(
         ("threat_drop", np.int64),
         ("supply_max", np.int64),
         ("power_total", np.int64, (H,)),
+        # Mother of Dragons at 8 players: dragons in play, a dragon's strength by round (index
+        # 1 … 10), loyalty tokens that win for Targaryen, the home area whose garrison comes
+        # back when Targaryen retakes it (Pentos) and that garrison's strength
+        ("dragons", np.uint8),
+        ("dragon_strength", np.int64, (11,)),
+        ("loyalty_to_win", np.int64),
+        ("restored_garrison_area", np.int64),
+        ("restored_garrison", np.int64),
     ]
 )
 
@@ -236,6 +244,16 @@ def _rules_table(chosen: Rules) -> np.recarray:
     t["supply_max"] = len(setup.supply_table) - 1
     for house, total in setup.power_total.items():
         t["power_total"][house] = total
+    t["restored_garrison_area"] = -1
+    if House.TARGARYEN in setup.houses:  # Mother of Dragons at 8 players
+        scenario = _scenario(chosen.expansion)
+        t["dragons"] = 1
+        for r, strength in scenario["dragon_strength"]["by_round_default"].items():
+            t["dragon_strength"][int(r)] = strength
+        t["loyalty_to_win"] = setup.loyalty_to_win
+        home = setup.home_areas.get(House.TARGARYEN) or "pentos"
+        t["restored_garrison_area"] = board.index(home)
+        t["restored_garrison"] = setup.garrisons[home][1]
     t["kind"][:n] = board.kind
     t["castle"][:n] = board.castle
     t["stronghold"][:n] = board.stronghold
