@@ -202,3 +202,59 @@ def test_mod8_games_keep_every_invariant(policies: str) -> None:
     bad = [v for g in games for v in violations(g, T)]
     assert bad == []
     assert set(np.unique(games.end_reason)) <= {1, 2, 4}
+
+
+# --- Westeros deck IV (M15) ----------------------------------------------------------------------
+
+
+def _deck4_game(card: int):
+    """An 8-player game at its round-2 Westeros phase with ``card`` on top of deck IV."""
+    from gotsim.engine.game import Game
+
+    game = Game(players=8, seed=3, expansion="mod")
+    g = game.record
+    order = [card, *(c for c in range(10) if c != card)]
+    g.deck4[:] = order
+    return game
+
+
+def _run_to_deck4(game) -> None:
+    """Answer every decision at random until deck IV's card is drawn (round 2)."""
+    rng = np.random.default_rng(0)
+    while game.record.deck4_next == 0 and not game.record.done:
+        game.step(int(rng.choice(game.pending.legal)))
+
+
+def test_deck4_data_and_tables() -> None:
+    from gotsim.engine.westeros.deck4 import Deck4Card
+
+    cards = scenario()["westeros_deck_IV"]["cards"]
+    assert [c["id"] for c in cards] == [c.name.lower() for c in Deck4Card]
+    for k, c in enumerate(cards):
+        fixed = [BOARD.area_ids[a] for a in T.deck4_fixed[k] if a >= 0]
+        assert fixed == c.get("loyalty_tokens_placed_in", [])
+        choice = [BOARD.area_ids[a] for a in T.deck4_choice[k] if a >= 0]
+        assert choice == c.get("loyalty_token_choice", [])
+    g = start()
+    assert sorted(g.deck4) == list(range(10)) and g.deck4_next == 0
+
+
+@pytest.mark.parametrize("card", range(10))
+def test_each_deck4_card_places_its_tokens(card: int) -> None:
+    """Each card of deck IV, drawn in round 2 after decks I-III, puts its printed loyalty
+    tokens on the board (or Targaryen takes them at once where it stands) and is not drawn
+    again; the game goes on keeping every invariant."""
+    game = _deck4_game(card)
+    before = int(game.record.loyalty_placed)
+    _run_to_deck4(game)
+    g = game.record
+    assert g.deck4_next == 1 and g.deck4_drawn == card
+    printed = int((T.deck4_fixed[card] >= 0).sum())
+    assert g.loyalty_placed >= before + printed
+    rng = np.random.default_rng(1)
+    while not g.done and g.game_round < 4:
+        game.step(int(rng.choice(game.pending.legal)))
+        g = game.record
+    assert violations(g, T) == []
+    # one card a Westeros phase from round 2 (the loop stops early in round 4)
+    assert g.deck4_next in (g.game_round - 2, g.game_round - 1) or g.done

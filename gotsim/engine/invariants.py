@@ -146,6 +146,11 @@ def _mother_of_dragons(g: np.void, t: np.void) -> list[str]:
         out.append(f"loyalty tokens on the board: {loyalty.sum()}")
     if (loyalty[t["kind"][:n] != AreaKind.LAND] > 0).any():
         out.append("a loyalty token off land")
+    deck = sorted(int(c) for c in g["deck4"])
+    if deck != list(range(10)) or not 0 <= g["deck4_next"] <= 10:
+        out.append(f"Westeros deck IV: {g['deck4'].tolist()}, {g['deck4_next']} drawn")
+    if int(g["dragon_boost"]) < 0 or g["dragon_boost"] > 5:
+        out.append(f"dragon strength tokens moved early: {g['dragon_boost']}")
     if loyalty.sum() + int(g["loyalty_taken"]) != int(g["loyalty_placed"]):
         out.append(
             f"loyalty tokens: {loyalty.sum()} on the board + {g['loyalty_taken']} taken "

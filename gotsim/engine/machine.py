@@ -63,6 +63,7 @@ from gotsim.engine.state import (
     RavenUse,
     Restriction,
 )
+from gotsim.engine.westeros import deck4 as d4
 from gotsim.jit import njit
 from gotsim.rules.ids import DRAGON
 
@@ -733,6 +734,8 @@ def legal(g, t, mask) -> int:
         ot.one_time_legal(g, t, mask)
     elif kind == Decision.OBJECTIVE:
         ob.objective_legal(g, t, mask)
+    elif kind == Decision.LOYALTY:
+        d4.deck4_legal(g, t, mask)
     elif not ws.westeros_legal(g, t, mask):
         bt.battle_legal(g, t, mask)
     n = 0
@@ -831,6 +834,8 @@ def apply_legal(g, t, action: int) -> None:
         ot.one_time_apply(g, t, kind, house, action)
     elif kind == Decision.OBJECTIVE:
         ob.objective_apply(g, t, house, action)
+    elif kind == Decision.LOYALTY:
+        d4.deck4_apply(g, t, house, action)
     elif ws.is_westeros_decision(kind):
         ws.westeros_apply(g, t, kind, house, action)
     else:

@@ -264,6 +264,8 @@ class Decision(IntEnum):
     # 2e A Feast for Crows objective cards (gotsim.engine.objectives):
     OBJECTIVE = 40  # ctx0 ObjectiveStep; action: an Objective number (the card moved or
     # scored), or for SPECIAL 0 pass, 1 score; ACT_NONE: score nothing (SCORE)
+    # 2e Mother of Dragons' Westeros deck IV (gotsim.engine.westeros.deck4)
+    LOYALTY = 41  # ctx0 LoyaltyStep; action per step: an area, ACT_FOOTMAN, ACT_NONE, 0/1
 
 
 class ObjectiveStep(IntEnum):

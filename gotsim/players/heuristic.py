@@ -16,6 +16,7 @@ from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision
 from gotsim.jit import njit
 from gotsim.players import fighting as fi
+from gotsim.players import loyalty as lo
 from gotsim.players import marching as ma
 from gotsim.players import objectives as ob
 from gotsim.players import one_time as ot
@@ -107,6 +108,8 @@ def _choose(g, t, house: int, mask, params, memo) -> int:
         return ot.one_time_move(g, t, house, mask, params, memo)
     if kind == Decision.OBJECTIVE:
         return ob.objective_choice(g, t, house, mask, params, memo)
+    if kind == Decision.LOYALTY:
+        return lo.loyalty_choice(g, t, house, mask, params, memo)
     return -1
 
 
