@@ -100,13 +100,14 @@ class Supporter:
     house: House
     side: int  # ATTACKER or DEFENDER
     own_house: bool  # the supported combatant's own house
-    units: NDArray[np.int64]  # (4,) by Unit
+    units: NDArray[np.int64]  # (5,) by Unit (dragons last)
     bonus: int  # support order modifier
 
     @property
     def strength_hint(self) -> int:
-        """Plain strength of this support (used to order choices, not to resolve combat)."""
-        return int(self.units @ np.array([1, 2, 1, 0])) + self.bonus
+        """Plain strength of this support (used to order choices, not to resolve combat; a
+        dragon counted as a knight)."""
+        return int(self.units @ np.array([1, 2, 1, 0, 2])) + self.bonus
 
 
 @dataclass(frozen=True)
