@@ -460,7 +460,7 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         neutral_units = _units(
             def_spec["neutral_army"], "defender.neutral_army", board, area, supporting=False
         )
-        neutral = int(neutral_units @ np.array([1, 2, 1, 0]))
+        neutral = int(neutral_units[:N_BASE] @ np.array([1, 2, 1, 0]))
         if neutral == 0:
             raise _fail("defender.neutral_army", "a neutral army needs at least one unit")
         defender = None
