@@ -27,6 +27,9 @@ when it had ``N`` area slots (58 before the A Feast for Crows Eyrie port's 59th 
 The vassals variant added ``commander``, ``claim_turn`` and ``claim_left`` (never written in a
 game without vassals): fingerprints saved before it compare with ``--leave-out commander
 --leave-out claim_turn --leave-out claim_left``.
+``--units N`` for the unit axis (4 before Mother of Dragons' dragons); the fields of the
+8-player Mother of Dragons game added with them (loyalty tokens, Westeros deck IV, dragon
+strength) are left out, and each must still hold what a starting record holds there.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from gotsim.engine.init import new_games_range
-from gotsim.engine.state import A_MAX, N_ORDER_KINDS, STATE_DTYPE, H, state_dtype
+from gotsim.engine.state import A_MAX, N_ORDER_KINDS, STATE_DTYPE, H, U, state_dtype
 from gotsim.play.simulate import games_frame, play_games, rounds_frame
 
 MIXED = {"default": "heuristic", "stark": "random", "tyrell": {"aggression": 0.9, "risk": 0.8}}
@@ -132,24 +135,34 @@ def laid_out(
 
 
 def grown_axes(
-    houses: int, areas: int, order_kinds: int = N_ORDER_KINDS
+    houses: int, areas: int, order_kinds: int = N_ORDER_KINDS, units: int = U
 ) -> dict[str, tuple[tuple[int, int], ...]]:
     """Per field of the record, the axes that grew since the layout of ``houses`` houses,
-    ``areas`` area slots and ``order_kinds`` order kinds (``state_dtype(houses, areas,
-    order_kinds)``), with how many entries each gained."""
+    ``areas`` area slots, ``order_kinds`` order kinds and ``units`` unit types
+    (``state_dtype(houses, areas, order_kinds, units)``), with how many entries each gained.
+    Fields the older layout lacks (with fewer unit types: the 8-player Mother of Dragons
+    fields) are left out of the comparison (``new_fields``)."""
     fields = STATE_DTYPE.fields
-    old = state_dtype(houses, areas, order_kinds)
-    assert fields is not None and old.names == STATE_DTYPE.names, "fields differ beyond axes"
+    old = state_dtype(houses, areas, order_kinds, units)
+    assert fields is not None and old.names is not None
+    assert set(old.names) <= set(STATE_DTYPE.names or ()), "fields differ beyond axes"
     out: dict[str, tuple[tuple[int, int], ...]] = {}
-    for name in STATE_DTYPE.names or ():
+    for name in old.names:
         now, then = fields[name][0].shape, old[name].shape
         assert len(now) == len(then), name
         grown = tuple((k, a - b) for k, (a, b) in enumerate(zip(now, then, strict=True)) if a != b)
-        extras = (H - houses, A_MAX - areas, N_ORDER_KINDS - order_kinds)
+        extras = (H - houses, A_MAX - areas, N_ORDER_KINDS - order_kinds, U - units)
         assert all(extra in extras for _, extra in grown), (name, now, then)
         if grown:
             out[name] = grown
     return out
+
+
+def new_fields(houses: int, areas: int, order_kinds: int, units: int) -> list[str]:
+    """The fields of the record that the layout of ``state_dtype(houses, areas, order_kinds,
+    units)`` lacks."""
+    old = set(state_dtype(houses, areas, order_kinds, units).names or ())
+    return [name for name in STATE_DTYPE.names or () if name not in old]
 
 
 def cut_off(field: np.ndarray, grown: tuple[tuple[int, int], ...]) -> list[np.ndarray]:
@@ -171,14 +184,18 @@ def as_layout(
     players: int,
     seed: int,
     order_kinds: int = N_ORDER_KINDS,
+    units: int = U,
 ) -> tuple[np.ndarray, list[int]]:
     """``records`` laid out with ``houses`` houses, ``areas`` area slots and ``order_kinds``
     order kinds (``state_dtype(houses, areas, order_kinds)``), and the games whose cut-off parts
     differ from those of their starting record."""
-    axes = grown_axes(houses, areas, order_kinds)
+    axes = grown_axes(houses, areas, order_kinds, units)
     start = new_games_range(seed, 0, len(records), edition=edition, players=players)
     bad = np.zeros(len(records), bool)
-    out = np.zeros(records.shape, state_dtype(houses, areas, order_kinds))
+    out = np.zeros(records.shape, state_dtype(houses, areas, order_kinds, units))
+    for name in new_fields(houses, areas, order_kinds, units):  # must hold their start
+        got, want = records[name], start[name]
+        bad |= (got != want).reshape(len(records), -1).any(axis=1)
     for name in out.dtype.names or ():
         field = records[name]
         if name not in axes:
@@ -202,6 +219,7 @@ def fingerprints(
     houses: int | None = None,
     areas: int | None = None,
     order_kinds: int | None = None,
+    units: int | None = None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, edition, players, variants, policies, games in SETTINGS:
@@ -220,7 +238,7 @@ def fingerprints(
         )
         hashed = records
         filler: list[int] = []
-        if houses is not None or areas is not None or order_kinds is not None:
+        if houses is not None or areas is not None or order_kinds is not None or units:
             hashed, filler = as_layout(
                 records,
                 houses or H,
@@ -229,6 +247,7 @@ def fingerprints(
                 players,
                 seed=20240,
                 order_kinds=order_kinds or N_ORDER_KINDS,
+                units=units or U,
             )
             if filler:
                 print(
@@ -308,6 +327,12 @@ def main() -> None:
         help="hash records as laid out with this many order kinds (11 before the sea orders)",
     )
     parser.add_argument(
+        "--units",
+        type=int,
+        help="hash records as laid out with this many unit types (4 before the dragons; the "
+        "8-player Mother of Dragons fields left out, and they must hold their start)",
+    )
+    parser.add_argument(
         "--by-name",
         action="store_true",
         help="hash each record's fields in name order (for a change that reorders them)",
@@ -323,6 +348,7 @@ def main() -> None:
         args.houses,
         args.areas,
         args.order_kinds,
+        args.units,
     )
     if args.save:
         with open(args.save, "w") as f:

@@ -7,7 +7,8 @@ Run: ``python benchmarks/fuzz_engine.py [--games N] [--edition 1e|2e|both] [--va
 Kings modules are 1st-edition variants; ``--vassals``: the base game's (or with ``--expansion
 mod`` Mother of Dragons') board with ``--players`` player houses and the others vassals;
 ``--expansion`` plays the expansion's game, 6 players for adwd, 4 for
-affc and 7 for mod, its own options on, with and without Tides of Battle; ``--iron-bank``
+affc and 7 for mod (``--players 8``: the 8-player game with Targaryen), its own options on,
+with and without Tides of Battle; ``--iron-bank``
 with ``--expansion mod`` switches the Iron Bank on, the same as ``--variant iron_bank``); prints
 the games played and violations. A setting the rules refuse (the Iron Bank, not playable yet)
 stops the run with the rules' one line and exit status 2.
@@ -63,7 +64,12 @@ def main() -> None:
         help="the vassals variant: --players player houses, the board's other houses vassals "
         "(base game 3-5, --expansion mod 3-6)",
     )
-    parser.add_argument("--players", type=int, help="player houses (with --vassals; default 4)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        help="with --vassals: the player houses (default 4); else with --expansion: its player "
+        "count (Mother of Dragons: 7 or 8)",
+    )
     parser.add_argument("--all", action="store_true", help="every edition, count and variant")
     parser.add_argument("--chunk", type=int, default=5000, help="games played at once (--all)")
     parser.add_argument("--state", help="JSON file of finished chunks (--all): resumes a run")
@@ -95,6 +101,9 @@ def main() -> None:
         "one_time_orders_placed": 0,
         "vassal_wins": 0,
         "vassal_battles": 0,
+        "dragons_at_end": 0,
+        "loyalty_taken_at_end": 0,
+        "loyalty_wins": 0,
         "examples": [],
     }
     settings = []
@@ -102,7 +111,7 @@ def main() -> None:
         players = args.players or 4
         settings += [("2e", players, tides) for tides in (False, True)]
     elif args.expansion:
-        players = EXPANSION_PLAYERS[args.expansion]
+        players = args.players or EXPANSION_PLAYERS[args.expansion]
         settings += [("2e", players, tides) for tides in (False, True)]
     elif args.edition in ("2e", "both"):
         settings += [("2e", p, tides) for p in (3, 4, 5, 6) for tides in (False, True)]
@@ -135,6 +144,9 @@ def main() -> None:
         won = games.winner[games.winner >= 0]
         report["vassal_wins"] += int(vassal[won].sum())
         report["vassal_battles"] += int(games.battles[:, vassal].sum())
+        report["dragons_at_end"] += int(games.units[:, :, 4].sum())
+        report["loyalty_taken_at_end"] += int(games.loyalty_taken.sum())
+        report["loyalty_wins"] += int((games.end_reason == 4).sum())
         for i, g in enumerate(games):
             found = violations(g, rules[0])
             report["violations"] += len(found)

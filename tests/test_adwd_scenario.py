@@ -132,7 +132,7 @@ def test_adwd_rules_table_six_rounds_and_its_cards() -> None:
         ("2e", 5, None, "adwd", "played by 6 players, not 5"),
         ("1e", 6, None, "adwd", "2nd-edition expansion"),
         ("2e", 6, None, "affc", "played by 4 players, not 6"),
-        ("2e", 8, None, "mod", "not playable yet"),
+        ("2e", 9, None, "mod", "played by 7 or 8 players, not 9"),
         ("2e", 6, None, "dragons", "unknown expansion 'dragons'"),
         ("2e", 6, {"kings_court_swap": True}, "adwd", "has its own tracks"),
     ],
@@ -248,7 +248,7 @@ def test_adwd_cli_play_board_and_refusals(
     assert status == 0 and picture.stat().st_size > 10_000 and "adwd" in out
     for argv, words in [
         (["play", "--expansion", "adwd", "--players", "4"], "played by 6 players, not 4"),
-        (["bench", "--expansion", "mod", "--players", "8"], "not playable yet"),
+        (["bench", "--expansion", "mod", "--players", "9"], "played by 7 or 8 players, not 9"),
         (["bench", "--expansion", "affc", "--players", "6"], "played by 4 players, not 6"),
         (["play", "--expansion", "nope"], "unknown expansion 'nope'"),
         (["board", "--expansion", "adwd", "--kings-court-swap", "--out", str(picture)], "swap"),
@@ -333,8 +333,8 @@ def test_adwd_position_refusals() -> None:
 
     spec = dump_position(starting_position("2e", 6, expansion="adwd"))
     for change, words in [
-        ({"expansion": "mod"}, "expansion 'mod' is played by 7 players, not 6"),
-        ({"expansion": "mod", "players": 8}, "with 8 players is not playable yet"),
+        ({"expansion": "mod"}, "expansion 'mod' is played by 7 or 8 players, not 6"),
+        ({"expansion": "mod", "players": 9}, "played by 7 or 8 players, not 9"),
         ({"players": 5}, "players"),
         ({"variants": {"kings_court_swap": True}}, "has its own tracks"),
         ({"variants": {"adwd_house_cards": False}}, "unknown card"),

@@ -264,8 +264,8 @@ def test_affc_simulate_frame_and_refusals() -> None:
     assert set(df.winner) <= {"baratheon", "lannister", "stark", "arryn"}
     with pytest.raises(ValueError, match="played by 4 players, not 6"):
         Rules.of("2e", 6, None, "affc")
-    with pytest.raises(ValueError, match="not playable yet"):
-        Rules.of("2e", 8, None, "mod")
+    with pytest.raises(ValueError, match="played by 7 or 8 players, not 9"):
+        Rules.of("2e", 9, None, "mod")
 
 
 def _heuristic(c: Case) -> str:

@@ -169,8 +169,8 @@ def test_rally_the_men_musters_in_castles_only() -> None:
     """Rally the Men: in turn order each house musters only in the castle areas it controls; its
     strongholds muster nothing (S&R RallyTheMenWesterosCardType: castleLevel == 1)."""
     g = westeros_game(W.RALLY_THE_MEN)
-    g.units[A("winterfell")] = (1, 0, 0, 0)
-    g.units[A("white_harbor")] = (1, 0, 0, 0)
+    g.units[A("winterfell"), :4] = (1, 0, 0, 0)
+    g.units[A("white_harbor"), :4] = (1, 0, 0, 0)
     g.owner[A("winterfell")] = STARK
     g.owner[A("white_harbor")] = STARK
     before = int(g.units[A("white_harbor"), F])
@@ -247,7 +247,7 @@ def test_famine_supply_down_one_then_reconcile() -> None:
         if g.owner[a] == STARK:
             g.units[a] = 0
             g.owner[a] = -1
-    g.units[A("winterfell")] = (3, 0, 0, 0)
+    g.units[A("winterfell"), :4] = (3, 0, 0, 0)
     g.owner[A("winterfell")] = STARK
     g.supply[STARK] = 1
     g.supply[BAR] = 0

@@ -137,7 +137,12 @@ def test_example_position_record() -> None:
     games = record_from_position(p)
     g, t = games[0], position_rules(p)[0]
     riverrun = BOARD.index("riverrun")
-    assert list(g.units[riverrun]) == [2, 1, 0, 0] and list(g.routed[riverrun]) == [1, 0, 0, 0]
+    assert list(g.units[riverrun][:4]) == [2, 1, 0, 0] and list(g.routed[riverrun][:4]) == [
+        1,
+        0,
+        0,
+        0,
+    ]
     assert ORDER_NAMES[g.order[BOARD.index("lannisport")]] == "march+1"
     assert g.orders_used[House.STARK].sum() == sum(
         1 for a, h in p.occupants.items() if h == House.STARK and a in p.orders

@@ -181,7 +181,7 @@ def test_rulings_a_winner_may_lose_a_siege_engine() -> None:
     g = c.g
     g.combat_area = area("riverrun")
     g.combat_from = area("stoney_sept")
-    g.moving[area("riverrun"), :] = [1, 0, 0, 1]
+    g.moving[area("riverrun"), :4] = [1, 0, 0, 1]
     g.battle_winner = 0  # the attacker won
     assert bt.casualty_ok(g, 0, 3) and bt.casualty_ok(g, 0, 0)
     g.battle_winner = 1  # the attacker lost

@@ -54,7 +54,7 @@ D = Decision
 W = WesterosCard
 WC = WildlingCard
 BAR, LAN, STARK, GREY, TYR, MAR = (int(h) for h in BASE_HOUSES)
-F, K, S, SE = (int(u) for u in Unit)  # footman, knight, ship, siege engine
+F, K, S, SE = (int(u) for u in Unit if u != Unit.DRAGON)  # footman, knight, ship, siege engine
 WF, WH = A("winterfell"), A("white_harbor")
 STARK_ORDER = [BAR, LAN, STARK, MAR, GREY, TYR]  # the 6-player Iron Throne track at the start
 
@@ -90,7 +90,7 @@ def set_wildlings(g: np.record, *cards: int) -> None:
 
 
 def set_units(g: np.record, area: int, house: int, footmen=0, knights=0, ships=0, sieges=0):
-    g.units[area] = (footmen, knights, ships, sieges)
+    g.units[area, :4] = (footmen, knights, ships, sieges)
     g.owner[area] = house if footmen + knights + ships + sieges else -1
 
 
@@ -317,8 +317,8 @@ def test_supply_sets_levels_and_reduces_armies_until_they_fit() -> None:
     assert d.asked[0].legal == sorted([mc, WH, cb])
     assert d.asked[1].legal == sorted([WH, cb])
     assert d.asked[2].ctx[0] == WH and d.asked[2].legal == [F, K]
-    assert g.units[mc].tolist() == [1, 0, 0, 0] and g.units[WH].tolist() == [1, 0, 0, 0]
-    assert g.units[WF].tolist() == [1, 2, 0, 0] and g.units[cb].tolist() == [2, 0, 0, 0]
+    assert g.units[mc, :4].tolist() == [1, 0, 0, 0] and g.units[WH, :4].tolist() == [1, 0, 0, 0]
+    assert g.units[WF, :4].tolist() == [1, 2, 0, 0] and g.units[cb, :4].tolist() == [2, 0, 0, 0]
     assert g.supply[STARK] == 1
     for h in range(6):
         assert g.supply[h] == barrels_held(g, T, h)
@@ -379,8 +379,8 @@ def test_mustering_in_turn_order_with_points_supply_and_ship_rules() -> None:
     ships_wf = sorted([A("bay_of_ice"), A("port_of_winterfell")])
     units = [ACT_UPGRADE_SIEGE, ACT_SIEGE, ACT_UPGRADE_KNIGHT, ACT_KNIGHT, ACT_FOOTMAN, ACT_NONE]
     assert at_wf.legal == ships_wf + units
-    assert g.units[WF].tolist() == [1, 2, 0, 0]
-    assert g.units[A("port_of_white_harbor")].tolist() == [0, 0, 1, 0]
+    assert g.units[WF, :4].tolist() == [1, 2, 0, 0]
+    assert g.units[A("port_of_white_harbor"), :4].tolist() == [0, 0, 1, 0]
     assert g.owner[A("port_of_white_harbor")] == STARK
 
 
@@ -456,8 +456,8 @@ def test_single_area_muster_resumes_in_any_phase() -> None:
     while g.pending != D.NONE:
         d.answer()
     assert [a.ctx[:2] for a in d.asked] == [(WF, 2), (WF, 1)]
-    assert g.units[WF].tolist() == [2, 1, 0, 0]
-    assert g.units[A("port_of_winterfell")].tolist() == [0, 0, 1, 0]
+    assert g.units[WF, :4].tolist() == [2, 1, 0, 0]
+    assert g.units[A("port_of_winterfell"), :4].tolist() == [0, 0, 1, 0]
     assert g.phase == Phase.CONSOLIDATE
 
 
@@ -699,7 +699,7 @@ def test_preemptive_raid_lowest_destroys_two_units() -> None:
     first = d.of(D.DESTROY_UNIT)[0]
     assert first.ctx[:2] == (2, R_ANY) and first.legal == sorted([WF, WH, shiver])
     assert d.of(D.DESTROY_UNIT)[1].ctx[0] == 1
-    assert g.units[WF].tolist() == [1, 0, 0, 0]
+    assert g.units[WF, :4].tolist() == [1, 0, 0, 0]
     assert g.owner[shiver] == -1 and g.units[shiver].sum() == 0
     assert total_units(g, STARK) == 2
     assert g.threat == 6
@@ -753,7 +753,7 @@ def test_crow_killers_lowest_and_everyone_else_with_footmen_to_spare() -> None:
     for h in range(6):
         assert total_units(g, h, K) == 0
         assert total_units(g, h, F) == footmen[h] + 1
-    assert g.units[WF].tolist() == [2, 0, 0, 0]
+    assert g.units[WF, :4].tolist() == [2, 0, 0, 0]
 
 
 def test_crow_killers_lowest_without_enough_footmen() -> None:
@@ -766,8 +766,8 @@ def test_crow_killers_lowest_without_enough_footmen() -> None:
     d = wildlings_win(g, WC.CROW_KILLERS, [(D.CROW_KILLERS, STARK, WH)])
     ask = d.of(D.CROW_KILLERS)[0]
     assert ask.ctx[:2] == (0, 1) and ask.legal == sorted([WF, WH, A("moat_cailin")])
-    assert g.units[WH].tolist() == [4, 0, 0, 0]
-    assert g.units[WF].tolist() == [3, 0, 0, 0]
+    assert g.units[WH, :4].tolist() == [4, 0, 0, 0]
+    assert g.units[WF, :4].tolist() == [3, 0, 0, 0]
     assert total_units(g, STARK, K) == 0 and total_units(g, STARK, F) == 10
 
 
@@ -782,9 +782,9 @@ def test_crow_killers_everyone_else_picks_two_knights() -> None:
     d = wildlings_win(g, WC.CROW_KILLERS, script)
     asks = d.of(D.CROW_KILLERS)
     assert [a.ctx[:2] for a in asks] == [(1, 2), (1, 1)]
-    assert g.units[A("riverrun")].tolist() == [4, 0, 0, 0]
-    assert g.units[A("lannisport")].tolist() == [3, 0, 0, 0]
-    assert g.units[A("stoney_sept")].tolist() == [3, 1, 0, 0]
+    assert g.units[A("riverrun"), :4].tolist() == [4, 0, 0, 0]
+    assert g.units[A("lannisport"), :4].tolist() == [3, 0, 0, 0]
+    assert g.units[A("stoney_sept"), :4].tolist() == [3, 1, 0, 0]
 
 
 def test_crow_killers_highest_may_upgrade_two_footmen() -> None:
@@ -795,7 +795,7 @@ def test_crow_killers_highest_may_upgrade_two_footmen() -> None:
     asks = d.of(D.CROW_KILLERS)
     assert asks[0].ctx[:2] == (2, 2) and asks[0].legal == [ds, kw, ACT_NONE]
     assert asks[1].legal == [ds, ACT_NONE]
-    assert g.units[kw].tolist() == [0, 1, 0, 0] and g.units[ds].tolist() == [1, 1, 0, 0]
+    assert g.units[kw, :4].tolist() == [0, 1, 0, 0] and g.units[ds, :4].tolist() == [1, 1, 0, 0]
 
 
 def test_rattleshirts_raiders_lowest_and_everyone_else_then_armies_are_reduced() -> None:
@@ -805,7 +805,7 @@ def test_rattleshirts_raiders_lowest_and_everyone_else_then_armies_are_reduced()
     d = wildlings_win(g, WC.RATTLESHIRTS_RAIDERS, script)
     assert g.supply.tolist() == [1, 1, 0, 1, 1, 1, 0, 0]  # Stark 1 - 2 stops at 0
     assert d.of(D.SUPPLY_CUT)[0].legal == [WF]
-    assert g.units[WF].tolist() == [0, 2, 0, 0]
+    assert g.units[WF, :4].tolist() == [0, 2, 0, 0]
 
 
 @pytest.mark.parametrize(("start", "end"), [(2, 3), (6, 6)])
@@ -949,7 +949,7 @@ def test_the_horde_descends_highest_musters_in_one_castle() -> None:
     d = nights_watch_win(g, WC.THE_HORDE_DESCENDS, script)
     assert d.of(D.WILDLING_CHOICE)[0].legal == [ds, ACT_NONE]
     assert [a.ctx[:2] for a in d.of(D.MUSTER)] == [(ds, 2), (ds, 1)]
-    assert g.units[ds].tolist() == [2, 1, 0, 0]
+    assert g.units[ds, :4].tolist() == [2, 1, 0, 0]
 
 
 def test_skinchanger_scout_lowest_and_everyone_else() -> None:

@@ -320,7 +320,7 @@ def test_bare_board_refuses_a_player_count_it_is_not_for() -> None:
         draw_bare_board(_mod(7), 6)
 
 
-@pytest.mark.parametrize(("players", "what"), [(7, "starting position"), (8, "board alone")])
+@pytest.mark.parametrize(("players", "what"), [(7, "starting position"), (8, "starting position")])
 def test_cli_draws_the_mother_of_dragons_board(
     players: int, what: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

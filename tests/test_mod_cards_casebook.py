@@ -177,9 +177,22 @@ def test_mod_xaro_xhoan_daxos_more_ships(stark_ships: int, bonus: int):
     check(r, "attacker", units=2, card=2, card_modifiers=bonus, total=4 + bonus)
 
 
+def test_mod_daenerys_a_with_a_dragon():
+    """Daenerys Targaryen (deck A, 1) with a dragon of strength 2 (rounds 4-5) in her army:
+    +2 (M3, M11)."""
+    r = fight(
+        "the_twins",
+        side("targaryen", {"dragon": 1}, "daenerys_targaryen_a"),
+        side("stark", {"footman": 1}, "catelyn_stark"),
+        fiefdoms=["stark", "targaryen"],
+        dragon_strength=2,
+    )
+    check(r, "attacker", units=2, card=1, card_modifiers=2, total=5)
+
+
 def test_mod_daenerys_a_without_dragons():
-    """Daenerys Targaryen (deck A, 1) gains +2 only when a dragon takes part; gotsim has no
-    dragons yet (``dragons_in_combat`` is 0), so she adds +0."""
+    """Daenerys Targaryen (deck A, 1) gains +2 only when a dragon takes part: without one
+    (``dragons_in_combat`` is 0) she adds +0."""
     r = fight(
         "the_twins",
         side("targaryen", {"footman": 1}, "daenerys_targaryen_a"),
@@ -758,7 +771,7 @@ def test_mod_cards_listing(capsys):
     with pytest.raises(SystemExit):
         main(["cards", "--set", "mod", "--edition", "1e"])
     assert "Mother of Dragons" in capsys.readouterr().err
-    assert cb.NEARBY + 2 == cb.BATTLE_LEN
+    assert cb.NEARBY + 2 == cb.DRAGONS  # (Mother of Dragons' dragon slots after them)
     assert np.all(card_table("2e", "mod").fortifications[42:49] == [0, 2, 0, 0, 0, 0, 0])
 
 

@@ -1,6 +1,6 @@
 """Mother of Dragons as an expansion (``expansion="mod"``): the 7-player game with Arryn on the
 Westeros board with the Eyrie and the Bite overlays (``docs/rules.md`` M8). The 8-player game
-(Targaryen, Essos) is refused with a clear line until it is built."""
+(Targaryen, Essos): ``tests/test_mod8.py``."""
 
 from __future__ import annotations
 
@@ -94,9 +94,8 @@ def test_mod_restated_fields_agree_with_the_scenario() -> None:
 
 def test_mod_rules_player_counts() -> None:
     assert Rules.of("2e", 7, expansion="mod").board == "mod7"
-    with pytest.raises(ValueError, match="with 8 players is not playable yet"):
-        Rules.of("2e", 8, expansion="mod")
-    with pytest.raises(ValueError, match="played by 7 players, not 6"):
+    assert Rules.of("2e", 8, expansion="mod").board == "mod8"  # M10: the 8-player game
+    with pytest.raises(ValueError, match="played by 7 or 8 players, not 6"):
         Rules.of("2e", 6, expansion="mod")
     with pytest.raises(ValueError, match="A Clash of Kings"):
         Rules.of("2e", 7, {"ports": True}, expansion="mod")
@@ -131,8 +130,8 @@ def test_mod_scenario_cells_take_seven_players_and_sea_orders(tmp_path: Path) ->
     with pytest.raises(ScenarioError, match="Mother of Dragons option"):
         load_scenario(path)
     path.write_text('name = "m"\nseed = 1\nexpansion = "mod"\nplayers = 8\ngames = 10\n')
-    with pytest.raises(ScenarioError, match="not playable yet"):
-        load_scenario(path)
+    (cell,) = load_scenario(path).cells
+    assert cell.players == 8
 
 
 def test_mod_games_play_arryns_mother_of_dragons_deck() -> None:

@@ -172,6 +172,12 @@ def test_heuristic_answers_every_decision_kind_legally() -> None:
         games = new_games(seeds, players=4, expansion=expansion, vassals=True)
         _explore(games, rules, DEFAULTS.copy(), new_memos(30), counts, bad, 3)
         assert games.done.all()
+    # and Mother of Dragons at 8 players theirs (LOYALTY, Westeros deck IV)
+    rules = rules_table("2e", 8, expansion="mod")
+    seeds = [np.random.SeedSequence(41, spawn_key=(i,)) for i in range(60)]
+    games = new_games(seeds, players=8, expansion="mod")
+    _explore(games, rules, DEFAULTS.copy(), new_memos(60), counts, bad, 2)
+    assert games.done.all()
     kinds = [k for k in Decision if k != Decision.NONE]
     missing = [k.name for k in kinds if counts[k] == 0]
     assert not missing, f"decision kinds never reached: {missing}"

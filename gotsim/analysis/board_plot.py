@@ -54,6 +54,7 @@ UNIT_LETTERS: dict[Unit, str] = {
     Unit.KNIGHT: "K",
     Unit.SIEGE_ENGINE: "SE",
     Unit.SHIP: "S",
+    Unit.DRAGON: "D",
 }
 
 _SEA_BACKGROUND = "#d4e6f1"
@@ -143,7 +144,7 @@ def _wrap(name: str) -> str:
 
 
 def _units_label(counts: Mapping[Unit, int]) -> str:
-    order = (Unit.FOOTMAN, Unit.KNIGHT, Unit.SIEGE_ENGINE, Unit.SHIP)
+    order = (Unit.FOOTMAN, Unit.KNIGHT, Unit.SIEGE_ENGINE, Unit.DRAGON, Unit.SHIP)
     return " ".join(f"{counts[u]}{UNIT_LETTERS[u]}" for u in order if counts.get(u, 0) > 0)
 
 

@@ -24,11 +24,13 @@ from gotsim.rules.cards import (
     card_table,
     tides_deck,
 )
-from gotsim.rules.ids import FOOTMAN, KNIGHT, SHIP, SIEGE, House, Unit
+from gotsim.rules.ids import DRAGON, FOOTMAN, KNIGHT, SHIP, SIEGE, House
 from gotsim.rules.units import unit_facts
 
 ATTACKER, DEFENDER = 0, 1
-N_UNIT_TYPES = len(Unit)
+# the unit types with per-side slots below (footman, knight, ship, siege engine); Mother of
+# Dragons' dragons have their own appended slots (DRAGONS), so the layout stays as it was
+N_UNIT_TYPES = 4
 
 # --- per-side slots (add ``side * SIDE``) ------------------------------------------------------
 UNITS = 0  # 4 slots: units taking part (marching attackers / defenders in the area), by Unit
@@ -94,7 +96,13 @@ HOME_ELSEWHERE, HOME_HERE = 1, 2
 # area used ship transport: its ships in the areas next to the embattled area); 0 otherwise.
 # The engine counts them on the board, a battle spec gives them.
 NEARBY = HOME_HELD + 2
-BATTLE_LEN = NEARBY + 2
+# Mother of Dragons' dragons (appended likewise): per side (add ``side``) the dragons fighting
+# and the dragons supporting it, and the strength of a dragon in this battle (it goes by the
+# round, ``docs/rules.md`` M10)
+DRAGONS = NEARBY + 2
+DRAGON_SUPPORT = DRAGONS + 2
+DRAGON_STRENGTH = DRAGON_SUPPORT + 2
+BATTLE_LEN = DRAGON_STRENGTH + 1
 
 # --- strength breakdown components (``strength_breakdown`` output columns) ----------------------
 PART_NAMES = (
@@ -265,6 +273,7 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
             + knight * b[o + UNITS + KNIGHT]
             + ship * own_ships_count * b[o + UNITS + SHIP]
             + siege * b[o + UNITS + SIEGE]
+            + b[DRAGON_STRENGTH] * b[DRAGONS + side]
         )
         out[side, P_ORDER] = b[o + ORDER_BONUS]
         out[side, P_SUPPORT] = (
@@ -275,6 +284,7 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
             + ship * own_support_ships_count * b[o + SUPPORT_OWN + SHIP]
             + ship * ally_ships_count * b[o + SUPPORT_ALLY + SHIP]
             + siege * (b[o + SUPPORT_OWN + SIEGE] + b[o + SUPPORT_ALLY + SIEGE])
+            + b[DRAGON_STRENGTH] * b[DRAGON_SUPPORT + side]
             + b[o + SUPPORT_BONUS]
         )
         out[side, P_GARRISON] = b[o + GARRISON]
@@ -388,9 +398,9 @@ DROGO_KNIGHT, RAKHARO_KNIGHT = 3, 4
 
 @njit
 def dragons_in_combat(b: NDArray[np.int64]) -> int:
-    """The dragons taking part in the combat (Daenerys Targaryen's deck A card). Dragons, the
-    Mother of Dragons unit type, do not exist in gotsim yet: always 0 until they do."""
-    return 0
+    """The dragons taking part in the combat (Daenerys Targaryen's deck A card): those of
+    either side's fighting army (supporting dragons do not take part, as in S&R)."""
+    return b[DRAGONS + ATTACKER] + b[DRAGONS + DEFENDER]
 
 
 @njit
@@ -628,6 +638,8 @@ def remove_support(
     o = side * SIDE + (SUPPORT_OWN if own_house else SUPPORT_ALLY)
     for u in range(N_UNIT_TYPES):
         b[o + u] -= units[u]
+    if units.shape[0] > DRAGON:
+        b[DRAGON_SUPPORT + side] -= units[DRAGON]
     b[side * SIDE + SUPPORT_BONUS] -= bonus
     b[side * SIDE + SUPPORTERS] -= 1
 

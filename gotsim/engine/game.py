@@ -298,6 +298,7 @@ class Game:
             why = {
                 "castles": "holds the castles and strongholds needed to win",
                 "objectives": f"scores {int(self.t.victory_points)} victory points",
+                "loyalty": f"holds {int(self.t.loyalty_to_win)} loyalty tokens",
                 f"round{int(self.t.max_rounds)}": f"leads after round {int(self.t.max_rounds)}",
             }.get(self.end_reason, self.end_reason)
             self._event("game_over", -1, f"{winner} wins ({why})")
@@ -637,6 +638,8 @@ class Game:
             return f"claims {house_words(action)} as its vassal this round"
         if kind == Decision.OBJECTIVE:
             return self._objective(house, ctx, action)
+        if kind == Decision.LOYALTY:
+            return _loyalty_words(ctx, action, area)
         return f"decides {kind.name.lower().replace('_', ' ')}: option {action}"
 
     def _objective(self, house: House, ctx: tuple[int, ...], action: int) -> str:
@@ -810,3 +813,23 @@ __all__ = [
     "random_game",
     "replay",
 ]
+
+
+def _loyalty_words(ctx: tuple[int, ...], action: int, area: Any) -> str:
+    """A LOYALTY decision (Mother of Dragons' Westeros deck IV) in words."""
+    from gotsim.engine.westeros.deck4 import LoyaltyStep
+
+    step = LoyaltyStep(ctx[0])
+    if step == LoyaltyStep.CANCEL:
+        return f"pays {ctx[3]} power to stop the move" if action == 1 else "lets the move be"
+    if action == ACT_NONE:
+        return "does nothing more"
+    if step == LoyaltyStep.FIRE:
+        if action == ACT_FOOTMAN:
+            return "puts a dragon back in Pentos"
+        return f"destroys its dragon in {area(action)} for stronger dragons"
+    if step == LoyaltyStep.MOVE_FROM:
+        return f"moves the loyalty token in {area(action)}"
+    if step == LoyaltyStep.MOVE_TO:
+        return f"to {area(action)}"
+    return f"puts a loyalty token in {area(action)}"

@@ -88,6 +88,10 @@ def _starting_record(setup: Setup) -> NDArray[np.void]:
     g["wildlings"][:] = np.arange(9)
     g["threat"] = setup.wildling_threat
     g["objective_at"][:] = OBJ_DECK
+    for area, count in setup.loyalty.items():  # Mother of Dragons at 8 players
+        g["loyalty"][board.index(area)] = count
+        g["loyalty_placed"] += count
+    g["deck4_drawn"] = -1
     return g
 
 
@@ -142,6 +146,8 @@ def _games_from(
     games[:] = start
     games["rng"] = streams
     _shuffle_decks(games)
+    if setup.loyalty_to_win:  # Mother of Dragons at 8 players: Westeros deck IV
+        _shuffle_deck4(games)
     if setup.victory_points:  # A Feast for Crows: the objective cards are dealt
         _deal(games, rules_table(edition, players, expansion=setup.expansion))
     return games
@@ -152,6 +158,17 @@ def _deal(games, rules) -> None:
     t = rules[0]
     for i in range(games.shape[0]):
         deal_objectives(games[i], t)
+
+
+@njit
+def _shuffle_deck4(games) -> None:
+    """Mother of Dragons at 8 players: Westeros deck IV's ten cards, shuffled after the other
+    decks (nature stream)."""
+    for i in range(games.shape[0]):
+        g = games[i]
+        for k in range(10):
+            g.deck4[k] = k
+        shuffle(g.rng, NATURE, g.deck4, 10)
 
 
 @njit

@@ -28,7 +28,7 @@ from gotsim.engine.state import (
     Restriction,
 )
 from gotsim.engine.vassals import CLAIMS_DONE
-from gotsim.rules.ids import AreaKind, Unit
+from gotsim.rules.ids import AreaKind, House, Unit
 
 # the order kinds each of a vassal's four tokens stands for (engine.vassals.vassal_token)
 VASSAL_TOKENS = (
@@ -98,7 +98,7 @@ def violations(g: np.void, t: np.void) -> list[str]:
         tokens = int((g["power_token"][:n] == h).sum())
         if g["power"][h] < 0 or g["power"][h] + tokens > t["power_total"][h]:
             out.append(f"house {h}: power {g['power'][h]} + {tokens} tokens on the board")
-        for u in range(4):
+        for u in range(len(Unit)):
             on_board = int(units[mine, u].sum())
             if on_board > t["unit_limits"][h, u]:
                 out.append(f"house {h}: {on_board} units of type {u}")
@@ -123,6 +123,7 @@ def violations(g: np.void, t: np.void) -> list[str]:
     out.extend(_objectives(g, t))
     if t["vassals"]:
         out.extend(_vassals(g, t))
+    out.extend(_mother_of_dragons(g, t))
     return out
 
 
@@ -150,6 +151,50 @@ def _vassals(g: np.void, t: np.void) -> list[str]:
             out.append(f"vassal {h}: commander {boss}")
     if int(g["winner"]) >= 0 and vassal[int(g["winner"])]:
         out.append(f"vassal {int(g['winner'])} won")
+    return out
+
+
+def _mother_of_dragons(g: np.void, t: np.void) -> list[str]:
+    """Mother of Dragons at 8 players: only Targaryen has dragons (3 at most, on land, never
+    more than began); Targaryen in the last space of every track; at most 20 loyalty tokens on
+    the board, on land, and every token put on the board either there or taken by Targaryen.
+    Elsewhere: no dragon and no loyalty token at all."""
+    out: list[str] = []
+    n = int(t["n_areas"])
+    dragons = g["units"][:n, Unit.DRAGON].astype(int)
+    owners = g["owner"][:n]
+    loyalty = g["loyalty"][:n].astype(int)
+    if not t["dragons"]:
+        if dragons.any():
+            out.append("dragons in a game without them")
+        if loyalty.any() or g["loyalty_taken"]:
+            out.append("loyalty tokens in a game without them")
+        return out
+    targaryen = int(House.TARGARYEN)
+    if (owners[dragons > 0] != targaryen).any():
+        out.append("dragons of a house other than Targaryen")
+    if dragons.sum() > t["unit_limits"][targaryen, Unit.DRAGON]:
+        out.append(f"{dragons.sum()} dragons")
+    if (dragons[t["kind"][:n] != AreaKind.LAND] > 0).any():
+        out.append("a dragon off land")
+    players = int(t["players"])
+    for track in range(3):
+        if g["in_play"][targaryen] and g["track"][track][players - 1] != targaryen:
+            out.append(f"track {track}: Targaryen not last ({g['track'][track].tolist()})")
+    if (loyalty < 0).any() or loyalty.sum() > 20:
+        out.append(f"loyalty tokens on the board: {loyalty.sum()}")
+    if (loyalty[t["kind"][:n] != AreaKind.LAND] > 0).any():
+        out.append("a loyalty token off land")
+    deck = sorted(int(c) for c in g["deck4"])
+    if deck != list(range(10)) or not 0 <= g["deck4_next"] <= 10:
+        out.append(f"Westeros deck IV: {g['deck4'].tolist()}, {g['deck4_next']} drawn")
+    if int(g["dragon_boost"]) < 0 or g["dragon_boost"] > 5:
+        out.append(f"dragon strength tokens moved early: {g['dragon_boost']}")
+    if loyalty.sum() + int(g["loyalty_taken"]) != int(g["loyalty_placed"]):
+        out.append(
+            f"loyalty tokens: {loyalty.sum()} on the board + {g['loyalty_taken']} taken "
+            f"!= {g['loyalty_placed']} placed"
+        )
     return out
 
 

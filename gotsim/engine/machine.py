@@ -16,6 +16,7 @@ import numpy as np
 
 from gotsim.engine import battle as bt
 from gotsim.engine import combat as cb
+from gotsim.engine import loyalty as ly
 from gotsim.engine import marches as mv
 from gotsim.engine import objectives as ob
 from gotsim.engine import one_time as ot
@@ -62,9 +63,10 @@ from gotsim.engine.state import (
     Phase,
     RavenUse,
     Restriction,
-    U,
 )
+from gotsim.engine.westeros import deck4 as d4
 from gotsim.jit import njit
+from gotsim.rules.ids import DRAGON
 
 MARCH, DEFENSE, SUPPORT, RAID, CONSOLIDATE = 1, 2, 3, 4, 5
 MAX_FORTIFICATIONS = 9  # A Clash of Kings tokens, shared by all houses
@@ -401,8 +403,9 @@ def _resolve_march(g, t, house: int) -> None:
             mv.move_units(g, t, house, origin, dest)
     if target >= 0 and g.neutral[target] > 0:
         mv.neutral_battle(g, t, g.battle, house, origin, target)
-        for u in range(U):
+        for u in range(cb.N_UNIT_TYPES):
             g.battle[cb.UNITS + u] = g.moving[target, u]
+        g.battle[cb.DRAGONS] = g.moving[target, DRAGON]
         g.combat_area = target
         g.combat_from = origin
         g.battle_cursor = 0
@@ -444,17 +447,22 @@ def _end_march(g, t) -> None:
     g.moving[:, :] = 0
     clear_phase_counters(g)
     g.turn = (g.turn + 1) % t.players
+    if t.loyalty_to_win:
+        ly.collect(g, t)  # Mother of Dragons: after each resolved march (M12)
     check_castle_victory(g, t)
 
 
 @njit
 def check_castle_victory(g, t) -> None:
-    """A house holding ``castles_to_win`` castles and strongholds wins at once."""
+    """A house holding ``castles_to_win`` castles and strongholds wins at once (Mother of
+    Dragons: Targaryen counts no castles, it wins with its loyalty tokens, M13)."""
     packed = castles_by_house(g, t)
     for house in range(H):  # (A Feast for Crows: castles_to_win is out of reach)
         if t.vassal[house]:
             continue  # a vassal never wins (V9)
         if g.in_play[house] and ((packed >> (8 * house)) & 0xFF) >= t.castles_to_win:
+            if t.loyalty_to_win and house == ly.TARGARYEN:
+                continue
             record_round(g, t)
             g.done = 1
             g.winner = house
@@ -462,6 +470,13 @@ def check_castle_victory(g, t) -> None:
             g.phase = Phase.GAME_OVER
             _clear(g)
             return
+    if t.loyalty_to_win and ly.loyalty_victory(g, t):
+        record_round(g, t)
+        g.done = 1
+        g.winner = ly.TARGARYEN
+        g.end_reason = EndReason.LOYALTY
+        g.phase = Phase.GAME_OVER
+        _clear(g)
 
 
 # --- consolidate power ------------------------------------------------------------------------
@@ -607,7 +622,7 @@ def end_after_last_round(g, t) -> None:
             )
         else:
             key = (
-                castles_held(g, t, house),
+                ly.ranking_castles(g, t, house, castles_held(g, t, house)),
                 land_areas_held(g, t, house),
                 int(g.supply[house]),
                 -track_position(g, 0, house),
@@ -633,6 +648,8 @@ def _westeros(g, t) -> None:
     are checked again (S&R issue #1626)."""
     if ws.westeros_phase(g, t):
         settle_ports(g, t)
+        if t.loyalty_to_win:
+            ly.collect(g, t)  # Mother of Dragons: at the end of the Westeros phase (M12)
         check_castle_victory(g, t)
 
 
@@ -729,6 +746,8 @@ def legal(g, t, mask) -> int:
         ob.objective_legal(g, t, mask)
     elif kind == Decision.CLAIM_VASSAL:
         vs.claim_legal(g, t, mask)
+    elif kind == Decision.LOYALTY:
+        d4.deck4_legal(g, t, mask)
     elif not ws.westeros_legal(g, t, mask):
         bt.battle_legal(g, t, mask)
     n = 0
@@ -829,6 +848,8 @@ def apply_legal(g, t, action: int) -> None:
         ob.objective_apply(g, t, house, action)
     elif kind == Decision.CLAIM_VASSAL:
         vs.claim_apply(g, t, house, action)
+    elif kind == Decision.LOYALTY:
+        d4.deck4_apply(g, t, house, action)
     elif ws.is_westeros_decision(kind):
         ws.westeros_apply(g, t, kind, house, action)
     else:

@@ -24,9 +24,10 @@ from gotsim.engine.board_state import (
     summary_fits_with,
     unit_count,
 )
+from gotsim.engine.dragons import dragon_strength
 from gotsim.engine.state import ORDER_BONUS, ORDER_MARCH, ORDER_SUPPORT, ORDER_TYPE, U
 from gotsim.jit import njit
-from gotsim.rules.ids import SHIP
+from gotsim.rules.ids import DRAGON, SHIP
 
 PICK, ASSIGN, ASK_LEAVE, RESOLVE, COMBAT, NEUTRAL = 0, 1, 2, 3, 4, 5
 SIEGE_UNIT = 3
@@ -133,6 +134,7 @@ def neutral_battle(g, t, b, house: int, origin: int, target: int) -> None:
     b[cb.FORTIFIED] = 1 if (t.castle[target] or t.stronghold[target]) else 0
     b[cb.SIDE + cb.GARRISON] = g.neutral[target]
     b[cb.SIDE + cb.FIEFDOMS_POS] = 99
+    b[cb.DRAGON_STRENGTH] = dragon_strength(g, t)
 
 
 @njit
@@ -142,14 +144,16 @@ def neutral_within_reach(g, t, house: int, origin: int, target: int) -> bool:
     back it reach the token's strength (rulebook p.26, C11)."""
     b = np.zeros(cb.BATTLE_LEN, np.int64)
     neutral_battle(g, t, b, house, origin, target)
-    for u in range(U):
+    for u in range(cb.N_UNIT_TYPES):
         if u != SHIP:  # ships never attack a neutral force on land
             b[cb.UNITS + u] = g.units[origin, u] - g.routed[origin, u]
+    b[cb.DRAGONS] = g.units[origin, DRAGON] - g.routed[origin, DRAGON]
     for a in range(t.n_areas):
         if g.owner[a] >= 0 and is_support_order(g, a) and supports_into(t, a, target):
             o = cb.SUPPORT_OWN if g.owner[a] == house else cb.SUPPORT_ALLY
-            for u in range(U):
+            for u in range(cb.N_UNIT_TYPES):
                 b[o + u] += g.units[a, u] - g.routed[a, u]
+            b[cb.DRAGON_SUPPORT] += g.units[a, DRAGON] - g.routed[a, DRAGON]
             b[cb.SUPPORT_BONUS] += 1 if g.order[a] == 6 else 0
             b[cb.SUPPORTERS] += 1
     parts = np.zeros((2, cb.N_PARTS), np.int64)
@@ -189,6 +193,7 @@ def planned_army_summary(g, t, house: int, origin: int):
     for a in range(t.n_areas):
         # without branches (the origin counted as 0 here, which adds nothing): it vectorises
         m = np.int64(g.moving[a, 0]) + g.moving[a, 1] + g.moving[a, 2] + g.moving[a, 3]
+        m += g.moving[a, DRAGON]
         own = np.int64(g.units[a, 0]) + g.units[a, 1] + g.units[a, 2] + g.units[a, 3]
         leaving += m
         n = m + (own if g.owner[a] == house else 0)
@@ -225,7 +230,7 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, a
                 return False
         elif t.kind[dest] != SEA:
             return False
-    elif not has_bit(reach, dest):
+    elif not has_bit(reach, dest) and not _dragons_fly(g, t, unit, dest):
         return False
     if is_attack(g, t, house, dest):
         if g.march_target >= 0 and g.march_target != dest:
@@ -260,8 +265,19 @@ def march_destinations(g, t, house: int, origin: int, unit: int, mask) -> None:
     # 1e siege engines never take ship transport (K5): next door only
     siege_1e = t.edition == 1 and unit == SIEGE_UNIT
     for a in range(t.n_areas):
-        if has_bit(reach, a) and not (siege_1e and not t.adjacent[origin, a]):
+        if (has_bit(reach, a) and not (siege_1e and not t.adjacent[origin, a])) or (
+            unit == DRAGON and t.kind[a] == LAND
+        ):
             mask[a] = destination_ok(g, t, house, origin, unit, a, reach, army)
+
+
+@njit(inline="always")
+def _dragons_fly(g, t, unit: int, dest: int) -> bool:
+    """Mother of Dragons: a dragon may march to any land area when only dragons march there
+    (the march's other units, planned before its dragons, go elsewhere; M11)."""
+    if unit != DRAGON or t.kind[dest] != LAND:
+        return False
+    return (g.moving[dest, 0] | g.moving[dest, 1] | g.moving[dest, 2] | g.moving[dest, 3]) == 0
 
 
 @njit
@@ -303,6 +319,7 @@ def leave_power_possible(g, t, house: int) -> bool:
     leaving = 0
     for a in range(t.n_areas):
         m = np.int64(g.moving[a, 0]) + g.moving[a, 1] + g.moving[a, 2] + g.moving[a, 3]
+        m += g.moving[a, DRAGON]
         leaving += m if a != origin else 0
     return unit_count(g, origin) - leaving == 0
 
@@ -310,7 +327,9 @@ def leave_power_possible(g, t, house: int) -> bool:
 @njit(inline="always")
 def moving_any(g, dest: int) -> bool:
     """Units of the march in progress are planned for ``dest``."""
-    return (g.moving[dest, 0] | g.moving[dest, 1] | g.moving[dest, 2] | g.moving[dest, 3]) != 0
+    return (
+        g.moving[dest, 0] | g.moving[dest, 1] | g.moving[dest, 2] | g.moving[dest, 3]
+    ) != 0 or g.moving[dest, DRAGON] != 0
 
 
 @njit

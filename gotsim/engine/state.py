@@ -28,7 +28,7 @@ A_MAX = 75  # area slots (the 2e board has 58 areas, 59 with A Feast for Crows' 
 # and 75 on Mother of Dragons' boards; the 1e board 45 and 8 module ports). Sets of areas are
 # kept as bits of two 64-bit words (engine.area_bits: up to 128)
 H = 8  # every House; a game puts 3 to 6 of them in play (Arryn and Targaryen: none yet)
-U = 4
+U = 5  # footmen, knights, ships, siege engines and (Mother of Dragons) dragons
 N_ACTIONS = 81  # every decision's options are numbered 0 … N_ACTIONS - 1 (the areas, then the
 # six special actions ACT_UPGRADE_SIEGE … ACT_NONE)
 CTX = 8  # context slots of a pending decision
@@ -65,6 +65,7 @@ class EndReason(IntEnum):
     CASTLES = 1
     ROUND10 = 2  # decided by the ranking after the last round (10; 6 in A Dance with Dragons)
     OBJECTIVES = 3  # A Feast for Crows: 7 victory points scored with objectives
+    LOYALTY = 4  # Mother of Dragons: House Targaryen's 7 loyalty tokens
 
 
 class Order(IntEnum):
@@ -266,6 +267,8 @@ class Decision(IntEnum):
     # vassals variant (gotsim.engine.vassals):
     CLAIM_VASSAL = 41  # ctx0 claims left; action = House of the vassal claimed, ACT_NONE: pass
     # the claims left on to the next player
+    # 2e Mother of Dragons' Westeros deck IV (gotsim.engine.westeros.deck4)
+    LOYALTY = 42  # ctx0 LoyaltyStep; action per step: an area, ACT_FOOTMAN, ACT_NONE, 0/1
 
 
 class ObjectiveStep(IntEnum):
@@ -297,15 +300,21 @@ assert A_MAX <= ACT_UPGRADE_SIEGE
 assert OBJ_SCORED == H and OBJ_POOL == 2 * H and N_OBJECTIVES < ACT_NONE
 
 
-def state_dtype(houses: int = H, areas: int = A_MAX, order_kinds: int = N_ORDER_KINDS) -> np.dtype:
+def state_dtype(
+    houses: int = H, areas: int = A_MAX, order_kinds: int = N_ORDER_KINDS, units: int = U
+) -> np.dtype:
     """The record type of one game. Every field: name, dtype, shape, meaning.
 
     ``houses`` sizes every house axis (``H``, and the ``1 + H`` random streams), ``areas``
     every area axis (``A_MAX``) and ``order_kinds`` the order-kind axis (``N_ORDER_KINDS``);
     other values give the layout of a record with fewer houses, area slots or order kinds, for
     comparing with one kept from before they were added (``benchmarks/check_identical.py
-    --houses``, ``--areas``, ``--order-kinds``). The engine reads ``STATE_DTYPE`` only."""
+    --houses``, ``--areas``, ``--order-kinds``). ``units`` sizes the unit axis (``U``); 4 gives
+    the layout from before Mother of Dragons' dragons, without the fields of the 8-player game
+    that came with them (loyalty tokens, Westeros deck IV, dragon strength; ``--units``). The
+    engine reads ``STATE_DTYPE`` only."""
     H = houses  # the house axis, named as in the legend
+    U = units  # the unit axis
     A_MAX = areas  # the area axis
     N_ORDER_KINDS = order_kinds  # the order-kind axis
     N_STREAMS = 1 + houses
@@ -410,6 +419,16 @@ def state_dtype(houses: int = H, areas: int = A_MAX, order_kinds: int = N_ORDER_
         # --- randomness -------------------------------------------------------------------------
         ("rng", np.uint64, (N_STREAMS, 4)),  # xoshiro256** states: nature, then per house
     ]
+    if units > 4:  # Mother of Dragons at 8 players (engine.loyalty, engine.westeros.deck4)
+        fields += [
+            ("loyalty", np.int8, (A_MAX,)),  # loyalty tokens on each area
+            ("loyalty_taken", np.int8, ()),  # loyalty tokens Targaryen has collected
+            ("loyalty_placed", np.int8, ()),  # loyalty tokens ever put on the board
+            ("deck4", np.int8, (10,)),  # Westeros deck IV's cards, drawn from index 0 up
+            ("deck4_next", np.int8, ()),  # deck IV cards drawn so far
+            ("deck4_drawn", np.int8, ()),  # deck IV card drawn this round (-1 none)
+            ("dragon_boost", np.int8, ()),  # dragon strength tokens moved early (Fire Made Flesh)
+        ]
     # widest first, so that every field sits at a multiple of its own width (the record is
     # packed: a field's offset is the sum of the widths before it)
     fields.sort(key=lambda f: -np.dtype(f[1]).itemsize)

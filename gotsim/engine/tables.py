@@ -174,6 +174,18 @@ RULES_DTYPE = np.dtype(
         ("threat_drop", np.int64),
         ("supply_max", np.int64),
         ("power_total", np.int64, (H,)),
+        # Mother of Dragons at 8 players: dragons in play, a dragon's strength by round (index
+        # 1 … 10), loyalty tokens that win for Targaryen, the home area whose garrison comes
+        # back when Targaryen retakes it (Pentos) and that garrison's strength
+        ("dragons", np.uint8),
+        ("dragon_strength", np.int64, (11,)),
+        ("loyalty_to_win", np.int64),
+        ("restored_garrison_area", np.int64),
+        ("restored_garrison", np.int64),
+        # Westeros deck IV (Deck4Card order): the areas each card puts a loyalty token on, and
+        # the two areas of Targaryen's paid choice (-1 none)
+        ("deck4_fixed", np.int64, (10, 2)),
+        ("deck4_choice", np.int64, (10, 2)),
     ]
 )
 
@@ -244,6 +256,23 @@ def _rules_table(chosen: Rules) -> np.recarray:
     t["supply_max"] = len(setup.supply_table) - 1
     for house, total in setup.power_total.items():
         t["power_total"][house] = total
+    t["restored_garrison_area"] = -1
+    t["deck4_fixed"][:, :] = -1
+    t["deck4_choice"][:, :] = -1
+    if House.TARGARYEN in setup.houses:  # Mother of Dragons at 8 players
+        scenario = _scenario(chosen.expansion)
+        t["dragons"] = 1
+        for r, strength in scenario["dragon_strength"]["by_round_default"].items():
+            t["dragon_strength"][int(r)] = strength
+        t["loyalty_to_win"] = setup.loyalty_to_win
+        home = setup.home_areas.get(House.TARGARYEN) or "pentos"
+        t["restored_garrison_area"] = board.index(home)
+        t["restored_garrison"] = setup.garrisons[home][1]
+        for k, card in enumerate(scenario["westeros_deck_IV"]["cards"]):
+            for j, a in enumerate(card.get("loyalty_tokens_placed_in", [])):
+                t["deck4_fixed"][k, j] = board.index(a)
+            for j, a in enumerate(card.get("loyalty_token_choice", [])):
+                t["deck4_choice"][k, j] = board.index(a)
     t["kind"][:n] = board.kind
     t["castle"][:n] = board.castle
     t["stronghold"][:n] = board.stronghold

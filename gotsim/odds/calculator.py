@@ -135,7 +135,7 @@ class _Resolver:
             misc[exact.M_ATTACKER_WINS] = p
             dist[:, 0] = 1.0
             # a beaten neutral army (1st edition) is destroyed; a token has no units
-            army = work[cb.SIDE + cb.UNITS : cb.SIDE + cb.UNITS + len(Unit)]
+            army = work[cb.SIDE + cb.UNITS : cb.SIDE + cb.UNITS + cb.N_UNIT_TYPES]
             if p and army.any():
                 lost[cb.DEFENDER] = army
                 dist[cb.DEFENDER, 0] = 0.0
@@ -607,6 +607,11 @@ def card_pair_breakdown(
     return breakdown_for(battle, cell.battle)
 
 
+# the unit types whose casualties the calculator counts (dragons fight, with their strength, but
+# their casualties are not modelled here: docs/rules.md M11)
+CASUALTY_UNITS = tuple(Unit)[: cb.N_UNIT_TYPES]
+
+
 def _casualties(
     lost: NDArray[np.float64], routed: NDArray[np.float64], dist: NDArray[np.float64]
 ) -> dict[str, Any]:
@@ -614,8 +619,8 @@ def _casualties(
     for side, name in ((cb.ATTACKER, "attacker"), (cb.DEFENDER, "defender")):
         last = int(np.flatnonzero(dist[side] > 1e-15).max(initial=0))
         out[name] = {
-            "expected_destroyed": {u.id: float(lost[side, u]) for u in Unit},
-            "expected_routed": {u.id: float(routed[side, u]) for u in Unit},
+            "expected_destroyed": {u.id: float(lost[side, u]) for u in CASUALTY_UNITS},
+            "expected_routed": {u.id: float(routed[side, u]) for u in CASUALTY_UNITS},
             "destroyed_distribution": [float(v) for v in dist[side, : last + 1]],
         }
     return out

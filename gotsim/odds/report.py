@@ -44,7 +44,7 @@ def format_odds(result: OddsResult) -> str:
         parts = [
             f"{u.id} {c['expected_destroyed'][u.id]:.2f}/{c['expected_routed'][u.id]:.2f}"
             for u in Unit
-            if c["expected_destroyed"][u.id] or c["expected_routed"][u.id]
+            if c["expected_destroyed"].get(u.id) or c["expected_routed"].get(u.id)
         ]
         lines.append(f"  {side}: {', '.join(parts) if parts else 'none'}")
     if any(result.power.values()):

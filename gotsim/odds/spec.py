@@ -64,6 +64,7 @@ TOP_KEYS = (
     "adwd_house_cards",
     "house_cards",
     "wildling_threat",
+    "dragon_strength",
     "name",
     "description",
 )
@@ -99,13 +100,14 @@ class Supporter:
     house: House
     side: int  # ATTACKER or DEFENDER
     own_house: bool  # the supported combatant's own house
-    units: NDArray[np.int64]  # (4,) by Unit
+    units: NDArray[np.int64]  # (5,) by Unit (dragons last)
     bonus: int  # support order modifier
 
     @property
     def strength_hint(self) -> int:
-        """Plain strength of this support (used to order choices, not to resolve combat)."""
-        return int(self.units @ np.array([1, 2, 1, 0])) + self.bonus
+        """Plain strength of this support (used to order choices, not to resolve combat; a
+        dragon counted as a knight)."""
+        return int(self.units @ np.array([1, 2, 1, 0, 2])) + self.bonus
 
 
 @dataclass(frozen=True)
@@ -241,7 +243,7 @@ def _units(
                 'set "siege_engines": true)',
             )
     naval_battle = board.kind[area] != AreaKind.LAND
-    land_units = counts[[Unit.FOOTMAN, Unit.KNIGHT, Unit.SIEGE_ENGINE]].sum()
+    land_units = counts[[Unit.FOOTMAN, Unit.KNIGHT, Unit.SIEGE_ENGINE, Unit.DRAGON]].sum()
     if naval_battle and land_units:
         raise _fail(where, f"land units cannot fight in or support into {board.area_ids[area]!r}")
     if counts[Unit.SHIP] and not naval_battle and not supporting:
@@ -419,6 +421,8 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
 
     b = cb.new_battle(edition)
     b[cb.THREAT] = _int(spec.get("wildling_threat", 2), "wildling_threat", 0, 12)
+    # Mother of Dragons: a dragon's strength in this battle (0 in round 1, 5 in round 10)
+    b[cb.DRAGON_STRENGTH] = _int(spec.get("dragon_strength", 0), "dragon_strength", 0, 5)
     b[cb.FORTIFIED] = int(board.castle[area] or board.stronghold[area])
     if fortification:
         b[cb.FORTIFIED] |= cb.FORTIFICATION_TOKEN
@@ -456,7 +460,7 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         neutral_units = _units(
             def_spec["neutral_army"], "defender.neutral_army", board, area, supporting=False
         )
-        neutral = int(neutral_units @ np.array([1, 2, 1, 0]))
+        neutral = int(neutral_units[:N_BASE] @ np.array([1, 2, 1, 0]))
         if neutral == 0:
             raise _fail("defender.neutral_army", "a neutral army needs at least one unit")
         defender = None
@@ -477,10 +481,11 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         units = _units(
             side_spec.get("units", {}), f"{where}.units", board, area, supporting=False, siege=siege
         )
-        b[o + cb.UNITS : o + cb.UNITS + len(Unit)] = units
+        b[o + cb.UNITS : o + cb.UNITS + N_BASE] = units[:N_BASE]
+        b[cb.DRAGONS + side] = units[Unit.DRAGON]  # Mother of Dragons: their own slots
         if house is None:
             if neutral_units.any():  # a neutral army fights with its units' strength
-                b[o + cb.UNITS : o + cb.UNITS + len(Unit)] = neutral_units
+                b[o + cb.UNITS : o + cb.UNITS + N_BASE] = neutral_units[:N_BASE]
             else:
                 b[cb.DEFENDER * cb.SIDE + cb.GARRISON] = neutral
             continue
@@ -508,7 +513,7 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
             if number not in hands[side]:
                 raise _fail(f"{where}.card", f"{card!r} is not in {house.id}'s hand")
             fixed[side] = number
-    if b[cb.UNITS : cb.UNITS + len(Unit)].sum() == 0:
+    if b[cb.UNITS : cb.UNITS + N_BASE].sum() + b[cb.DRAGONS] == 0:
         raise _fail("attacker.units", "the attacker must march at least one unit")
 
     order = att_spec.get("order", "march+0")
@@ -550,7 +555,9 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
             supporting=False,
             siege=siege,
         )
-        b[d + cb.ROUTED : d + cb.ROUTED + len(Unit)] = routed
+        if routed[Unit.DRAGON]:
+            raise _fail("defender.routed.dragon", "routed dragons are not modelled")
+        b[d + cb.ROUTED : d + cb.ROUTED + N_BASE] = routed[:N_BASE]
         no_retreat = def_spec.get("no_retreat", False)
         if not isinstance(no_retreat, bool):
             raise _fail("defender.no_retreat", f"must be true or false, got {no_retreat!r}")
@@ -560,16 +567,22 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
             raise _fail("defender.power_token", f"must be true or false, got {token!r}")
         b[cb.DEFENDER_HOLDS] = int(token or board.home[area] == int(defender))
         if (
-            b[d + cb.UNITS : d + cb.UNITS + len(Unit)].sum() + routed.sum() + b[d + cb.GARRISON]
+            b[d + cb.UNITS : d + cb.UNITS + N_BASE].sum()
+            + b[cb.DRAGONS + cb.DEFENDER]
+            + routed.sum()
+            + b[d + cb.GARRISON]
             == 0
         ):
             raise _fail("defender.units", "the defender has no units and no garrison")
 
     supporters = _supporters(spec, board, area, attacker, defender, b, edition, siege)
-    forces = [(attacker, b[cb.UNITS : cb.UNITS + len(Unit)], "attacker.units")]
+    forces = [
+        (attacker, _with_dragons(b, cb.ATTACKER, b[cb.UNITS : cb.UNITS + N_BASE]), "attacker.units")
+    ]
     if defender is not None:
-        n = len(Unit)
+        n = N_BASE
         d_units = b[d + cb.UNITS : d + cb.UNITS + n] + b[d + cb.ROUTED : d + cb.ROUTED + n]
+        d_units = _with_dragons(b, cb.DEFENDER, d_units)
         forces.append((defender, d_units, "defender.units"))
     forces += [(s.house, s.units, f"support[{i}].units") for i, s in enumerate(supporters)]
     _check_pieces(forces, edition, siege)
@@ -727,12 +740,22 @@ def _supporters(
             raise _fail(f"{where}.units", "a support order needs units in its area")
         own = house == (attacker if side == cb.ATTACKER else defender)
         o = side * cb.SIDE + (cb.SUPPORT_OWN if own else cb.SUPPORT_ALLY)
-        b[o : o + len(Unit)] += units
+        b[o : o + N_BASE] += units[:N_BASE]
+        b[cb.DRAGON_SUPPORT + side] += units[Unit.DRAGON]
         b[side * cb.SIDE + cb.SUPPORT_BONUS] += SUPPORT_ORDERS[order]
         b[side * cb.SIDE + cb.SUPPORTERS] += 1
         units.setflags(write=False)
         out.append(Supporter(house, side, own, units, SUPPORT_ORDERS[order]))
     return tuple(out)
+
+
+# the unit types with their own per-side slots in a battle vector (dragons have theirs apart)
+N_BASE = cb.N_UNIT_TYPES
+
+
+def _with_dragons(b: NDArray[np.int64], side: int, units: NDArray[np.int64]) -> NDArray[np.int64]:
+    """``units`` (the base unit slots) with ``side``'s fighting dragons after them, by Unit."""
+    return np.append(units, b[cb.DRAGONS + side]).astype(np.int64)
 
 
 def _check_pieces(
@@ -747,6 +770,8 @@ def _check_pieces(
     for house, units, where in forces:
         total = totals.setdefault(house, np.zeros(len(Unit), np.int64))
         total += units
+        if total[Unit.DRAGON] and house != House.TARGARYEN:
+            raise _fail(f"{where}.dragon", f"{house.id} has no dragons (House Targaryen's alone)")
         for unit in Unit:
             limit = limits.get(house, {}).get(unit)
             if siege and unit == Unit.SIEGE_ENGINE and house.id in houses:

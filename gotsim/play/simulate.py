@@ -217,6 +217,7 @@ def end_reason_names(max_rounds: int = 10) -> dict[EndReason, str]:
         EndReason.CASTLES: "castles",
         EndReason.OBJECTIVES: "objectives",
         EndReason.ROUND10: f"round{max_rounds}",
+        EndReason.LOYALTY: "loyalty",  # Mother of Dragons: Targaryen's 7 loyalty tokens
     }
 
 
@@ -256,6 +257,8 @@ def games_frame(
         frame[f"power_{house.id}"] = games.power[:, house].astype(int)
         frame[f"supply_{house.id}"] = games.supply[:, house].astype(int)
         frame[f"battles_{house.id}"] = games.battles[:, house].astype(int)
+        if rules[0].loyalty_to_win and house == House.TARGARYEN:  # Mother of Dragons
+            frame["loyalty_targaryen"] = games.loyalty_taken.astype(int)
         if rules[0].victory_points:  # A Feast for Crows: victory points, objectives scored
             frame[f"vp_{house.id}"] = games.vp[:, house].astype(int)
             frame[f"objectives_{house.id}"] = (games.objective_at == OBJ_SCORED + house).sum(1)

@@ -36,6 +36,7 @@ from gotsim.players.view import (
     public_hand,
     value_for,
 )
+from gotsim.rules.ids import DRAGON
 
 
 @njit
@@ -457,6 +458,8 @@ def casualty(g, t, house: int, mask, params, memo) -> int:
     for u in order:
         if mask[u]:
             return u
+    if mask[DRAGON]:  # Mother of Dragons: a dragon goes last
+        return DRAGON
     return -1
 
 

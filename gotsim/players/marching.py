@@ -24,6 +24,7 @@ from gotsim.engine.area_bits import (
     write_bits,
 )
 from gotsim.engine.board_state import LAND, PORT, SEA, controller
+from gotsim.engine.dragons import dragon_strength
 from gotsim.engine.state import H, Phase, U
 from gotsim.jit import njit
 from gotsim.players.params import P_DEFENCE, P_EXPANSION, P_NOISE, P_POWER, P_RISK, P_VERSION
@@ -38,6 +39,7 @@ from gotsim.players.values import (
     vacate_cost,
 )
 from gotsim.players.view import (
+    DRAGON,
     FOOTMAN,
     KNIGHT,
     O_DEFENSE_ONE,
@@ -370,10 +372,10 @@ def allocate(
     defence = 0.3 + params[P_DEFENCE]
     exposure = EXPOSURE * (1.2 - params[P_RISK])
     gv = memo.cand_g  # worth of sending the next unit to each destination
-    for u in (KNIGHT, FOOTMAN, SHIP):
+    for u in (KNIGHT, FOOTMAN, SHIP, DRAGON):
         if left[u] == 0:
             continue
-        s = float(t.unit_strength[u])
+        s = float(t.unit_strength[u]) if u != DRAGON else float(dragon_strength(g, t))
         for r in range(n_reach):
             gv[r] = _send_worth(memo, r, s, exposure, defence)
         # worth of keeping the unit home: it changes only when a unit stays
@@ -482,6 +484,8 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
     fighters = 0
     for u in range(SIEGE):  # footmen, knights and ships at their strength
         fighters += t.unit_strength[u] * avail[u]
+    if avail[DRAGON] > 0:  # Mother of Dragons: dragons at this round's strength
+        fighters += dragon_strength(g, t) * avail[DRAGON]
     march = g.order[origin]
     actual = float(march - 1) if 0 <= march <= 2 else 0.0
     # --- the best attack -------------------------------------------------------------------
@@ -496,7 +500,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
             dest_info(g, t, memo, house, x, planning, params[P_EXPANSION], params[P_NOISE])
         if memo.d_kind[x] != D_BATTLE:
             continue
-        if land and avail[FOOTMAN] + avail[KNIGHT] == 0:
+        if land and avail[FOOTMAN] + avail[KNIGHT] + avail[DRAGON] == 0:
             continue  # siege engines alone are no attack
         units = float(fighters)
         if land and memo.fort[x]:
@@ -542,7 +546,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         res[1] = NEG
         res[2] = NEG
     if best_x >= 0:
-        for u in (FOOTMAN, KNIGHT, SHIP):
+        for u in (FOOTMAN, KNIGHT, SHIP, DRAGON):
             move_a[best_x, u] = left[u]
             left[u] = 0
         if land and memo.fort[best_x]:

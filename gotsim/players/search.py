@@ -472,8 +472,8 @@ class SearchPolicy:
         mask[list(pending.legal)] = True
         g, t = game.record, game.t
         if t.vassals and t.vassal[house]:  # its commander plays it by the heuristic (V11)
-            row = defaults_for(house).copy()  # (writable: one compiled heuristic for all)
-            action = int(heuristic_action(g, t, house, mask, row, memo))
+            own = defaults_for(house).copy()  # (writable: one compiled heuristic for all)
+            action = int(heuristic_action(g, t, house, mask, own, memo))
             return int(command_filter(g, t, house, action, mask))
         searcher = self._searchers.get((id(game), house))
         if searcher is None:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import numpy as np
 
 from gotsim.engine.board_state import LAND, PORT, SEA, castles_held, controller, unit_count
+from gotsim.engine.dragons import dragon_strength
 from gotsim.engine.rng import next_u64
 from gotsim.engine.state import H, Phase, U
 from gotsim.jit import njit
 from gotsim.players.objectives import objective_values
-from gotsim.rules.ids import FOOTMAN, KNIGHT, SHIP, SIEGE
+from gotsim.rules.ids import DRAGON, FOOTMAN, KNIGHT, SHIP, SIEGE, House
 
 CASTLE_VALUE = 3.0
 STRONGHOLD_EXTRA = 1.0
@@ -26,6 +27,10 @@ LAND_VALUE = 0.4
 HOME_BONUS = 2.5
 SEA_VALUE = 0.5
 SEA_PER_COAST = 0.15
+# Mother of Dragons: what a loyalty token on an area adds to its worth for Targaryen (its
+# victory: 7 of them), whatever the distance from Pentos (docs/players.md)
+LOYALTY_VALUE = 2.5
+TARGARYEN = int(House.TARGARYEN)
 NEAR_HOME = 2  # steps from the home area at full worth
 FAR_STEP = 0.08  # worth lost per step beyond
 FAR_FLOOR = 0.5
@@ -143,6 +148,8 @@ def value_for(g, t, memo, house: int, a: int) -> float:
         v += HOME_BONUS
     if memo.fort[a]:
         v += 0.25 * memo.castles[house]
+    if t.loyalty_to_win != 0 and house == TARGARYEN:  # Mother of Dragons: its victory
+        return v * memo.reach_scale[house, a] + LOYALTY_VALUE * g.loyalty[a]
     return v * memo.reach_scale[house, a]
 
 
@@ -159,6 +166,8 @@ def army_strength(g, t, a: int) -> int:
     s = 0
     for u in range(U):
         s += t.unit_strength[u] * live(g, a, u)
+    if g.units[a, DRAGON] > 0:  # Mother of Dragons: at this round's strength
+        s += dragon_strength(g, t) * live(g, a, DRAGON)
     return s
 
 

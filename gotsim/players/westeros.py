@@ -44,6 +44,7 @@ from gotsim.players.params import (
 )
 from gotsim.players.values import home_sea_threat
 from gotsim.players.view import (
+    DRAGON,
     FOOTMAN,
     KNIGHT,
     SHIP,
@@ -204,8 +205,8 @@ def supply_cut(g, t, house: int, mask, params, memo) -> int:
 
 @njit
 def cheapest_unit(mask) -> int:
-    """The unit type to lose first: footman, ship, siege engine, knight."""
-    for u in (FOOTMAN, SHIP, SIEGE, KNIGHT):
+    """The unit type to lose first: footman, ship, siege engine, knight, dragon."""
+    for u in (FOOTMAN, SHIP, SIEGE, KNIGHT, DRAGON):
         if mask[u]:
             return u
     return -1

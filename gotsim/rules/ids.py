@@ -44,14 +44,17 @@ class Unit(_Named):
     KNIGHT = 1
     SHIP = 2
     SIEGE_ENGINE = 3
+    # Mother of Dragons: House Targaryen's dragons (strength by round, never mustered)
+    DRAGON = 4
 
 
 # the unit numbers as plain ints, for the compiled kernels (one definition: ``Unit``)
-FOOTMAN, KNIGHT, SHIP, SIEGE = (
+FOOTMAN, KNIGHT, SHIP, SIEGE, DRAGON = (
     int(Unit.FOOTMAN),
     int(Unit.KNIGHT),
     int(Unit.SHIP),
     int(Unit.SIEGE_ENGINE),
+    int(Unit.DRAGON),
 )
 
 

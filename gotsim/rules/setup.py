@@ -25,6 +25,9 @@ from gotsim.rules.variants import (
 )
 
 TRACKS: tuple[str, ...] = ("iron_throne", "fiefdoms", "kings_court")
+# Mother of Dragons: the loyalty tokens that win for House Targaryen (``expansions.json``
+# ``victory.targaryen``: S&R's default of its setting, 6-15; ``docs/rules.md`` M12)
+LOYALTY_TO_WIN = 7
 
 
 class SetupDataError(BoardDataError):
@@ -70,6 +73,10 @@ class Setup:
     # with the ``vassals`` variant: the houses on the board no player takes (``houses`` holds
     # them too, and ``players`` counts every house on the board)
     vassals: tuple[House, ...] = ()
+    # Mother of Dragons at 8 players: loyalty tokens on the board at the start (area id → count)
+    # and the loyalty tokens that win for House Targaryen (0: no loyalty victory)
+    loyalty: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    loyalty_to_win: int = 0
 
     def dominance_holder(self, track: str) -> House:
         return self.tracks[track][0]
@@ -187,6 +194,11 @@ def build_setup(
         home = spec["houses"][house.id].get("home_area")
         if home is not None and board.home[_area(board, home, "home areas")] != house:
             home_areas[house] = home
+    loyalty = {}
+    for area, count in per_count.get("loyalty_tokens", {}).items():
+        if board.kind[_area(board, area, "loyalty tokens")] != AreaKind.LAND:
+            raise SetupDataError(f"loyalty tokens: {area!r} is not a land area")
+        loyalty[area] = int(count)
     victory = spec.get("victory", {})
     castles = victory.get("castles_and_strongholds_to_win", 7)
     castles = victory.get("castles_to_win_by_players", {}).get(str(players), castles)
@@ -223,6 +235,8 @@ def build_setup(
         home_areas=MappingProxyType(home_areas),
         victory_points=int(victory.get("victory_points_to_win", 0)),
         board=board.name,
+        loyalty=MappingProxyType(loyalty),
+        loyalty_to_win=int(per_count.get("loyalty_to_win", 0)),
     )
 
 
@@ -268,6 +282,8 @@ def expansion_spec(
         record["starting_units"] = scenario["starting_units"].get(house_id, {})
         record["starting_supply"] = scenario["starting_supply"][house_id]
         record["starting_power_tokens"] = power
+        if house_id in scenario.get("unit_limits", {}):  # Targaryen's dragons, no siege engines
+            record["unit_limits"] = scenario["unit_limits"][house_id]
         houses[house_id] = record
     tokens = {
         area: house_id
@@ -294,6 +310,10 @@ def expansion_spec(
         "impassable_areas": scenario.get("impassable_areas", []),
         "power_tokens_on_board": tokens,
         "removed_starting_units": [],
+        "loyalty_tokens": _by_players(scenario.get("loyalty_tokens_at_start", {}), players)
+        if str(players) in scenario.get("loyalty_tokens_at_start", {})
+        else {},
+        "loyalty_to_win": LOYALTY_TO_WIN if House.TARGARYEN.id in playing_ids else 0,
     }
     victory = dict(spec.get("victory", {}))
     if "victory_points_to_win" in scenario.get("victory", {}):

@@ -24,7 +24,8 @@ class UnitDataError(ValueError):
 
 @dataclass(frozen=True)
 class UnitFacts:
-    """Combat strengths by ``Unit`` (footman, knight, ship, siege engine)."""
+    """Combat strengths by ``Unit`` (footman, knight, ship, siege engine, dragon: 0 here, its
+    strength goes by the round)."""
 
     strength: tuple[int, ...]
     siege_against_castle: int  # a siege engine attacking a castle or stronghold
@@ -47,6 +48,11 @@ def _whole(value: object, where: str) -> int:
     return value
 
 
+# Mother of Dragons' dragons: no printed strength (it grows with the round, the rules table's
+# ``dragon_strength``), never mustered nor upgraded to (``docs/rules.md`` M10)
+_DRAGON = {Unit.DRAGON.id: {"strength": 0, "muster_cost": 0, "upgrade_from_footman_cost": 0}}
+
+
 @cache
 def unit_facts(edition: str = "2e") -> UnitFacts:
     """The unit facts of ``edition`` (``"1e"`` or ``"2e"``).
@@ -57,12 +63,13 @@ def unit_facts(edition: str = "2e") -> UnitFacts:
     """
     if edition not in EDITIONS:
         raise UnitDataError(f"edition: unknown edition {edition!r}")
-    units = load_data(edition, "setup.json")["units"]
+    units = {**_DRAGON, **load_data(edition, "setup.json")["units"]}
     where = f"{edition}/setup.json units"
     strength = tuple(_whole(units[u.id]["strength"], f"{where}.{u.id}.strength") for u in Unit)
     siege = units[Unit.SIEGE_ENGINE.id]
     knight = units[Unit.KNIGHT.id]
-    second = load_data("2e", "setup.json")["units"]  # for what the 1st edition leaves unstated
+    # for what the 1st edition leaves unstated
+    second = {**_DRAGON, **load_data("2e", "setup.json")["units"]}
 
     def cost(unit: Unit, key: str) -> int:
         value = units[unit.id].get(key)

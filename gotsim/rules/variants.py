@@ -87,11 +87,11 @@ EXPANSIONS: dict[str, str] = {
 }
 # the player counts each expansion is played by (Mother of Dragons: 7 with Arryn; its 8-player
 # game with Targaryen and Essos is not built yet, ``PLANNED_PLAYERS``)
-EXPANSION_PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"adwd": (6,), "affc": (4,), "mod": (7,)}
+EXPANSION_PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"adwd": (6,), "affc": (4,), "mod": (7, 8)}
 # the number of players an expansion is played by unless a count is given
 EXPANSION_PLAYERS: dict[str, int] = {name: n[0] for name, n in EXPANSION_PLAYER_COUNTS.items()}
 # player counts of an expansion named by the design but not played yet, for a clear refusal
-PLANNED_PLAYERS: dict[str, tuple[int, ...]] = {"mod": (8,)}
+PLANNED_PLAYERS: dict[str, tuple[int, ...]] = {}
 # the variants an expansion plays with unless switched off (A Dance with Dragons: its house
 # cards; Mother of Dragons: its sea order tokens, on by default as in S&R)
 _EXPANSION_DEFAULTS = {"adwd": ADWD_HOUSE_CARDS, "mod": SEA_ORDERS}

@@ -14,16 +14,18 @@ from gotsim.engine.board_state import (
     controller,
     unit_count,
 )
+from gotsim.engine.dragons import set_dragons
+from gotsim.engine.loyalty import keep_targaryen_last
 from gotsim.engine.marches import (
     is_march_kind,
     is_support_order,
     supports_into,
 )
 from gotsim.engine.rng import below
-from gotsim.engine.state import NATURE, ORDER_BONUS, Decision, Restriction, U
+from gotsim.engine.state import NATURE, ORDER_BONUS, Decision, Restriction
 from gotsim.engine.vassals import dominance_holder, vassal_defense_bonus
 from gotsim.jit import njit
-from gotsim.rules.ids import House
+from gotsim.rules.ids import DRAGON, House
 
 SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES, BLADE, RESOLVE = 0, 1, 2, 3, 4, 5, 6
 CASUALTIES, AFTER, RETREAT, FINISH, OVER, RETREAT_LOSS = 7, 8, 9, 10, 11, 12
@@ -71,11 +73,13 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
     a, d = 0, cb.SIDE
     b[a + cb.HOUSE] = attacker
     b[d + cb.HOUSE] = defender
-    for u in range(U):
+    for u in range(cb.N_UNIT_TYPES):
         b[a + cb.UNITS + u] = g.moving[target, u]
         if g.owner[target] == defender:
             b[d + cb.UNITS + u] = g.units[target, u] - g.routed[target, u]
             b[d + cb.ROUTED + u] = g.routed[target, u]
+    if t.dragons:  # Mother of Dragons at 8 players
+        set_dragons(g, t, b, target, defender)
     march = g.order[origin]
     b[a + cb.ORDER_BONUS] = ORDER_BONUS[march] if is_march_kind(march) else 0
     defense = g.order[target] if g.owner[target] == defender else -1
@@ -125,8 +129,9 @@ def add_support(g, t, area: int, side: int) -> None:
     b = g.battle
     own = g.owner[area] == b[side * cb.SIDE + cb.HOUSE]
     o = side * cb.SIDE + (cb.SUPPORT_OWN if own else cb.SUPPORT_ALLY)
-    for u in range(U):
+    for u in range(cb.N_UNIT_TYPES):
         b[o + u] += g.units[area, u] - g.routed[area, u]
+    b[cb.DRAGON_SUPPORT + side] += g.units[area, DRAGON] - g.routed[area, DRAGON]
     b[side * cb.SIDE + cb.SUPPORT_BONUS] += 1 if g.order[area] == 6 else 0
     b[side * cb.SIDE + cb.SUPPORTERS] += 1
 
@@ -275,7 +280,9 @@ def iron_throne_first(g) -> int:
 @njit
 def follow_track_change(g, t, track: int) -> None:
     """After a house card moved houses on ``track`` mid-battle (Doran Martell, Ser Gerris
-    Drinkwater): the battle's Iron Throne and Fiefdoms positions and the blade's holder follow."""
+    Drinkwater): the battle's Iron Throne and Fiefdoms positions and the blade's holder follow
+    (Mother of Dragons: Targaryen back in the last space first)."""
+    keep_targaryen_last(g, t, track)
     b = g.battle
     for s in (cb.ATTACKER, cb.DEFENDER):
         h = side_house(g, s)

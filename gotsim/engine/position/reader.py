@@ -653,7 +653,7 @@ def _check_board(p: Position, setup: Setup) -> None:
             total = sum(
                 p.units.get(a, {}).get(unit, 0) + p.routed.get(a, {}).get(unit, 0) for a in where
             )
-            limit = setup.unit_limits[house][unit]
+            limit = setup.unit_limits[house].get(unit, 0)
             if total > limit:
                 raise fail(
                     f"areas.{where[-1]}.units.{unit.id}",

@@ -24,7 +24,7 @@ from gotsim.engine.westeros.common import (
     is_participant,
 )
 from gotsim.jit import njit
-from gotsim.rules.ids import SHIP
+from gotsim.rules.ids import SHIP, House
 
 # --- Game of Thrones ------------------------------------------------------------------------------
 
@@ -102,6 +102,8 @@ def pay_bids(g, t) -> int:
 
 # --- Clash of Kings -------------------------------------------------------------------------------
 
+TARGARYEN = int(House.TARGARYEN)
+
 
 @njit
 def top_unplaced_bid(g) -> int:
@@ -123,7 +125,8 @@ def place(g, house: int) -> None:
 def _order_step(g, t, track: int) -> bool:
     """Rebuild a track by bids, highest first; each tie is ordered by the Iron Throne holder (for
     the Iron Throne track the previous holder: the track is written only when complete)."""
-    while g.placed < t.players:
+    bidders = t.players - (1 if t.dragons else 0)  # Mother of Dragons: Targaryen goes last
+    while g.placed < bidders:
         best = top_unplaced_bid(g)
         count = 0
         first = -1
@@ -141,6 +144,8 @@ def _order_step(g, t, track: int) -> bool:
         else:
             ask(g, Decision.TIE_ORDER, dominance_holder(g, t, 0), track, best)
             return False
+    if g.placed < t.players:  # Targaryen, always last on every track (M14)
+        place(g, TARGARYEN)
     return True
 
 
@@ -152,7 +157,10 @@ def clash_step(g, t) -> bool:
         track = g.westeros_loop
         sub = g.westeros_area
         if sub == 0:
-            start_bidding(g, track, in_play_mask(g, t))
+            bidders = np.int64(in_play_mask(g, t))
+            if t.dragons:  # Mother of Dragons: Targaryen bids nothing here (M14)
+                bidders = bidders & ~np.int64(1 << TARGARYEN)
+            start_bidding(g, track, bidders)
             g.placed = 0
             g.placed_mask = 0
             g.westeros_area = 1

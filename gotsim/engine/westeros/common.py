@@ -10,6 +10,7 @@ from gotsim.engine.board_state import (
     track_position,
     unit_count,
 )
+from gotsim.engine.loyalty import keep_targaryen_last
 from gotsim.engine.state import (
     Decision,
     H,
@@ -191,7 +192,7 @@ def in_play_mask(g, t) -> int:
     for p in range(t.players):
         house = g.track[0, p]
         if house >= 0:
-            mask |= 1 << house
+            mask |= 1 << int(house)
     return mask
 
 
@@ -211,3 +212,4 @@ def move_on_track(g, t, track: int, house: int, pos: int) -> None:
         for i in range(cur, pos, -1):
             g.track[track, i] = g.track[track, i - 1]
     g.track[track, pos] = house
+    keep_targaryen_last(g, t, track)

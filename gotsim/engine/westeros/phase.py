@@ -52,6 +52,7 @@ from gotsim.engine.westeros.common import (
     STEP_DRAW,
     STEP_FINISH,
 )
+from gotsim.engine.westeros.deck4 import deck4_step
 from gotsim.engine.westeros.feast import (
     famine,
     ironborn_raid,
@@ -313,8 +314,13 @@ def westeros_phase(g, t) -> bool:
             g.westeros_step = STEP_CARDS
             return True
         elif step == STEP_CARDS:
-            if g.westeros_card >= 3:
+            if g.westeros_card >= (4 if t.loyalty_to_win else 3):
                 g.westeros_step = STEP_FINISH
+            elif g.westeros_card == 3:  # Mother of Dragons at 8 players: deck IV
+                if not deck4_step(g, t):
+                    return False
+                g.westeros_card += 1
+                g.westeros_effect = E_START
             elif _resolve_card(g, t):
                 attacked = g.westeros_effect == E_ATTACK_OVER
                 g.westeros_card += 1

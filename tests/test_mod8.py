@@ -1,0 +1,260 @@
+"""Mother of Dragons at 8 players (``expansion="mod"``, ``players=8``): House Targaryen on the
+Essos board, its dragons, loyalty tokens and its loyalty victory (``docs/rules.md`` M10-M14).
+The setup is checked against the reference scenario; each rule has a case."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gotsim.engine import combat as cb
+from gotsim.engine import loyalty as ly
+from gotsim.engine.dragons import dragon_strength
+from gotsim.engine.init import new_games
+from gotsim.engine.invariants import violations
+from gotsim.engine.marches import march_destinations
+from gotsim.engine.state import EndReason
+from gotsim.engine.tables import rules_table
+from gotsim.rules.board import load_board
+from gotsim.rules.ids import DRAGON, House, Unit
+from gotsim.rules.setup import load_setup
+from gotsim.rules.variants import Rules
+
+REFERENCE = Path(__file__).parents[2] / "shared" / "reference" / "agot2e" / "expansions.json"
+BOARD = load_board("2e", board="mod8")
+T = rules_table("2e", 8, None, "mod")[0]
+TARGARYEN = int(House.TARGARYEN)
+
+
+def scenario() -> dict:
+    if REFERENCE.exists():
+        return json.loads(REFERENCE.read_text())["scenarios"]["mother_of_dragons"]
+    from gotsim.data import load_data
+
+    return load_data("2e", "expansions.json")["scenarios"]["mother_of_dragons"]
+
+
+def start() -> np.record:
+    return new_games([np.random.SeedSequence(1)], players=8, expansion="mod")[0]
+
+
+def area(name: str) -> int:
+    return BOARD.index(name)
+
+
+def test_mod8_setup_is_the_references_eight_player_start() -> None:
+    ref = scenario()
+    s = load_setup("2e", 8, expansion="mod")
+    assert s.board == "mod8" and Rules.of("2e", 8, expansion="mod").board == "mod8"
+    assert [h.id for h in s.houses] == sorted(ref["houses"]["8"], key=lambda h: House.from_id(h))
+    for house in s.houses:
+        want = {
+            area: {Unit.from_id(u): n for u, n in counts.items()}
+            for area, counts in ref["starting_units"][house.id].items()
+        }
+        assert {a: dict(c) for a, c in s.units[house].items()} == want
+        assert s.supply[house] == ref["starting_supply"][house.id]
+        assert s.power[house] == ref["starting_power_tokens_available"]["without_iron_bank"]
+    for track, order in ref["influence_tracks"]["8"].items():
+        assert [h.id for h in s.tracks[track]] == order
+        assert s.tracks[track][-1] == House.TARGARYEN
+    assert s.stars == tuple(ref["kings_court_special_orders_by_position"]["8"])
+    assert s.stars[7] == 3  # Targaryen's King's Court space
+    limits = {u.id: n for u, n in s.unit_limits[House.TARGARYEN].items() if n}
+    assert limits == ref["unit_limits"]["targaryen"]
+    assert s.garrisons["pentos"] == (House.TARGARYEN, 2)
+    assert s.garrisons["the_eyrie"] == (House.ARRYN, 4)
+    assert s.neutral_forces == {"kings_landing": 5, "braavos": 5}
+    assert dict(s.loyalty) == ref["loyalty_tokens_at_start"]["8"] == {"kings_landing": 1}
+    assert s.loyalty_to_win == 7 and s.castles_to_win == 7 and s.max_rounds == 10
+
+
+def test_mod8_starting_record() -> None:
+    g = start()
+    assert g.in_play.sum() == 8
+    assert g.units[area("norvos"), DRAGON] == 1 and g.units[area("the_rhoyne"), DRAGON] == 2
+    assert g.owner[area("the_rhoyne")] == TARGARYEN
+    assert g.neutral[area("braavos")] == 5 and g.neutral[area("kings_landing")] == 5
+    assert g.garrison[area("pentos")] == 2
+    assert g.loyalty[area("kings_landing")] == 1 and g.loyalty.sum() == 1
+    assert g.loyalty_placed == 1 and g.loyalty_taken == 0
+    assert violations(g, T) == []
+
+
+def test_dragon_strength_goes_by_the_round() -> None:
+    """M10: 0 in round 1, one more every second round, 5 in round 10 (S&R's default tokens on
+    rounds 2, 4, 6, 8, 10); Fire Made Flesh's early tokens add, at most 5."""
+    ref = scenario()["dragon_strength"]["by_round_default"]
+    g = start()
+    for r in range(1, 11):
+        g.game_round = r
+        assert dragon_strength(g, T) == ref[str(r)] == T.dragon_strength[r]
+    g.dragon_boost = 3
+    assert dragon_strength(g, T) == 5
+
+
+def test_dragons_fight_at_their_strength_and_daenerys_sees_them() -> None:
+    """M11: a dragon adds this round's strength where it fights or supports; Daenerys
+    Targaryen (deck A) counts dragons in either fighting army, not supporting ones."""
+    b = cb.new_battle()
+    b[cb.UNITS + cb.FOOTMAN] = 1
+    b[cb.SIDE + cb.UNITS + cb.FOOTMAN] = 1
+    b[cb.DRAGON_STRENGTH] = 3
+    b[cb.DRAGONS + cb.ATTACKER] = 2
+    b[cb.DRAGON_SUPPORT + cb.DEFENDER] = 1
+    table = cb.card_table("2e", "mod")
+    cards = table.arrays()
+    parts = np.zeros((2, cb.N_PARTS), np.int64)
+    cb.board_and_card_strength(b, cards, parts)
+    assert parts[0, cb.P_UNITS] == 1 + 2 * 3
+    assert parts[1, cb.P_SUPPORT] == 3
+    assert cb.dragons_in_combat(b) == 2
+    b[cb.DRAGONS + cb.ATTACKER] = 0
+    assert cb.dragons_in_combat(b) == 0  # a supporting dragon takes no part
+
+
+def test_battle_spec_with_dragons() -> None:
+    """A battle spec names dragons as House Targaryen's units and their strength."""
+    from gotsim.odds import combat_odds
+
+    spec = {
+        "area": "the_twins",
+        "house_cards": "mod",
+        "dragon_strength": 2,
+        "attacker": {"house": "targaryen", "units": {"dragon": 1}, "card": "daenerys_targaryen_a"},
+        "defender": {"house": "stark", "units": {"footman": 1}, "card": "catelyn_stark"},
+        "fiefdoms": ["stark", "targaryen"],
+    }
+    r = combat_odds(spec)
+    assert r.breakdown.loc["attacker", "units"] == 2  # one dragon of strength 2
+    bad = {**spec, "attacker": {**spec["attacker"], "house": "baratheon", "card": None}}
+    with pytest.raises(ValueError, match="no dragons"):
+        combat_odds(bad)
+
+
+def test_dragons_alone_fly_to_any_land_area() -> None:
+    """M11: a dragon marching without other units may go to any land area of the board; a
+    knight from the same area only where its march reaches."""
+    g = start()
+    origin = area("norvos")
+    g.order[origin] = 1  # a march +0
+    g.march_origin = origin
+    g.march_target = -1
+    mask = np.zeros(128, np.bool_)
+    march_destinations(g, T, TARGARYEN, origin, DRAGON, mask)
+    assert mask[area("the_reach")] and mask[area("winterfell")]
+    assert not mask[area("the_narrow_sea")]  # land areas only
+    mask[:] = False
+    g.units[origin, Unit.KNIGHT] = 1
+    march_destinations(g, T, TARGARYEN, origin, int(Unit.KNIGHT), mask)
+    assert not mask[area("the_reach")]
+
+
+def test_targaryen_collects_loyalty_tokens_and_wins_with_seven() -> None:
+    """M12, M13: Targaryen takes the tokens of the areas it controls; its points are those and
+    1 for Pentos while it holds it; 7 win."""
+    g = start()
+    kl = area("kings_landing")
+    g.neutral[kl] = 0
+    g.owner[kl] = TARGARYEN
+    g.units[kl, Unit.FOOTMAN] = 1
+    ly.collect(g, T)
+    assert g.loyalty[kl] == 0 and g.loyalty_taken == 1 and g.loyalty_placed == 1
+    assert ly.targaryen_points(g, T) == 2  # and Pentos
+    g.loyalty_taken = 5
+    assert not ly.loyalty_victory(g, T)
+    g.loyalty_taken = 6
+    assert ly.loyalty_victory(g, T)
+    assert int(EndReason.LOYALTY) == 4
+
+
+def test_pentos_garrison_comes_back() -> None:
+    g = start()
+    pentos = area("pentos")
+    g.garrison[pentos] = 0
+    ly.collect(g, T)
+    assert g.garrison[pentos] == 2
+
+
+def test_loyalty_tokens_at_most_twenty() -> None:
+    g = start()
+    assert ly.place(g, T, area("the_reach"), 30) == 19
+    assert ly.loyalty_on_board(g, T) == 20 and g.loyalty_placed == 20
+
+
+def test_targaryen_stays_last_on_every_track() -> None:
+    """M14: Targaryen moved up (a wildling card, a house card) goes back to the last space."""
+    g = start()
+    g.track[0, :8] = [7, 0, 1, 2, 3, 4, 5, 6]
+    ly.keep_targaryen_last(g, T, 0)
+    assert list(g.track[0, :8]) == [0, 1, 2, 3, 4, 5, 6, 7]
+
+
+@pytest.mark.parametrize("policies", ["random", "heuristic"])
+def test_mod8_games_keep_every_invariant(policies: str) -> None:
+    from gotsim.play.simulate import play_games
+
+    games = play_games(60, players=8, expansion="mod", seed=8, policies=policies)
+    assert games.done.all()
+    bad = [v for g in games for v in violations(g, T)]
+    assert bad == []
+    assert set(np.unique(games.end_reason)) <= {1, 2, 4}
+
+
+# --- Westeros deck IV (M15) ----------------------------------------------------------------------
+
+
+def _deck4_game(card: int):
+    """An 8-player game at its round-2 Westeros phase with ``card`` on top of deck IV."""
+    from gotsim.engine.game import Game
+
+    game = Game(players=8, seed=3, expansion="mod")
+    g = game.record
+    order = [card, *(c for c in range(10) if c != card)]
+    g.deck4[:] = order
+    return game
+
+
+def _run_to_deck4(game) -> None:
+    """Answer every decision at random until deck IV's card is drawn (round 2)."""
+    rng = np.random.default_rng(0)
+    while game.record.deck4_next == 0 and not game.record.done:
+        game.step(int(rng.choice(game.pending.legal)))
+
+
+def test_deck4_data_and_tables() -> None:
+    from gotsim.engine.westeros.deck4 import Deck4Card
+
+    cards = scenario()["westeros_deck_IV"]["cards"]
+    assert [c["id"] for c in cards] == [c.name.lower() for c in Deck4Card]
+    for k, c in enumerate(cards):
+        fixed = [BOARD.area_ids[a] for a in T.deck4_fixed[k] if a >= 0]
+        assert fixed == c.get("loyalty_tokens_placed_in", [])
+        choice = [BOARD.area_ids[a] for a in T.deck4_choice[k] if a >= 0]
+        assert choice == c.get("loyalty_token_choice", [])
+    g = start()
+    assert sorted(g.deck4) == list(range(10)) and g.deck4_next == 0
+
+
+@pytest.mark.parametrize("card", range(10))
+def test_each_deck4_card_places_its_tokens(card: int) -> None:
+    """Each card of deck IV, drawn in round 2 after decks I-III, puts its printed loyalty
+    tokens on the board (or Targaryen takes them at once where it stands) and is not drawn
+    again; the game goes on keeping every invariant."""
+    game = _deck4_game(card)
+    before = int(game.record.loyalty_placed)
+    _run_to_deck4(game)
+    g = game.record
+    assert g.deck4_next == 1 and g.deck4_drawn == card
+    printed = int((T.deck4_fixed[card] >= 0).sum())
+    assert g.loyalty_placed >= before + printed
+    rng = np.random.default_rng(1)
+    while not g.done and g.game_round < 4:
+        game.step(int(rng.choice(game.pending.legal)))
+        g = game.record
+    assert violations(g, T) == []
+    # one card a Westeros phase from round 2 (the loop stops early in round 4)
+    assert g.deck4_next in (g.game_round - 2, g.game_round - 1) or g.done
