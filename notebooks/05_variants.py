@@ -17,9 +17,11 @@
 # Tides of Battle on/off and the King's Court swap (5 and 6 players), across 3–6 players: win-rate
 # differences with 95 % intervals, battles per game and how games end; then the 1st edition's
 # A Clash of Kings modules (ports, one-time orders, three-card combat) at 5 players; the 2nd
-# edition's A Dance with Dragons expansion against the base 6-player game; and A Feast for Crows
-# (4 players with Arryn, won on objectives). Each toggle is compared on the same games (common
-# random numbers), paired by block.
+# edition's A Dance with Dragons expansion against the base 6-player game; A Feast for Crows
+# (4 players with Arryn, won on objectives); Mother of Dragons at 7 (Arryn) and 8 players
+# (Targaryen in Essos, won on loyalty tokens); and vassals, which keep all six houses on the board
+# of a 4-player game. Each toggle is compared on the same games (common random numbers), paired
+# by block.
 #
 # **Read this first.** Every house is played by gotsim's heuristic player (`docs/players.md`), a
 # rule-based model of sensible play: the effects below are those of the variants *as the
@@ -76,6 +78,7 @@ clash = study("clash", dict.fromkeys(MODULES, [False, True]), edition="1e", play
 adwd = study("adwd", {"expansion": ["base", "adwd"]}, players=6)
 affc = study("affc", {"expansion": ["affc"]})  # 4 players, the expansion's own count
 mod = study("mod", {"expansion": ["mod"]})  # Mother of Dragons: 7 players, with sea orders
+mod8 = study("mod8", {"expansion": ["mod"]}, players=8)  # and Targaryen in Essos (no Iron Bank)
 # vassals: 4 players with Tyrell and Martell on the board as vassals, or left out
 vassals = study("vassals", {"vassals": [False, True]}, players=4)
 
@@ -219,6 +222,29 @@ display(mod.end_reason.value_counts(normalize=True).round(3))  # noqa: F821 (IPy
 mod_rates[["house", "win_rate", "ci_low", "ci_high"]].round(3)
 
 # %% [markdown]
+# ## Mother of Dragons (8 players): Targaryen in Essos
+# House Targaryen joins from Essos with three dragons (strength 0 in round 1 rising to 5 in round
+# 10) and wins with 7 loyalty tokens (Pentos counts one) instead of castles; Westeros deck IV
+# puts loyalty tokens on the map each round. Played without the Iron Bank (not built yet). Win
+# rates per house, and how the games end.
+
+# %%
+mod8_rates = win_rates(mod8, by=["expansion"])
+fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+draw_house_rates(axes[0], mod8_rates, group="expansion", fair=1 / 8)
+axes[0].set_title(players_title("Mother of Dragons, 8 players", policies=POLICIES, games=GAMES,
+                                per="arm"))
+mod8_ends = mod8.end_reason.value_counts(normalize=True)
+axes[1].bar(mod8_ends.index, mod8_ends.values, color="grey")
+axes[1].set_ylabel("share of games")
+axes[1].set_title("How the 8-player games end")
+save(fig, "variants_mod8.png")
+targaryen_wins = mod8[mod8.winner == "targaryen"]
+by_loyalty = (targaryen_wins.end_reason == "loyalty").mean() if len(targaryen_wins) else float("nan")
+display(mod8_ends.round(3))  # noqa: F821 (IPython builtin)
+mod8_rates[["house", "win_rate", "ci_low", "ci_high"]].round(3)
+
+# %% [markdown]
 # ## Vassals (4 players): what changes when the two houses nobody plays stay on the board
 # Without vassals a 4-player game leaves Tyrell and Martell out (the south is theirs to take);
 # with the `vassals` variant they stay on the board as vassals, claimed by a player each
@@ -291,6 +317,11 @@ print(
     + "\nMother of Dragons (7 players): "
     + "; ".join(f"{row.house} {row.win_rate:.1%}" for row in mod_rates.itertuples())
     + f"; games ending by castles {(mod.end_reason == 'castles').mean():.1%}."
+    + "\nMother of Dragons (8 players, no Iron Bank): "
+    + "; ".join(f"{row.house} {row.win_rate:.1%}" for row in mod8_rates.itertuples())
+    + f"; Targaryen's wins by its loyalty tokens {by_loyalty:.1%}; games ending by loyalty "
+    f"{(mod8.end_reason == 'loyalty').mean():.1%}, by castles "
+    f"{(mod8.end_reason == 'castles').mean():.1%}."
     + "\nVassals at 4 players (Tyrell and Martell on the board as vassals), win rate with − "
     "without: "
     + "; ".join(
