@@ -21,7 +21,12 @@ from gotsim.engine.marches import (
 )
 from gotsim.engine.rng import below
 from gotsim.engine.state import NATURE, ORDER_BONUS, Decision, Restriction, U
-from gotsim.engine.vassals import dominance_holder, vassal_defense_bonus
+from gotsim.engine.vassals import (
+    deal_vassal_cards,
+    dominance_holder,
+    is_vassal,
+    vassal_defense_bonus,
+)
 from gotsim.jit import njit
 from gotsim.rules.ids import House
 
@@ -106,6 +111,8 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
         b[o + cb.BLADE_HOLDER] = (
             1 if (dominance_holder(g, t, 1) == house and not g.blade_used) else 0
         )
+        if t.vassals and is_vassal(t, house):  # the vassal house cards (V12)
+            deal_vassal_cards(g, t, side)
     g.combat_area = target
     g.combat_from = origin
     g.combat_step = SUPPORT
@@ -129,6 +136,9 @@ def add_support(g, t, area: int, side: int) -> None:
         b[o + u] += g.units[area, u] - g.routed[area, u]
     b[side * cb.SIDE + cb.SUPPORT_BONUS] += 1 if g.order[area] == 6 else 0
     b[side * cb.SIDE + cb.SUPPORTERS] += 1
+    if t.vassals and not own and not is_vassal(t, g.owner[area]):  # (Syrio Forel, V14)
+        footmen = g.units[area, cb.FOOTMAN] - g.routed[area, cb.FOOTMAN]
+        b[cb.NON_VASSAL_ALLY_FOOTMEN + side] += footmen
 
 
 @njit
