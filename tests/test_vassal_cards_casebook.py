@@ -404,3 +404,25 @@ def test_engine_jon_connington():
             break
     assert c.g.units[c._area("highgarden"), 1] == 1  # the knight
     assert c.at("highgarden").startswith("tyrell")
+
+
+def test_game_a_vassal_chooses_among_its_three_dealt_cards():
+    """Through ``Game`` (random answers, Mother of Dragons with 4 players): a vassal's
+    HOUSE_CARD offers at most its 3 dealt cards and is told as a vassal card."""
+    import numpy as np
+
+    from gotsim.engine.game import Game
+
+    names = {c.name for c in vassal_cards()}
+    game = Game(players=4, seed=11, variants=VASSALS, expansion="mod")
+    rng = np.random.default_rng(5)
+    told = 0
+    while (pending := game.pending) is not None:
+        action = int(rng.choice(pending.legal))
+        if pending.kind == Decision.HOUSE_CARD and game.t.vassal[pending.house]:
+            assert 1 <= len(pending.legal) <= 3
+            words = game.describe(pending, action)
+            assert words.removeprefix("plays ") in names, words
+            told += 1
+        game.step(action)
+    assert told > 0
