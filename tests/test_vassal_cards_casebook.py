@@ -426,3 +426,29 @@ def test_game_a_vassal_chooses_among_its_three_dealt_cards():
             told += 1
         game.step(action)
     assert told > 0
+
+
+def test_engine_jaqen_h_ghar_against_a_vassal():
+    """V15: Jaqen H'ghar against a vassal (Martell, Lannister's, attacks Tyrell, Baratheon's):
+    Martell's Bronn goes back among its dealt cards (Bronn, Varys, Janos Slynt) and one of the
+    three is played at random; Martell's own hand and discards stay as they were."""
+    seen = set()
+    for seed in range(12):
+        c = _case(seed)
+        hand, discard = int(c.g.hand[M]), int(c.g.discard[M])
+        c.place("highgarden tyrell F")
+        c.place("dornish_marches martell 2F march+0")
+        c.phase("marches")
+        c.step("martell MARCH_FROM dornish_marches")
+        c.step("martell MARCH_UNIT F highgarden")
+        c.step("martell MARCH_UNIT F highgarden")
+        _to_cards(c)
+        deal(c, cb.ATTACKER, "bronn", "varys", "janos_slynt")
+        deal(c, cb.DEFENDER, "jaqen_h_ghar", "varys", "syrio_forel")
+        c.play("martell HOUSE_CARD bronn\ntyrell HOUSE_CARD jaqen_h_ghar")
+        c.advance()
+        played = card_table("2e").ids[int(c.g.battle[cb.CARD])]
+        assert played in ("bronn", "varys", "janos_slynt")
+        seen.add(played)
+        assert int(c.g.hand[M]) == hand and int(c.g.discard[M]) == discard
+    assert len(seen) >= 2
