@@ -5,7 +5,8 @@ At the start of every planning phase the players claim the vassals in Iron Thron
 (``claim_step``); a vassal places its four vassal order tokens (``vassal_order_free``), never
 holds power or a dominance token (``dominance_holder``), never bids against the wildlings and
 never wins. Its decisions are pending in its own name and answered by its commander's policy
-(``deciding_house``). The rules decisions are ``docs/rules.md`` V1-V12.
+(``deciding_house``). The rules decisions are ``docs/rules.md`` V1-V20; the vassal house
+cards (V12-V20) are dealt here (``deal_vassal_cards``) and played in ``battle.vassal_cards``.
 """
 
 from __future__ import annotations
