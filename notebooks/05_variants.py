@@ -248,7 +248,7 @@ mod8_rates[["house", "win_rate", "ci_low", "ci_high"]].round(3)
 # ## Vassals (4 players): what changes when the two houses nobody plays stay on the board
 # Without vassals a 4-player game leaves Tyrell and Martell out (the south is theirs to take);
 # with the `vassals` variant they stay on the board as vassals, claimed by a player each
-# planning phase and played by its policy, never winning (docs/rules.md V1–V12). Win rates of
+# planning phase and played by its policy, never winning (docs/rules.md V1–V20). Win rates of
 # the four player houses both ways, and the difference (with vassals − without) with Wilson
 # intervals.
 

@@ -66,7 +66,7 @@ from gotsim.engine.state import (
 )
 from gotsim.engine.tables import WesterosCard, WildlingCard, board_of, rules_table
 from gotsim.rules.board import load_board
-from gotsim.rules.cards import card_table, house_deck
+from gotsim.rules.cards import card_table, house_deck, vassal_cards
 from gotsim.rules.ids import House
 from gotsim.rules.objectives import Objective
 from gotsim.rules.variants import Rules
@@ -78,6 +78,7 @@ UNIT_NAMES = ("footman", "knight", "ship", "siege_engine")
 ORDER_BY_NAME = {name: kind for kind, name in enumerate(ORDER_NAMES)}
 TRACKS = ("iron_throne", "fiefdoms", "kings_court")
 DECK = {h: tuple(c.id for c in house_deck("2e", h)) for h in House}
+VASSAL_IDS = tuple(c.id for c in vassal_cards())  # HOUSE_CARD actions 0-6 of a vassal
 
 
 def deck_ids(edition: str, card_set: str = "base") -> dict[House, tuple[str, ...]]:
@@ -400,6 +401,8 @@ class Case:
             return self._one_time_target_word(action)
         if kind in AREA_KINDS:
             return self.board.area_ids[action]
+        if kind == Decision.HOUSE_CARD and g.battle[cb.VASSAL + int(g.ctx[0])]:
+            return VASSAL_IDS[action]  # a vassal's dealt vassal card
         if kind == Decision.HOUSE_CARD:
             return self.deck[House(house)][action]
         if kind == Decision.AERON:
@@ -452,6 +455,8 @@ class Case:
             for a in range(N_ACTIONS):
                 if self._card_ability_word(a) == word:
                     return a
+        if kind == Decision.HOUSE_CARD and word in VASSAL_IDS:
+            return VASSAL_IDS.index(word)
         if kind in (Decision.HOUSE_CARD, Decision.AERON, Decision.PATCHFACE) or (
             kind == Decision.WILDLING_CHOICE and word in self.deck[House(house)]
         ):

@@ -714,11 +714,11 @@ def test_mod_decks_and_numbers():
     assert [c.strength for c in house_deck("2e", House.TARGARYEN)] == [4, 3, 2, 2, 1, 1, 0]
     assert [c.strength for c in house_deck("2e", House.TARGARYEN, "adwd")] == [4, 3, 2, 2, 1, 1, 0]
     mod = card_table("2e", "mod")
-    assert mod.ids[42:49] == tuple(ARRYN_A) and mod.ids[49:] == tuple(TARGARYEN_A)
+    assert mod.ids[42:49] == tuple(ARRYN_A) and mod.ids[49:56] == tuple(TARGARYEN_A)
     assert card_table("2e", "base").ids[:42] == tuple(c.id for c in house_cards("2e"))
-    assert card_table("2e", "adwd").ids[49:] == tuple(TARGARYEN_B)
+    assert card_table("2e", "adwd").ids[49:56] == tuple(TARGARYEN_B)
     assert len(game_cards("2e", "mod")) == 56
-    assert list(mod.ability[42:]) == [
+    assert list(mod.ability[42:56]) == [
         Ability.LYSA_ARRYN_MOD,
         0,
         Ability.SER_VARDIS_EGEN,
@@ -772,6 +772,7 @@ def test_mod_cards_listing(capsys):
         main(["cards", "--set", "mod", "--edition", "1e"])
     assert "Mother of Dragons" in capsys.readouterr().err
     assert cb.NEARBY + 2 == cb.DRAGONS  # (Mother of Dragons' dragon slots after them)
+    assert cb.DRAGON_STRENGTH + 1 == cb.VASSAL  # (then the vassal cards' slots, docs/rules.md V12)
     assert np.all(card_table("2e", "mod").fortifications[42:49] == [0, 2, 0, 0, 0, 0, 0])
 
 

@@ -19,6 +19,8 @@ from numpy.typing import NDArray
 
 from gotsim.jit import njit
 from gotsim.rules.cards import (
+    VASSAL_CARD_COUNT,
+    VASSAL_CARD_FIRST,
     Ability,
     CardTable,
     card_table,
@@ -102,7 +104,14 @@ NEARBY = HOME_HELD + 2
 DRAGONS = NEARBY + 2
 DRAGON_SUPPORT = DRAGONS + 2
 DRAGON_STRENGTH = DRAGON_SUPPORT + 2
-BATTLE_LEN = DRAGON_STRENGTH + 1
+# Vassals (Mother of Dragons' vassal house cards; appended likewise), per side (add ``side``):
+# VASSAL 1 when the side's house is a vassal (it plays the vassal cards, numbers
+# ``VASSAL_CARD_FIRST``…); NON_VASSAL_ALLY_FOOTMEN the footmen supporting the side from houses
+# other than its own that are not vassals (Syrio Forel zeroes them with the side's own footmen
+# when the side is not a vassal). The engine fills them, a battle spec's ``vassals`` gives them.
+VASSAL = DRAGON_STRENGTH + 1
+NON_VASSAL_ALLY_FOOTMEN = VASSAL + 2
+BATTLE_LEN = NON_VASSAL_ALLY_FOOTMEN + 2
 
 # --- strength breakdown components (``strength_breakdown`` output columns) ----------------------
 PART_NAMES = (
@@ -335,6 +344,8 @@ def board_and_card_strength(b: NDArray[np.int64], cards: tuple, out: NDArray[np.
             mods += _mod_strength(b, side, mine, card, cards, own_ships_count, out)
         elif mine >= Ability.ILYN_PAYNE:
             mods += _adwd_strength(b, side, mine, card, cards, own_ships_count, out)
+        if active_ability(b, DEFENDER, card_ability) == Ability.SYRIO_FOREL:
+            mods += _syrio_forel(b, side, footman, supporting_footmen_count)
         out[side, P_MODS] = mods
         total = 0
         for part in range(P_TOTAL):
@@ -435,6 +446,27 @@ def _mod_strength(b, side: int, mine: int, card: int, cards: tuple, own_ships: i
         if b[SEA_BATTLE] == 0 and b[FORTIFIED] & 1 == 0:
             return (RAKHARO_KNIGHT - b[STRENGTH + KNIGHT]) * b[o + UNITS + KNIGHT]
     return 0
+
+
+BRONN_PRICE = 2  # the power Bronn's opponent pays to make him 0
+
+
+@njit
+def _syrio_forel(b, side: int, footman: int, supporting: int) -> int:
+    """Syrio Forel, played by the (vassal) defender: the footmen of non-vassal houses in the
+    combat count 0 — on ``side``, its own fighting and supporting footmen when its house is not
+    a vassal, and the supporting footmen of non-vassal allies (docs/rules.md V12; Bronn's 0 is
+    ``CARD_PLUS``'s -4)."""
+    o = side * SIDE
+    n = b[NON_VASSAL_ALLY_FOOTMEN + side] * supporting
+    if b[VASSAL + side] == 0:
+        n += b[o + UNITS + FOOTMAN] + supporting * b[o + SUPPORT_OWN + FOOTMAN]
+    return -footman * n
+
+
+@njit
+def is_vassal_card(card: int) -> bool:
+    return VASSAL_CARD_FIRST <= card < VASSAL_CARD_FIRST + VASSAL_CARD_COUNT
 
 
 @njit

@@ -43,7 +43,7 @@ from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table
 from gotsim.engine.vassals import deciding_house
 from gotsim.engine.westeros import WILDLINGS_1E
 from gotsim.rules.board import load_board
-from gotsim.rules.cards import game_cards, house_deck
+from gotsim.rules.cards import game_cards, house_deck, vassal_cards
 from gotsim.rules.ids import EDITIONS, House, Unit
 from gotsim.rules.objectives import objectives
 from gotsim.rules.setup import load_setup
@@ -461,6 +461,8 @@ class Game:
         return self.board.area_names[a] if 0 <= a < self.board.n_areas else str(a)
 
     def _card(self, house: House, slot: int) -> str:
+        if self.t.vassals and self.t.vassal[house]:  # a vassal's dealt vassal card (V12)
+            return vassal_cards()[slot].name
         return house_deck(self.edition, house, self.card_set)[slot].name
 
     def describe(self, pending: Pending, action: int) -> str:

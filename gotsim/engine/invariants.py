@@ -128,7 +128,7 @@ def violations(g: np.void, t: np.void) -> list[str]:
 
 
 def _vassals(g: np.void, t: np.void) -> list[str]:
-    """Vassals (V1-V12): no power in hand or on the board, at most one of each of the four
+    """Vassals (V1-V20): no power in hand or on the board, at most one of each of the four
     vassal order tokens and no other order, a player house commanding each vassal once the
     claims are made, never the winner."""
     out: list[str] = []

@@ -5,13 +5,16 @@ At the start of every planning phase the players claim the vassals in Iron Thron
 (``claim_step``); a vassal places its four vassal order tokens (``vassal_order_free``), never
 holds power or a dominance token (``dominance_holder``), never bids against the wildlings and
 never wins. Its decisions are pending in its own name and answered by its commander's policy
-(``deciding_house``). The rules decisions are ``docs/rules.md`` V1-V12.
+(``deciding_house``). The rules decisions are ``docs/rules.md`` V1-V20; the vassal house
+cards (V12-V20) are dealt here (``deal_vassal_cards``) and played in ``battle.vassal_cards``.
 """
 
 from __future__ import annotations
 
+from gotsim.engine import combat as cb
 from gotsim.engine.board_state import ask
-from gotsim.engine.state import ACT_NONE, Decision, H, Order
+from gotsim.engine.rng import below
+from gotsim.engine.state import ACT_NONE, NATURE, Decision, H, Order
 from gotsim.jit import njit
 
 CLAIMS_DONE = 100  # ``claim_turn`` once every vassal has its commander this round
@@ -213,3 +216,30 @@ def end_of_planning(g) -> None:
     """The claims are made anew at the next planning phase."""
     g.claim_turn = 0
     g.claim_left = 0
+
+
+# --- the vassal house cards (V12-V19; their abilities: ``battle.vassal_cards``) ----------------
+
+VASSAL_HAND = 3  # the vassal cards dealt to a vassal for each combat
+
+
+@njit
+def deal_vassal_cards(g, t, side: int) -> None:
+    """A vassal in a battle (``side``) is dealt 3 of the 7 vassal cards at random (nature's
+    stream) as its battle hand; it keeps no discard pile (V12)."""
+    b = g.battle
+    o = side * cb.SIDE
+    b[cb.VASSAL + side] = 1
+    b[o + cb.HAND] = 0
+    b[o + cb.DISCARDS] = 0
+    left = cb.VASSAL_CARD_COUNT
+    for _ in range(VASSAL_HAND):
+        k = below(g.rng, NATURE, left)
+        for v in range(cb.VASSAL_CARD_COUNT):
+            card = cb.VASSAL_CARD_FIRST + v
+            if not (b[o + cb.HAND] >> card) & 1:
+                if k == 0:
+                    b[o + cb.HAND] |= cb.bit(card)
+                    break
+                k -= 1
+        left -= 1

@@ -173,6 +173,8 @@ class _Resolver:
                     note = f"queen_of_thorns cancels the text of {self._id(shown)}"
                     return self.immediately_step(cancelled, self.order(cancelled), (*notes, note))
             other = 1 - side
+            if cb.active_ability(b, side, self.ability) == cb.Ability.JAQEN_H_GHAR:
+                return self.jaqen(b, side, notes)
             if cb.active_ability(b, side, self.ability) != cb.Ability.TYRION:
                 continue
             if b[other * cb.SIDE + cb.CARD] < 0:
@@ -207,6 +209,24 @@ class _Resolver:
             reply = max(replies, key=lambda c: self.value(c, other))
             return reply if self.value(reply, side) > self.value(keep, side) else keep
         return self.immediately_step(b, self.order(b), notes)
+
+    def jaqen(self, b: NDArray[np.int64], side: int, notes: tuple[str, ...]) -> Cell:
+        """Jaqen H'ghar (a vassal card): the opponent's card goes back to its hand and one of
+        that hand, each alike likely (the returned card too), is played instead: the cell is
+        the average of those (docs/rules.md V15)."""
+        other = 1 - side
+        oo = other * cb.SIDE
+        if b[oo + cb.CARD] < 0:
+            return self.immediately_step(b, self.order(b), notes)
+        back = b.copy()
+        cb.return_card_to_hand(back, other)
+        cells = []
+        for card in cb.house_cards_in(int(back[oo + cb.HAND])):
+            alt = back.copy()
+            cb.play_card(alt, other, card)
+            note = f"jaqen_h_ghar: {self._id(card)} is played at random"
+            cells.append(self.immediately_step(alt, self.order(alt), (*notes, note)))
+        return _mix(cells)
 
     def immediately_step(
         self, b: NDArray[np.int64], queue: list[int], notes: tuple[str, ...]
@@ -358,6 +378,21 @@ class _Resolver:
                 if self.value(cell, side) > self.value(best, side):
                     best = cell
             return best
+        if ability == cb.Ability.BRONN and b[cb.VASSAL + other] == 0:
+            # the opponent pays 2 power to make Bronn 0 when that helps it (ties: keep them)
+            best = self.before_combat_step(b, rest, notes)
+            oo = other * cb.SIDE
+            if b[oo + cb.POWER] >= cb.BRONN_PRICE:
+                alt = b.copy()
+                card = int(b[o + cb.CARD])
+                cb.add_to_card(alt, side, -int(self.battle.card_table.strength[card]), 0, 0, 0)
+                alt[oo + cb.POWER] -= cb.BRONN_PRICE
+                alt[oo + cb.POWER_DELTA] -= cb.BRONN_PRICE
+                note = "the opponent pays 2 power: bronn counts 0"
+                cell = self.before_combat_step(alt, rest, (*notes, note))
+                if self.value(cell, other) > self.value(best, other):
+                    best = cell
+            return best
         if ability == cb.Ability.AERON_DWD and b[o + cb.POWER] >= 1:
             best = self.before_combat_step(b, rest, notes)
             for x in range(1, int(b[o + cb.POWER]) + 1):
@@ -390,6 +425,23 @@ class _Resolver:
 
     def _id(self, card: int) -> str:
         return card_id(self.battle, card) or "(no card)"
+
+
+def _mix(cells: list[Cell]) -> Cell:
+    """The cell of a uniform draw among ``cells`` (Jaqen H'ghar's random card): averaged
+    chances, losses and statistics; the first cell's cards, notes and vector."""
+    n = len(cells)
+    first = cells[0]
+    return Cell(
+        sum(c.p for c in cells) / n,
+        np.mean([c.lost for c in cells], axis=0),
+        np.mean([c.routed for c in cells], axis=0),
+        np.mean([c.dist for c in cells], axis=0),
+        np.mean([c.misc for c in cells], axis=0),
+        first.played,
+        first.notes,
+        first.battle,
+    )
 
 
 # --- card-choice models ---------------------------------------------------------------------------

@@ -19,7 +19,14 @@ from gotsim.data import load_data
 from gotsim.engine import combat as cb
 from gotsim.inputs import FieldChecks, InputError, parse_json, read_text_file
 from gotsim.rules.board import Board, load_board
-from gotsim.rules.cards import CARD_SETS, house_card, house_deck
+from gotsim.rules.cards import (
+    CARD_SETS,
+    VASSAL_CARD_COUNT,
+    VASSAL_CARD_FIRST,
+    house_card,
+    house_deck,
+    vassal_cards,
+)
 from gotsim.rules.ids import BASE_HOUSES, EDITIONS, AreaKind, House, Unit
 from gotsim.rules.setup import load_setup
 
@@ -65,6 +72,7 @@ TOP_KEYS = (
     "house_cards",
     "wildling_threat",
     "dragon_strength",
+    "vassals",
     "name",
     "description",
 )
@@ -283,6 +291,36 @@ def _hand(
     return tuple(table.number(c) for c in chosen)
 
 
+def _vassal_houses(spec: Mapping[str, Any], edition: str) -> frozenset[House]:
+    """The spec's ``vassals``: the houses of the battle (combatants, supporters) that are
+    vassals (the ``vassals`` variant, 2nd edition)."""
+    raw = spec.get("vassals", [])
+    if not isinstance(raw, list):
+        raise _fail("vassals", "must be a list of house ids (the vassals in the battle)")
+    if raw and edition != "2e":
+        raise _fail("vassals", "vassals belong to the 2nd edition (Mother of Dragons)")
+    return frozenset(_house(h, f"vassals[{i}]", edition) for i, h in enumerate(raw))
+
+
+def _vassal_hand(side_spec: Mapping[str, Any], where: str) -> tuple[int, ...]:
+    """A vassal's hand: the 1-3 vassal cards it was dealt (ids), all seven when not given."""
+    ids = [c.id for c in vassal_cards()]
+    raw = side_spec.get("hand")
+    if raw is None:
+        return tuple(range(VASSAL_CARD_FIRST, VASSAL_CARD_FIRST + VASSAL_CARD_COUNT))
+    if not isinstance(raw, list) or not 1 <= len(raw) <= 3:
+        raise _fail(f"{where}.hand", "a vassal's hand is the 1-3 vassal cards it was dealt")
+    chosen: list[int] = []
+    for i, card in enumerate(raw):
+        if card not in ids:
+            raise _fail(f"{where}.hand[{i}]", f"{card!r} is not a vassal card ({', '.join(ids)})")
+        number = VASSAL_CARD_FIRST + ids.index(card)
+        if number in chosen:
+            raise _fail(f"{where}.hand[{i}]", f"{card!r} is listed twice")
+        chosen.append(number)
+    return tuple(chosen)
+
+
 def _not_in_deck(card: Any, house: House, edition: str, card_set: str = "base") -> str:
     """Why ``card`` cannot be in ``house``'s hand, naming the edition or the house-card set it
     belongs to if another."""
@@ -469,6 +507,7 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
         if defender == attacker:
             raise _fail("defender.house", f"{defender.id} cannot attack itself")
 
+    vassal_houses = _vassal_houses(spec, edition)
     hands: list[tuple[int, ...]] = [(), ()]
     fixed: list[int | None] = [None, None]
     picks: list[tuple[int, ...]] = [(), ()]
@@ -490,14 +529,24 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
                 b[cb.DEFENDER * cb.SIDE + cb.GARRISON] = neutral
             continue
         b[o + cb.HOUSE] = int(house)
-        discards = _discards(spec, side_spec, house, edition, where, card_set)
-        hands[side] = _hand(side_spec, house, edition, discards, where, card_set)
+        vassal = house in vassal_houses
+        if vassal:  # dealt vassal cards, no discard pile, no power (docs/rules.md V12)
+            if "discards" in side_spec or "power" in side_spec:
+                key = "discards" if "discards" in side_spec else "power"
+                raise _fail(f"{where}.{key}", "a vassal keeps no discard pile and no power")
+            discards = []
+            hands[side] = _vassal_hand(side_spec, where)
+            b[cb.VASSAL + side] = 1
+        else:
+            discards = _discards(spec, side_spec, house, edition, where, card_set)
+            hands[side] = _hand(side_spec, house, edition, discards, where, card_set)
         table = cb.card_table(edition, card_set)
         for discarded in discards:
             b[o + cb.DISCARDS] |= cb.bit(table.number(discarded))
         for number in hands[side]:
             b[o + cb.HAND] |= cb.bit(number)
-        b[o + cb.POWER] = _int(side_spec.get("power", DEFAULT_POWER), f"{where}.power", 0, 20)
+        if not vassal:
+            b[o + cb.POWER] = _int(side_spec.get("power", DEFAULT_POWER), f"{where}.power", 0, 20)
         b[cb.HOME_HELD + side] = _home_held(side_spec, house, board, area, where)
         b[cb.NEARBY + side] = _nearby(side_spec, side, board, area, where)
         card = side_spec.get("card")
@@ -576,6 +625,9 @@ def parse_battle(spec: Mapping[str, Any] | str | Path) -> Battle:
             raise _fail("defender.units", "the defender has no units and no garrison")
 
     supporters = _supporters(spec, board, area, attacker, defender, b, edition, siege)
+    for s in supporters:  # Syrio Forel zeroes the footmen of non-vassal supporters (V14)
+        if not s.own_house and s.house not in vassal_houses:
+            b[cb.NON_VASSAL_ALLY_FOOTMEN + s.side] += int(s.units[Unit.FOOTMAN])
     forces = [
         (attacker, _with_dragons(b, cb.ATTACKER, b[cb.UNITS : cb.UNITS + N_BASE]), "attacker.units")
     ]

@@ -210,6 +210,8 @@ def house_card(g, t, house: int, mask, params, memo) -> int:
             only = s if only == -1 else -2
     if only >= 0:
         return only  # the last card in hand
+    if g.battle[cb.VASSAL + g.ctx[0]] != 0:
+        return vassal_card(g, t, mask)
     ensure_view(g, t, memo)
     side = g.ctx[0]
     other = 1 - side
@@ -260,6 +262,45 @@ def house_card(g, t, house: int, mask, params, memo) -> int:
             best = v
             best_s = c
     return best_s
+
+
+@njit
+def vassal_card(g, t, mask) -> int:
+    """HOUSE_CARD of a vassal (its dealt vassal cards, docs/rules.md V13): the strongest useful
+    card — printed strength (a sword 0.3, a fort 0.2), Bronn worth 0.5 against a player house
+    that can pay 2 power, Syrio Forel defending 1 + the non-vassal footmen it zeroes, Beric
+    Dondarrion 0.5 less (the unit it costs), Jaqen H'ghar, Varys and Jon Connington a little
+    more than printed."""
+    b = g.battle
+    side = g.ctx[0]
+    other = 1 - side
+    best, best_v = -1.0e9, ACT_NONE
+    for v in range(cb.VASSAL_CARD_COUNT):
+        if not mask[v]:
+            continue
+        card = cb.VASSAL_CARD_FIRST + v
+        ab = t.card_ability[card]
+        value = t.card_strength[card] + 0.3 * t.card_swords[card] + 0.2 * t.card_forts[card]
+        if ab == cb.Ability.BRONN:
+            opp = b[other * cb.SIDE + cb.HOUSE]
+            if opp >= 0 and b[cb.VASSAL + other] == 0 and g.power[opp] >= cb.BRONN_PRICE:
+                value = 0.5
+        elif ab == cb.Ability.SYRIO_FOREL and side == cb.DEFENDER:
+            # the opponent's zeroed footmen, less its own side's non-vassal supporters'
+            zeroed = b[cb.NON_VASSAL_ALLY_FOOTMEN + other] - b[cb.NON_VASSAL_ALLY_FOOTMEN + side]
+            if b[cb.VASSAL + other] == 0:
+                zeroed += b[other * cb.SIDE + cb.UNITS + cb.FOOTMAN]
+                zeroed += b[other * cb.SIDE + cb.SUPPORT_OWN + cb.FOOTMAN]
+            value += zeroed
+        elif ab == cb.Ability.BERIC_DONDARRION:
+            value -= 0.5
+        elif ab == cb.Ability.JAQEN_H_GHAR:
+            value += 0.5
+        elif ab == cb.Ability.VARYS or ab == cb.Ability.JON_CONNINGTON:
+            value += 0.4
+        if value > best:
+            best, best_v = value, v
+    return best_v
 
 
 @njit
@@ -611,6 +652,11 @@ def card_ability(g, t, house: int, mask, params, memo) -> int:
         opponent = g.battle[(1 - side) * cb.SIDE + cb.HOUSE]
         rich = opponent >= 0 and g.power[opponent] >= cb.ALAYNE_WORTH
         return 1 if mask[1] and rich else ACT_NONE
+    if ability == cb.Ability.BRONN:  # (asked of Bronn's opponent) pay when it turns the battle
+        payer = 1 - side
+        bronn = t.card_strength[g.battle[side * cb.SIDE + cb.CARD]]
+        turns = _current_win(g, t, payer, bronn) and not _current_win(g, t, payer, 0)
+        return 1 if mask[1] and turns else ACT_NONE
     if ability >= cb.Ability.LYSA_ARRYN_MOD:
         return mod_card_ability(g, t, house, side, ability, mask)
     if ability == cb.Ability.MELISANDRE_DWD:

@@ -166,11 +166,30 @@ def game_cards(edition: str = "2e", card_set: str = "base") -> tuple[HouseCard, 
     return cards
 
 
+# the vassal house cards (Mother of Dragons; the ``vassals`` variant): seven cards shared by
+# every vassal, numbered after the 56 cards of every 2nd-edition game (``card_table``); a vassal
+# is dealt three of them in each combat (docs/rules.md V12)
+VASSAL_CARD_FIRST = 56
+VASSAL_CARD_COUNT = 7
+VASSAL_HOUSE = -1  # ``CardTable.house`` of a vassal card: no house's own
+
+
+@lru_cache(maxsize=1)
+def vassal_cards() -> tuple[HouseCard, ...]:
+    """The seven vassal house cards, in the data's order (Varys, Syrio Forel, Jaqen H'ghar,
+    Janos Slynt, Jon Connington, Beric Dondarrion, Bronn). Their ``house`` field is a
+    placeholder (``House(0)``): they belong to no house; ``card_table`` gives them
+    ``VASSAL_HOUSE``."""
+    records = load_data("2e", "house_cards_variants.json")["sets"]["mother_of_dragons_vassal"]
+    return tuple(_card(House(0), r) for r in records["cards"])
+
+
 @lru_cache(maxsize=4)
 def _by_id(edition: str) -> Mapping[str, HouseCard]:
-    return MappingProxyType(
-        {c.id: c for card_set in card_sets(edition) for c in house_cards(edition, card_set)}
-    )
+    cards = {c.id: c for card_set in card_sets(edition) for c in house_cards(edition, card_set)}
+    if edition == "2e":
+        cards.update((c.id, c) for c in vassal_cards())
+    return MappingProxyType(cards)
 
 
 def house_card(edition: str, card_id: str) -> HouseCard:
@@ -269,6 +288,14 @@ class Ability(IntEnum):
     CAPTAIN_GROLEO = 69
     RAKHARO = 70
     MISSANDEI = 71
+    # Mother of Dragons: the vassal house cards (the ``vassals`` variant; every 2nd-edition
+    # card table numbers them 56-62, ``VASSAL_CARD_FIRST``)
+    VARYS = 72
+    SYRIO_FOREL = 73
+    JAQEN_H_GHAR = 74
+    JON_CONNINGTON = 75
+    BERIC_DONDARRION = 76
+    BRONN = 77
 
 
 EFFECT_TAGS: dict[str, Ability] = {
@@ -337,6 +364,13 @@ EFFECT_TAGS: dict[str, Ability] = {
     "groleo_plus1_per_adjacent_ship_when_transporting": Ability.CAPTAIN_GROLEO,
     "rakharo_knights_plus2_in_open_land": Ability.RAKHARO,
     "missandei_recover_card_on_close_loss": Ability.MISSANDEI,
+    # Mother of Dragons: the vassal house cards
+    "varys_vassal_to_top_of_fiefdoms": Ability.VARYS,
+    "syrio_non_vassal_footmen_zero_when_defending": Ability.SYRIO_FOREL,
+    "jaqen_random_replacement_for_opponent_card": Ability.JAQEN_H_GHAR,
+    "connington_muster_knight_after_loss": Ability.JON_CONNINGTON,
+    "beric_vassal_loses_unit_on_win": Ability.BERIC_DONDARRION,
+    "bronn_opponent_may_pay2_to_zero": Ability.BRONN,
 }
 
 # the 1st edition's tags; a tag shared with the 2nd edition maps to the same ability only where
@@ -382,6 +416,10 @@ AFTER_COMBAT_ONLY = frozenset(
         Ability.LYSA_ARRYN_MOD,
         Ability.ROBERT_ARRYN,
         Ability.MISSANDEI,
+        # the vassal cards: the Fiefdoms track, a knight mustered, a unit lost after the combat
+        Ability.VARYS,
+        Ability.JON_CONNINGTON,
+        Ability.BERIC_DONDARRION,
     }
 )
 # 1st edition: abilities that act on the board outside the battle (orders anywhere, or next to
@@ -446,6 +484,12 @@ def card_table(edition: str = "2e", card_set: str = "base") -> CardTable:
     ``game_cards(edition, card_set)`` order); every card's ``effect`` tag must be known to the
     combat code."""
     cards = game_cards(edition, card_set)
+    houses = [int(c.house) for c in cards]
+    if edition == "2e":  # the vassal cards follow the game's 56 (numbers 56-62)
+        if len(cards) != VASSAL_CARD_FIRST:
+            raise CardDataError(f"a 2e game has {len(cards)} cards, not {VASSAL_CARD_FIRST}")
+        cards += vassal_cards()
+        houses += [VASSAL_HOUSE] * VASSAL_CARD_COUNT
     tags = EFFECT_TAGS_BY_EDITION[edition]
     ids = tuple(c.id for c in cards)
     ability = np.zeros(len(cards), np.int64)
@@ -463,7 +507,7 @@ def card_table(edition: str = "2e", card_set: str = "base") -> CardTable:
             ref[i] = int(Unit.from_id(c.params["unit"]))
     table = CardTable(
         ids=ids,
-        house=np.array([int(c.house) for c in cards], np.int64),
+        house=np.array(houses, np.int64),
         strength=np.array([c.strength for c in cards], np.int64),
         swords=np.array([c.swords for c in cards], np.int64),
         fortifications=np.array([c.fortifications for c in cards], np.int64),

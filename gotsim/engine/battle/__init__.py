@@ -16,7 +16,10 @@ support, the Tides of Battle draw), ``aftermath`` (casualties, retreats, finishi
 the combat), ``mod`` (House Arryn's and House Targaryen's Mother of Dragons cards: the board
 around the battle, their choices, cards leaving the game), ``adwd`` (the A Dance with Dragons
 cards' steps and the ``CARD_ABILITY`` decision they share with Alayne Stone and ``mod``'s),
-``decisions`` (legal options and applying answers) and ``steps`` (the step machine).
+``decisions`` (legal options and applying answers) and ``steps`` (the step machine);
+``vassal_cards`` (Mother of Dragons' vassal house cards: a vassal's dealt cards, Jaqen H'ghar,
+Bronn, and Beric Dondarrion, Varys and Jon Connington after the combat) imports ``common``
+only, and ``adwd``, ``decisions`` and ``steps`` use it.
 """
 
 from __future__ import annotations

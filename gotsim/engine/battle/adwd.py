@@ -31,6 +31,7 @@ from gotsim.engine.battle.mod import (
     mod_ability_legal,
     robert_asked,
 )
+from gotsim.engine.battle.vassal_cards import BRONN_PAYS, bronn_asked, bronn_paid
 from gotsim.engine.board_state import (
     ask,
     lose_power,
@@ -107,6 +108,9 @@ def before_combat_step(g, t) -> bool:
                         units[u] = g.units[a, u] - g.routed[a, u]
                     cb.redirect_support(b, other, units, 1 if g.order[a] == 6 else 0)
                     g.support_side[a] = side + 1
+        elif mine == A.BRONN and bronn_asked(g, side):  # the opponent may pay (V19)
+            ask(g, Decision.CARD_ABILITY, side_house(g, other), side, mine)
+            return True
         elif mine == A.QYBURN or mine == A.AERON_DWD or mine == A.VISERYS_TARGARYEN:
             if _ask_if_choice(g, t, house, side, mine):
                 return True
@@ -234,6 +238,9 @@ def card_ability_legal(g, t, mask) -> None:
     elif ability == A.ALAYNE_STONE:
         mask[ALAYNE_PAYS] = g.power[house] >= 2
         mask[ACT_NONE] = True
+    elif ability == A.BRONN:  # asked of Bronn's opponent
+        mask[BRONN_PAYS] = bronn_asked(g, side)
+        mask[ACT_NONE] = True
     elif ability >= A.LYSA_ARRYN_MOD:
         mod_ability_legal(g, t, side, ability, mask)
         mask[ACT_NONE] = True
@@ -324,6 +331,8 @@ def card_ability_apply(g, t, house: int, action: int) -> None:
         b[cb.KEEP_CARD + side] = action
     elif ability == A.ALAYNE_STONE:
         alayne_pays(g, side)
+    elif ability == A.BRONN:
+        bronn_paid(g, t, side)
     elif ability >= A.LYSA_ARRYN_MOD:
         mod_ability_apply(g, t, side, ability, action)
     elif ability == A.MELISANDRE_DWD:

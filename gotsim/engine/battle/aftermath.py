@@ -282,7 +282,7 @@ def finish_battle(g, t) -> None:
         card = b[side * cb.SIDE + cb.CARD]
         roose_back = side != winner and cb.active_ability(b, side, ability) == cb.Ability.ROOSE
         roose_back = roose_back or b[cb.KEEP_CARD + side] != 0  # Reek back to hand (ADwD)
-        if card >= 0 and not roose_back:
+        if card >= 0 and not roose_back and not cb.is_vassal_card(card):  # (V12: no pile)
             discard_card(g, t, house, card)
             # 1e: after the seventh card all seven return (D10); 2e keeps the last one out
             recycle_by_rules(g, t, house, slot_of(t, house, card))

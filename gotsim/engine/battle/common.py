@@ -23,7 +23,12 @@ from gotsim.engine.marches import (
 )
 from gotsim.engine.rng import below
 from gotsim.engine.state import NATURE, ORDER_BONUS, Decision, Restriction
-from gotsim.engine.vassals import dominance_holder, vassal_defense_bonus
+from gotsim.engine.vassals import (
+    deal_vassal_cards,
+    dominance_holder,
+    is_vassal,
+    vassal_defense_bonus,
+)
 from gotsim.jit import njit
 from gotsim.rules.ids import DRAGON, House
 
@@ -110,6 +115,8 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
         b[o + cb.BLADE_HOLDER] = (
             1 if (dominance_holder(g, t, 1) == house and not g.blade_used) else 0
         )
+        if t.vassals and is_vassal(t, house):  # the vassal house cards (V12)
+            deal_vassal_cards(g, t, side)
     g.combat_area = target
     g.combat_from = origin
     g.combat_step = SUPPORT
@@ -134,6 +141,9 @@ def add_support(g, t, area: int, side: int) -> None:
     b[cb.DRAGON_SUPPORT + side] += g.units[area, DRAGON] - g.routed[area, DRAGON]
     b[side * cb.SIDE + cb.SUPPORT_BONUS] += 1 if g.order[area] == 6 else 0
     b[side * cb.SIDE + cb.SUPPORTERS] += 1
+    if t.vassals and not own and not is_vassal(t, g.owner[area]):  # (Syrio Forel, V14)
+        footmen = g.units[area, cb.FOOTMAN] - g.routed[area, cb.FOOTMAN]
+        b[cb.NON_VASSAL_ALLY_FOOTMEN + side] += footmen
 
 
 @njit

@@ -22,8 +22,8 @@ from gotsim.engine.battle.common import (
     follow_track_change,
     recycle_hand,
     side_house,
-    slot_of,
 )
+from gotsim.engine.battle.vassal_cards import card_slot, vassal_card_legal, vassal_side
 from gotsim.engine.board_state import (
     ask,
     lose_power,
@@ -47,6 +47,10 @@ def battle_legal(g, t, mask) -> bool:
             g.lions_cunning == g.pending_house and side_house(g, cb.DEFENDER) == LANNISTER
         )
         mask[2] = side_house(g, cb.DEFENDER) >= 0  # nobody supports a neutral force
+    elif kind == Decision.HOUSE_CARD and vassal_side(g, side):  # its dealt cards (V12)
+        vassal_card_legal(g, side, g.ctx[1], mask)
+        if not mask[:7].any():
+            mask[ACT_NONE] = True
     elif kind == Decision.HOUSE_CARD:
         house = side_house(g, side)
         picked = g.card_picks[side] if g.ctx[1] < 0 else 0  # three-card combat (T1)
@@ -167,6 +171,8 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
             return
         if action == ACT_NONE:
             b[o + cb.CARD] = -1
+        elif vassal_side(g, side):
+            cb.play_card(b, side, cb.VASSAL_CARD_FIRST + action)
         else:
             cb.play_card(b, side, t.deck_card[house, action])
         # in the card step the cursor moves to the next side; a replacement after Tyrion's
@@ -178,7 +184,8 @@ def battle_apply(g, t, kind: int, house: int, action: int) -> None:
             cb.return_card_to_hand(b, 1 - side)
             other = side_house(g, 1 - side)
             g.battle_cursor = 2
-            ask(g, Decision.HOUSE_CARD, other, 1 - side, slot_of(t, other, cancelled))
+            again = card_slot(t, other, cancelled, vassal_side(g, 1 - side))
+            ask(g, Decision.HOUSE_CARD, other, 1 - side, again)
             g.combat_step = CANCEL
     elif kind == Decision.AERON:
         if action >= 1:

@@ -59,6 +59,7 @@ from gotsim.engine.battle.mod import (
     mod_after_combat,
     mod_cards_in_play,
 )
+from gotsim.engine.battle.vassal_cards import jaqen_replaces, vassal_after_combat
 from gotsim.engine.board_state import (
     ask,
     gain_power,
@@ -100,6 +101,8 @@ def battle_step(g, t) -> bool:
             while side >= 0:
                 if cb.active_ability(b, side, ability) == cb.Ability.QUEEN_OF_THORNS_1E:
                     cb.cancel_opponent_text(b, side, ability)  # 1e: before any other text (E1)
+                elif cb.active_ability(b, side, ability) == cb.Ability.JAQEN_H_GHAR:
+                    jaqen_replaces(g, side)  # (V15)
                 elif cb.active_ability(b, side, ability) == cb.Ability.TYRION:
                     if b[(1 - side) * cb.SIDE + cb.CARD] >= 0:
                         ask(g, Decision.TYRION, side_house(g, side), side, 0)
@@ -135,7 +138,7 @@ def battle_step(g, t) -> bool:
                     reek_immediately(g, t, side)
                 side = next_side(g)
             g.combat_step = TIDES
-            if t.adwd_house_cards or g.in_play[TARGARYEN]:  # (Viserys Targaryen)
+            if t.adwd_house_cards or g.in_play[TARGARYEN] or t.vassals:  # (Viserys, Bronn)
                 g.combat_step = BEFORE_COMBAT
                 g.battle_cursor = 0
         elif step == BEFORE_COMBAT:
@@ -242,12 +245,15 @@ def battle_step(g, t) -> bool:
                 retreat_defenders(g, t, g.battle_retreat_to)
             g.combat_step = FINISH
         elif step == FINISH:
+            fought_in = g.combat_area
             finish_battle(g, t)
             g.combat_step = OVER
             if g.in_play[ARRYN]:  # Littlefinger, Lysa Arryn: after the combat, no choice
                 arryn_after_combat(g, t)
             if mod_cards_in_play(g):  # Khal Drogo, Viserys, Illyrio, Daenerys (deck B)
                 mod_after_combat(g, t)
+            if t.vassals:  # Beric Dondarrion, Varys, Jon Connington (V16-V18)
+                vassal_after_combat(g, t, fought_in)
             # Patchface: after combat, won or lost (S&R PatchfaceHouseCardAbility)
             for side in (cb.ATTACKER, cb.DEFENDER):
                 if cb.active_ability(b, side, ability) == cb.Ability.PATCHFACE:

@@ -1,0 +1,187 @@
+"""Mother of Dragons' vassal house cards in a battle (the ``vassals`` variant): a vassal in a
+combat is dealt three of the seven (``gotsim.engine.vassals.deal_vassal_cards``, at the battle's
+start) and its commander picks one (``Decision.HOUSE_CARD``: action ``v`` is vassal card
+``VASSAL_CARD_FIRST + v``); no hand or discard pile is kept for it. Here: the legal picks,
+Jaqen H'ghar's replacement (cancel step), Bronn's payment (before combat, the opponent's
+``CARD_ABILITY``), and after the combat Beric Dondarrion's lost unit, Varys's Fiefdoms move and
+Jon Connington's knight. Syrio Forel's strength is the combat code's
+(``combat._syrio_forel``). Rulings: docs/rules.md V12-V19.
+"""
+
+from __future__ import annotations
+
+from gotsim.engine import combat as cb
+from gotsim.engine.battle.common import follow_track_change, side_house
+from gotsim.engine.board_state import (
+    LAND,
+    army_sizes_fit,
+    controller,
+    lose_power,
+    remove_order,
+    settle_ports,
+    unit_count,
+)
+from gotsim.engine.rng import below
+from gotsim.engine.state import NATURE
+from gotsim.jit import njit
+
+A = cb.Ability
+FIRST = cb.VASSAL_CARD_FIRST
+BRONN_PAYS = 1  # CARD_ABILITY action of Bronn's opponent: pay 2 power (ACT_NONE: do not)
+# Beric Dondarrion: the unit the vassal loses, the first of these it has in the area
+BERIC_ORDER = (cb.FOOTMAN, cb.SHIP, cb.SIEGE, cb.KNIGHT)
+
+
+@njit
+def vassal_side(g, side: int) -> bool:
+    return g.battle[cb.VASSAL + side] != 0
+
+
+@njit
+def vassal_card_legal(g, side: int, excluded: int, mask) -> None:
+    """HOUSE_CARD options of a vassal: its dealt cards still in its battle hand (``excluded``:
+    the slot Tyrion cancelled, or -1)."""
+    hand = g.battle[side * cb.SIDE + cb.HAND]
+    for v in range(cb.VASSAL_CARD_COUNT):
+        if (hand >> (FIRST + v)) & 1 and v != excluded:
+            mask[v] = True
+
+
+@njit
+def card_slot(t, house: int, card: int, vassal: bool) -> int:
+    """The HOUSE_CARD action of ``card``: its deck slot, a vassal card's 0-6 (-1 none)."""
+    if vassal:
+        return card - FIRST if cb.is_vassal_card(card) else -1
+    for slot in range(7):
+        if t.deck_card[house, slot] == card:
+            return slot
+    return -1
+
+
+@njit
+def jaqen_replaces(g, side: int) -> None:
+    """Jaqen H'ghar: the opponent's card goes back to its hand (a vassal's: its dealt cards),
+    and one picked at random there (nature's stream; maybe the same card) is played instead."""
+    b = g.battle
+    other = 1 - side
+    oo = other * cb.SIDE
+    if b[oo + cb.CARD] < 0:
+        return
+    cb.return_card_to_hand(b, other)
+    hand = b[oo + cb.HAND]
+    n = 0
+    for c in range(64):
+        if (hand >> c) & 1:
+            n += 1
+    k = below(g.rng, NATURE, n)
+    for c in range(64):
+        if (hand >> c) & 1:
+            if k == 0:
+                cb.play_card(b, other, c)
+                return
+            k -= 1
+
+
+@njit
+def bronn_asked(g, side: int) -> bool:
+    """Bronn's opponent may pay: a player house (a vassal holds no power) with 2 power."""
+    house = side_house(g, 1 - side)
+    return house >= 0 and g.battle[cb.VASSAL + 1 - side] == 0 and g.power[house] >= cb.BRONN_PRICE
+
+
+@njit
+def bronn_paid(g, t, side: int) -> None:
+    """Bronn's opponent pays 2 power: Bronn's strength is 0 (the card modifier takes it off)."""
+    b = g.battle
+    card = b[side * cb.SIDE + cb.CARD]
+    cb.add_to_card(b, side, -t.card_strength[card], 0, 0, 0)
+    lose_power(g, side_house(g, 1 - side), cb.BRONN_PRICE)
+    b[(1 - side) * cb.SIDE + cb.POWER] -= cb.BRONN_PRICE
+
+
+@njit
+def _destroy_one(g, t, area: int) -> None:
+    """Beric Dondarrion: the first unit of ``BERIC_ORDER`` standing (not routed) in ``area``
+    is destroyed; an area left empty loses its order and owner (ports follow, B12)."""
+    for u in BERIC_ORDER:
+        if g.units[area, u] - g.routed[area, u] > 0:
+            g.units[area, u] -= 1
+            break
+    if unit_count(g, area) == 0:
+        remove_order(g, area)
+        g.one_time[area] = -1
+        g.owner[area] = -1
+        settle_ports(g, t)
+
+
+@njit
+def _knights_on_board(g, t, house: int) -> int:
+    n = 0
+    for a in range(t.n_areas):
+        if g.owner[a] == house:
+            n += g.units[a, cb.KNIGHT]
+    return n
+
+
+@njit
+def connington_area(g, t, side: int) -> int:
+    """Where Jon Connington's knight is mustered (-1: nowhere): the land area the beaten
+    vassal's units retreated to, else its home area while it controls it; a knight must be
+    left in its reserve and the army must stay within supply."""
+    house = side_house(g, side)
+    if _knights_on_board(g, t, house) >= t.unit_limits[house, cb.KNIGHT]:
+        return -1
+    dest = g.battle_retreat_to if g.battle_retreating == side else -1
+    if dest >= 0 and g.owner[dest] == house and t.kind[dest] == LAND:
+        if army_sizes_fit(g, t, house, g.supply[house], dest, 1):
+            return dest
+    for a in range(t.n_areas):
+        if t.home[a] == house and t.kind[a] == LAND and controller(g, t, a) == house:
+            if army_sizes_fit(g, t, house, g.supply[house], a, 1):
+                return a
+    return -1
+
+
+@njit
+def vassal_after_combat(g, t, area: int) -> None:
+    """After the combat (the winner moved in, the casualties taken), attacker then defender:
+    Beric Dondarrion's winner loses one of its units in the embattled area; Varys's vassal goes
+    to the top of the Fiefdoms track; Jon Connington's beaten vassal musters a knight where
+    ``connington_area`` finds room (always, when it can). ``area``: the embattled area."""
+    b = g.battle
+    for side in (cb.ATTACKER, cb.DEFENDER):
+        if not vassal_side(g, side):
+            continue
+        mine = cb.active_ability(b, side, t.card_ability)
+        house = side_house(g, side)
+        won = side == g.battle_winner
+        if mine == A.BERIC_DONDARRION and won:
+            if g.owner[area] == house:
+                _destroy_one(g, t, area)
+        elif mine == A.VARYS:
+            pos = -1
+            for p in range(t.players):
+                if g.track[1, p] == house:
+                    pos = p
+            for p in range(pos, 0, -1):
+                g.track[1, p] = g.track[1, p - 1]
+            if pos > 0:
+                g.track[1, 0] = house
+                follow_track_change(g, t, 1)
+        elif mine == A.JON_CONNINGTON and not won:
+            where = connington_area(g, t, side)
+            if where >= 0:
+                g.owner[where] = house
+                g.units[where, cb.KNIGHT] += 1
+
+
+__all__ = [
+    "BRONN_PAYS",
+    "bronn_asked",
+    "bronn_paid",
+    "card_slot",
+    "jaqen_replaces",
+    "vassal_after_combat",
+    "vassal_card_legal",
+    "vassal_side",
+]
