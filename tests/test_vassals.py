@@ -370,3 +370,23 @@ def test_search_policy_plays_a_vassal_by_the_heuristic() -> None:
             action = int(rng.choice(pending.legal))
         game.step(action)
     assert answered == 5
+
+
+def test_standings_put_the_vassals_last_and_say_so() -> None:
+    """V9: a vassal is ranked last: ``gotsim play``'s standings list the player houses first
+    (the winner on top), then the vassals, each marked."""
+    from gotsim.cli.commands import _standings_text, standings
+    from gotsim.engine.game import Game
+    from gotsim.players import HeuristicPolicy
+
+    game = Game(players=4, seed=5, variants={"vassals": True})
+    policy = HeuristicPolicy()
+    while game.pending is not None:
+        game.step(policy(game, game.pending))
+    rows = standings(game)
+    assert [r["vassal"] for r in rows] == [False] * 4 + [True] * 2
+    assert {r["house"] for r in rows if r["vassal"]} == {"tyrell", "martell"}
+    assert rows[0]["winner"]
+    text = _standings_text(game).splitlines()
+    assert text[-1].endswith("(vassal)") and text[-2].endswith("(vassal)")
+    assert not text[-3].endswith("(vassal)")

@@ -153,7 +153,7 @@ def game_page(
         "<td>{castles}</td><td>{supply}</td><td>{power}</td><td>{throne}</td></tr>".format(
             colour=house_colour(r["house"]),
             house=html.escape(str(r["house"]).capitalize()),
-            mark=" (winner)" if r["winner"] else "",
+            mark=" (winner)" if r["winner"] else " (vassal)" if r.get("vassal") else "",
             castles=r["castles"],
             supply=r["supply"],
             power=r["power"],

@@ -289,7 +289,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def standings(game: Any) -> list[dict[str, Any]]:
     """The houses of a finished (or running) ``Game`` at its current state: the winner first,
-    then by castles and strongholds held, supply and power in hand."""
+    then by castles and strongholds held, supply and power in hand; vassals (``vassal``) after
+    the player houses, as they are ranked last (``docs/rules.md`` V9)."""
     from gotsim.play.runner import castle_table
     from gotsim.rules.ids import House
 
@@ -303,11 +304,14 @@ def standings(game: Any) -> list[dict[str, Any]]:
             "power": int(g.power[house]),
             "iron_throne": int(list(g.track[0]).index(house)) + 1,
             "winner": game.winner == house,
+            "vassal": bool(game.t.vassal[house]),
         }
         for house in House
         if g.in_play[house]
     ]
-    rows.sort(key=lambda r: (not r["winner"], -r["castles"], -r["supply"], -r["power"]))
+    rows.sort(
+        key=lambda r: (not r["winner"], r["vassal"], -r["castles"], -r["supply"], -r["power"])
+    )
     return rows
 
 
@@ -318,7 +322,7 @@ def _standings_text(game: Any) -> str:
         "    house      castles  supply  power  Iron Throne",
     ]
     for place, r in enumerate(rows, 1):
-        mark = "  (winner)" if r["winner"] else ""
+        mark = "  (winner)" if r["winner"] else "  (vassal)" if r["vassal"] else ""
         lines.append(
             f"{place:>2}. {r['house'].capitalize():<10} {r['castles']:>7} {r['supply']:>7} "
             f"{r['power']:>6} {r['iron_throne']:>12}{mark}"
