@@ -19,9 +19,10 @@ from __future__ import annotations
 from enum import IntEnum
 
 from gotsim.engine import loyalty as ly
-from gotsim.engine.board_state import LAND, ask, controller, lose_power, remove_order
+from gotsim.engine.board_state import LAND, ask, controller, lose_power
 from gotsim.engine.dragons import MAX_DRAGON_STRENGTH
 from gotsim.engine.state import ACT_FOOTMAN, ACT_NONE, Decision
+from gotsim.engine.westeros.common import remove_unit
 from gotsim.jit import njit
 from gotsim.rules.ids import DRAGON, House
 
@@ -251,10 +252,7 @@ def deck4_apply(g, t, house: int, action: int) -> None:
             g.owner[home] = TARGARYEN
             g.units[home, DRAGON] += 1
         elif action != ACT_NONE:
-            g.units[action, DRAGON] -= 1
-            if g.routed[action, DRAGON] > g.units[action, DRAGON]:
-                g.routed[action, DRAGON] = g.units[action, DRAGON]
-            _vacate_if_empty(g, action)
+            remove_unit(g, t, action, DRAGON)  # (an emptied area: order, owner, ports, B12)
             g.dragon_boost += 1
     elif step == LoyaltyStep.MOVE_FROM:
         ask(g, Decision.LOYALTY, house, LoyaltyStep.MOVE_TO, action)
@@ -276,14 +274,3 @@ def deck4_apply(g, t, house: int, action: int) -> None:
 def _move_token(g, source: int, dest: int) -> None:
     g.loyalty[source] -= 1
     g.loyalty[dest] += 1
-
-
-@njit
-def _vacate_if_empty(g, a: int) -> None:
-    """The area of a destroyed dragon, left without units: its order goes, nobody stands there."""
-    n = 0
-    for u in range(g.units.shape[1]):
-        n += g.units[a, u]
-    if n == 0:
-        remove_order(g, a)
-        g.owner[a] = -1
