@@ -361,6 +361,13 @@ def state_dtype(
         # of the one-time order being resolved (gotsim.engine.one_time)
         ("one_time", np.int8, (A_MAX,)),
         ("one_time_used", np.uint16, (H,)),
+        # Mother of Dragons' Iron Bank improvements (docs/rules.md IB9): crowns and supply
+        # barrels added to each area, and the change of its castle level (+1 a castle upgraded
+        # to a stronghold, -1 a level lost); all zero without the Iron Bank, where the board's
+        # own facts (engine.tables) stand alone
+        ("crown_bonus", np.int8, (A_MAX,)),
+        ("barrel_bonus", np.int8, (A_MAX,)),
+        ("castle_delta", np.int8, (A_MAX,)),
         ("lions_cunning", np.int8, ()),
         *((name, np.int16, ()) for name in ONE_TIME_COUNTERS),
         # --- decks ----------------------------------------------------------------------------
