@@ -208,6 +208,25 @@ def remove_order(g, area: int) -> None:
 
 
 @njit
+def vacate_if_empty(g, area: int) -> None:
+    """An area whose last unit left loses its orders (a one-time order too) and its owner."""
+    if unit_count(g, area) == 0 and g.owner[area] >= 0:
+        remove_order(g, area)
+        g.one_time[area] = -1
+        g.owner[area] = -1
+
+
+@njit
+def vacate_and_settle(g, t, area: int) -> None:
+    """After a unit of ``area`` is destroyed outside a march: an emptied area is vacated and
+    the ports follow its control at once (B12: orphaned ships destroyed, a home area's port
+    handed back)."""
+    if unit_count(g, area) == 0 and g.owner[area] >= 0:
+        vacate_if_empty(g, area)
+        settle_ports(g, t)
+
+
+@njit
 def port_taken(g, t, land: int, conqueror: int) -> None:
     """Ships of another house in the port of a conquered area are replaced by the conqueror's
     (as many as it has available) or destroyed."""

@@ -39,6 +39,7 @@ from gotsim.engine.board_state import (
     settle_ports,
     track_position,
     unit_count,
+    vacate_if_empty,
 )
 from gotsim.engine.counters import clear_phase_counters
 from gotsim.engine.state import (
@@ -440,7 +441,7 @@ def _end_march(g, t) -> None:
     house = house_at(g, g.turn)  # the marching house (its units may all have left)
     if mv.is_march_kind(g.order[origin]) and g.owner[origin] == house:
         remove_order(g, origin)
-    mv.vacate_if_empty(g, origin)
+    vacate_if_empty(g, origin)
     if t.fortifications:
         clear_fortifications(g, t)
     settle_ports(g, t)

@@ -20,7 +20,6 @@ from gotsim.engine.board_state import (
     SEA,
     controller,
     port_taken,
-    remove_order,
     summary_fits_with,
     unit_count,
 )
@@ -354,12 +353,3 @@ def move_units(g, t, house: int, origin: int, dest: int) -> None:
             g.power_token[dest] = -1  # an enemy power token goes back to its pool
         if g.neutral[dest] > 0:
             g.neutral[dest] = 0
-
-
-@njit
-def vacate_if_empty(g, area: int) -> None:
-    """An area whose last unit left loses its orders (a one-time order too) and its owner."""
-    if unit_count(g, area) == 0 and g.owner[area] >= 0:
-        remove_order(g, area)
-        g.one_time[area] = -1
-        g.owner[area] = -1

@@ -34,6 +34,7 @@ from gotsim.engine.board_state import (
     remove_order,
     settle_ports,
     unit_count,
+    vacate_if_empty,
 )
 from gotsim.engine.counters import clear_one_time
 from gotsim.engine.state import (
@@ -214,7 +215,7 @@ def _move_out(g, t, house: int, origin: int) -> None:
     for dest in range(t.n_areas):
         if dest != origin:
             mv.move_units(g, t, house, origin, dest)
-    mv.vacate_if_empty(g, origin)
+    vacate_if_empty(g, origin)
     settle_ports(g, t)
 
 

@@ -36,8 +36,7 @@ from gotsim.engine.board_state import (
     ask,
     lose_power,
     remove_order,
-    settle_ports,
-    unit_count,
+    vacate_and_settle,
 )
 from gotsim.engine.marches import is_support_order
 from gotsim.engine.rng import shuffle
@@ -264,11 +263,7 @@ def _destroy_footman(g, t, area: int, opp_side: int) -> None:
     if standing <= 0 and g.routed[area, cb.FOOTMAN] > 0:
         g.routed[area, cb.FOOTMAN] -= 1
     g.units[area, cb.FOOTMAN] -= 1
-    if unit_count(g, area) == 0:
-        remove_order(g, area)
-        g.one_time[area] = -1
-        g.owner[area] = -1
-        settle_ports(g, t)
+    vacate_and_settle(g, t, area)
 
 
 @njit

@@ -21,6 +21,7 @@ from gotsim.engine.board_state import (
     settle_ports,
     summary_fits_with,
     unit_count,
+    vacate_if_empty,
 )
 from gotsim.engine.marches import (
     is_march_kind,
@@ -287,10 +288,7 @@ def finish_battle(g, t) -> None:
             # 1e: after the seventh card all seven return (D10); 2e keeps the last one out
             recycle_by_rules(g, t, house, slot_of(t, house, card))
     for area in (origin, target):
-        if unit_count(g, area) == 0 and g.owner[area] >= 0:
-            remove_order(g, area)
-            g.one_time[area] = -1
-            g.owner[area] = -1
+        vacate_if_empty(g, area)
     # the defender held the area when the battle began (units, or its garrisoned home area)
     fortified = t.castle[target] or t.stronghold[target]
     if fortified and controller(g, t, target) != defender:

@@ -17,9 +17,7 @@ from gotsim.engine.board_state import (
     army_sizes_fit,
     controller,
     lose_power,
-    remove_order,
-    settle_ports,
-    unit_count,
+    vacate_and_settle,
 )
 from gotsim.engine.rng import below
 from gotsim.engine.state import NATURE
@@ -107,11 +105,7 @@ def _destroy_one(g, t, area: int) -> None:
         if g.units[area, u] - g.routed[area, u] > 0:
             g.units[area, u] -= 1
             break
-    if unit_count(g, area) == 0:
-        remove_order(g, area)
-        g.one_time[area] = -1
-        g.owner[area] = -1
-        settle_ports(g, t)
+    vacate_and_settle(g, t, area)
 
 
 @njit

@@ -5,10 +5,9 @@ hand size, moving a house on a track)."""
 from __future__ import annotations
 
 from gotsim.engine.board_state import (
-    remove_order,
-    settle_ports,
     track_position,
     unit_count,
+    vacate_and_settle,
 )
 from gotsim.engine.loyalty import keep_targaryen_last
 from gotsim.engine.state import (
@@ -156,11 +155,7 @@ def remove_unit(g, t, a: int, u: int) -> None:
     g.units[a, u] -= 1
     if g.routed[a, u] > g.units[a, u]:
         g.routed[a, u] = g.units[a, u]
-    if unit_count(g, a) == 0:
-        remove_order(g, a)
-        g.one_time[a] = -1
-        g.owner[a] = -1
-        settle_ports(g, t)
+    vacate_and_settle(g, t, a)
 
 
 @njit
