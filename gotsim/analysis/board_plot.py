@@ -29,6 +29,7 @@ __all__ = [
     "HOUSE_COLOURS",
     "draw_bare_board",
     "draw_board",
+    "draw_position",
     "draw_setup",
     "save_bare_board_picture",
     "save_board_picture",
@@ -109,6 +110,13 @@ _CROWN_MARK = {"marker": _CROWN, "ms": 7, "mfc": "#e0b21f", "mec": "#6b5210", "z
 _NEUTRAL_MARK = {"marker": "h", "ms": 16.5, "mfc": "#bdbdbd", "mec": "#4d4d4d", "zorder": 8}
 _POWER_MARK = {"marker": "o", "ms": 8.5, "mec": "#c9a227", "mew": 1.8, "zorder": 8}
 _BLOCKED_MARK = {"marker": "x", "mec": "#a01818", "mew": 2.4, "zorder": 7}
+# Mother of Dragons: dragons (a flame-coloured triangle with their count), loyalty tokens (a
+# violet badge with their count) and the Iron Bank's improvements (icons with a green edge)
+_DRAGON_FACE = "#f0641e"
+_DRAGON_MARK = {"marker": "^", "ms": 15, "mfc": _DRAGON_FACE, "mew": 1.6, "zorder": 8}
+_LOYALTY_FACE = "#9c6ade"
+_LOYALTY_MARK = {"marker": "D", "ms": 10, "mfc": _LOYALTY_FACE, "mec": "#3f1d6e", "mew": 1.2}
+_IMPROVED_EDGE = "#12a150"
 
 
 def _text_colour(background: str) -> str:
@@ -144,7 +152,8 @@ def _wrap(name: str) -> str:
 
 
 def _units_label(counts: Mapping[Unit, int]) -> str:
-    order = (Unit.FOOTMAN, Unit.KNIGHT, Unit.SIEGE_ENGINE, Unit.DRAGON, Unit.SHIP)
+    """The units as letters and counts (dragons are drawn apart, ``_DRAGON_MARK``)."""
+    order = (Unit.FOOTMAN, Unit.KNIGHT, Unit.SIEGE_ENGINE, Unit.SHIP)
     return " ".join(f"{counts[u]}{UNIT_LETTERS[u]}" for u in order if counts.get(u, 0) > 0)
 
 
@@ -249,7 +258,12 @@ def _house_colour(house_id: str) -> str:
 
 
 def _legend_handles(
-    houses: Iterable[tuple[str, str]], scale: float, *, ports: bool, homes: bool
+    houses: Iterable[tuple[str, str]],
+    scale: float,
+    *,
+    ports: bool,
+    homes: bool,
+    extras: Iterable[str] = (),
 ) -> list[Any]:
     """The legend: ``houses`` as (name, colour) swatches, then the board's symbols."""
     handles: list[Any] = [Patch(fc=colour, ec=_INK, lw=0.6, label=name) for name, colour in houses]
@@ -275,13 +289,33 @@ def _legend_handles(
         Patch(fc="white", ec=_INK, lw=0.6, label="F footman  K knight"),
         Patch(fc="white", ec=_INK, lw=0.6, label="S ship  SE siege engine"),
     ]
+    shown = set(extras)
+    if "dragons" in shown:
+        handles.append(key("dragons (count)", marker="^", mfc=_DRAGON_FACE, mec=_INK))
+    if "loyalty" in shown:
+        handles.append(
+            key("loyalty tokens (count)", marker="D", mfc=_LOYALTY_FACE, mec="#3f1d6e", mew=1.2)
+        )
+    if "improvements" in shown:
+        handles.append(
+            key("Iron Bank improvement", marker=_CROWN, mfc="#e0b21f", mec=_IMPROVED_EDGE, mew=2)
+        )
     return handles
 
 
 def _draw_area(
-    paint: _Painter, board: Board, i: int, fill: str | None, halo: list[Any], *, faded: bool
+    paint: _Painter,
+    board: Board,
+    i: int,
+    fill: str | None,
+    halo: list[Any],
+    *,
+    faded: bool,
+    improved: tuple[int, int, int] = (0, 0, 0),
 ) -> None:
-    """The mark, name and printed icons of area ``i``; ``fill`` is its controller's colour."""
+    """The mark, name and printed icons of area ``i``; ``fill`` is its controller's colour;
+    ``improved``: the Iron Bank's crowns and barrels added and castle level change, drawn with a
+    green edge (a castle level changed: the new level's mark, edged green)."""
     kind = int(board.kind[i])
     name = _wrap(board.area_names[i])
     alpha = 0.6 if faded else 1.0
@@ -297,17 +331,25 @@ def _draw_area(
         paint.text(i, 0, -11.5, name, 5.3, color=_SEA_INK, path_effects=halo, alpha=alpha, zorder=6)
         return
     paint.marker(i, 0, 0, mfc=fill or _LAND_FILL, **_LAND_MARK)
-    if board.stronghold[i]:
-        paint.marker(i, 0, 0, **_STRONGHOLD_MARK)
+    crowns, barrels, delta = improved
+    level = (2 if board.stronghold[i] else 1 if board.castle[i] else 0) + delta
+    edge = {"mec": _IMPROVED_EDGE} if delta else {}
+    if level >= 2:
+        paint.marker(i, 0, 0, **{**_STRONGHOLD_MARK, **edge})
         paint.marker(i, 0, 0, **_KEEP_MARK)
-    elif board.castle[i]:
-        paint.marker(i, 0, 0, **_CASTLE_MARK)
+    elif level == 1:
+        paint.marker(i, 0, 0, **{**_CASTLE_MARK, **edge})
+    elif delta:  # a castle lost: its place ringed green
+        paint.marker(i, 0, 0, **{**_CASTLE_MARK, "mfc": "none", **edge})
     style = {"color": _INK, "fontweight": "bold"}
     paint.text(i, 0, -15, name, 6.6, path_effects=halo, alpha=alpha, zorder=6, **style)
-    for k in range(int(board.supply[i])):
-        paint.marker(i, -11.5, 3.5 - 7.0 * k, **_BARREL_MARK)
-    for k in range(int(board.crowns[i])):
-        paint.marker(i, 11.5, 3.5 - 7.0 * k, **_CROWN_MARK)
+    printed_barrels, printed_crowns = int(board.supply[i]), int(board.crowns[i])
+    for k in range(printed_barrels + barrels):
+        added = {"mec": _IMPROVED_EDGE, "mew": 1.6} if k >= printed_barrels else {}
+        paint.marker(i, -11.5, 3.5 - 7.0 * k, **{**_BARREL_MARK, **added})
+    for k in range(printed_crowns + crowns):
+        added = {"mec": _IMPROVED_EDGE, "mew": 1.6} if k >= printed_crowns else {}
+        paint.marker(i, 11.5, 3.5 - 7.0 * k, **{**_CROWN_MARK, **added})
 
 
 def draw_board(
@@ -321,6 +363,8 @@ def draw_board(
     impassable: Iterable[str] = (),
     orders: Mapping[str, str] | None = None,
     neutral_armies: Mapping[str, Mapping[Unit, int]] | None = None,
+    loyalty: Mapping[str, int] | None = None,
+    improvements: Mapping[str, tuple[int, int, int]] | None = None,
     homes: bool = False,
     title: str | None = None,
     ax: Axes | None = None,
@@ -332,7 +376,11 @@ def draw_board(
     default: the house of the units there); power_tokens: {area_id: House}; garrisons:
     {area_id: (House, strength)}; neutral_forces: {area_id: strength}; impassable: area ids (drawn
     crossed out); orders: {area_id: str} label; neutral_armies: {area_id: {Unit: n}} units that
-    belong to no house (1st edition), drawn in grey; homes: ring each home area in its house's
+    belong to no house (1st edition), drawn in grey; loyalty: {area_id: n} Mother of Dragons'
+    loyalty tokens (a violet badge with the count); improvements: {area_id: (crowns added,
+    barrels added, castle level change)} the Iron Bank's (green-edged icons). Dragons in
+    ``units`` are drawn apart from the other units, a flame-coloured triangle with their
+    count. homes: ring each home area in its house's
     colour with its printed garrison (``Board.home_of``, any house id). North is at the top.
     Unknown area ids raise ``UnknownAreaError``. No pyplot state is touched: pass ``ax`` to draw
     into an existing figure. A wider board (``Board.image_width``, the 8-player board with
@@ -346,11 +394,19 @@ def draw_board(
     neutral_forces = dict(neutral_forces or {})
     neutral_armies = dict(neutral_armies or {})
     orders = dict(orders or {})
+    loyalty = {a: n for a, n in (loyalty or {}).items() if n}
+    improvements = {a: v for a, v in (improvements or {}).items() if any(v)}
     blocked = {board.index(a) for a in impassable}
-    for table in (units, owner, power_tokens, garrisons, neutral_forces, neutral_armies, orders):
+    tables = (units, owner, power_tokens, garrisons, neutral_forces, neutral_armies, orders)
+    for table in (*tables, loyalty, improvements):
         for area in table:
             board.index(area)
 
+    extras: set[str] = set()
+    if loyalty:
+        extras.add("loyalty")
+    if improvements:
+        extras.add("improvements")
     xy = _layout(board)
     lo, hi = xy.min(axis=0), xy.max(axis=0)
     span = float(np.ptp(xy, axis=0).max()) or 1.0
@@ -389,7 +445,8 @@ def draw_board(
         fill = HOUSE_COLOURS[house] if house is not None else None
         if i in blocked:
             fill = fill or _BLOCKED_FILL
-        _draw_area(paint, board, i, fill, halo, faded=i in blocked)
+        improved = improvements.get(area, (0, 0, 0))
+        _draw_area(paint, board, i, fill, halo, faded=i in blocked, improved=improved)
         top = 13.0
         if area in units:
             unit_house, counts = units[area]
@@ -397,6 +454,15 @@ def draw_board(
             if label:
                 paint.boxed(i, 0, top, label, HOUSE_COLOURS[unit_house])
                 top += 11.0
+            dragons = int(counts.get(Unit.DRAGON, 0))
+            if dragons:
+                colour = HOUSE_COLOURS[unit_house]
+                paint.marker(i, 0, top + 2.5, mec=colour, **_DRAGON_MARK)
+                paint.text(
+                    i, 0, top + 1.0, str(dragons), 7.0, color=_INK, fontweight="bold", zorder=9
+                )
+                extras.add("dragons")
+                top += 15.0
         if area in neutral_armies:
             label = _units_label(neutral_armies[area])
             if label:
@@ -415,6 +481,10 @@ def draw_board(
             paint.boxed(i, -17.5, -2, label, HOUSE_COLOURS[g_house], size=6.0, ha="right")
         if area in power_tokens:
             paint.marker(i, 17, -6, mfc=HOUSE_COLOURS[power_tokens[area]], **_POWER_MARK)
+        if area in loyalty:
+            paint.marker(i, 19, 9, zorder=8, **_LOYALTY_MARK)
+            label = str(loyalty[area])
+            paint.text(i, 19, 9, label, 6.5, color="white", fontweight="bold", zorder=9)
         if i in blocked:
             size = 11.0 if board.kind[i] == AreaKind.PORT else 16.0
             paint.marker(i, 0, 0, ms=size, **_BLOCKED_MARK)
@@ -435,7 +505,9 @@ def draw_board(
         for home_house in dict.fromkeys(h for h in board.home_of if h is not None):
             if home_house not in named:
                 legend_houses.append((home_house.title(), _house_colour(home_house)))
-    handles = _legend_handles(legend_houses, scale, ports=bool(board.is_port.any()), homes=homes)
+    handles = _legend_handles(
+        legend_houses, scale, ports=bool(board.is_port.any()), homes=homes, extras=extras
+    )
     legend_style: dict[str, Any] = {
         "handles": handles,
         "fontsize": 7.5 * scale,
@@ -493,10 +565,51 @@ def draw_setup(setup: Setup, board: Board | None = None, **kwargs: Any) -> Figur
         "neutral_forces": dict(setup.neutral_forces),
         "impassable": tuple(setup.impassable),
         "neutral_armies": dict(setup.neutral_armies),
+        "loyalty": dict(setup.loyalty),
         "title": f"A Game of Thrones {setup.edition}{named}: starting position, {players}",
     }
     defaults.update(kwargs)
     return draw_board(board, **defaults)
+
+
+def draw_position(position: Any, **kwargs: Any) -> Figure:
+    """Draw a position (``gotsim.engine.position.Position``): units and routed units, control,
+    power tokens, garrisons, neutral forces and armies, impassable areas, orders, and in Mother
+    of Dragons loyalty tokens, dragons and the Iron Bank's improvements. ``kwargs`` go to
+    ``draw_board``."""
+    from gotsim.engine.position import control
+
+    p = position
+    units: dict[str, tuple[House, Mapping[Unit, int]]] = {}
+    for area, house in p.occupants.items():
+        counts = dict(p.units.get(area, {}))
+        for unit, n in p.routed.get(area, {}).items():
+            counts[unit] = counts.get(unit, 0) + n
+        units[area] = (house, counts)
+    setup = p.setup
+    garrisons = {a: (setup.garrisons[a][0], n) for a, n in p.garrisons.items()}
+    improved = {
+        a: (p.crown_bonus.get(a, 0), p.barrel_bonus.get(a, 0), p.castle_delta.get(a, 0))
+        for a in {*p.crown_bonus, *p.barrel_bonus, *p.castle_delta}
+    }
+    named = EXPANSION_TITLES.get(p.expansion or "", "")
+    step = f", {p.step.id.replace('_', ' ')}" if p.step is not None else ""
+    defaults: dict[str, Any] = {
+        "units": units,
+        "control": control(p),
+        "power_tokens": dict(p.power_tokens),
+        "garrisons": garrisons,
+        "neutral_forces": dict(p.neutral_forces),
+        "neutral_armies": dict(p.neutral_armies),
+        "impassable": p.impassable,
+        "orders": dict(p.orders),
+        "loyalty": dict(p.loyalty),
+        "improvements": improved,
+        "title": p.name
+        or f"A Game of Thrones {p.edition}{named}: round {p.round}, {p.phase.id}{step}",
+    }
+    defaults.update(kwargs)
+    return draw_board(p.board, **defaults)
 
 
 def draw_bare_board(board: Board, players: int | None = None, **kwargs: Any) -> Figure:
@@ -570,6 +683,8 @@ def draw_record(game: Any, **kwargs: Any) -> Figure:
     garrisons: dict[str, tuple[House, int]] = {}
     neutral: dict[str, int] = {}
     orders: dict[str, str] = {}
+    loyalty: dict[str, int] = {}
+    improvements: dict[str, tuple[int, int, int]] = {}
     for a, area in enumerate(board.area_ids):
         if g.owner[a] >= 0:
             units[area] = (House(int(g.owner[a])), {u: int(g.units[a, u]) for u in Unit})
@@ -584,6 +699,11 @@ def draw_record(game: Any, **kwargs: Any) -> Figure:
             garrisons[area] = (House(holder), int(g.garrison[a]))
         if g.neutral[a] > 0:
             neutral[area] = int(g.neutral[a])
+        if g.loyalty[a] > 0:
+            loyalty[area] = int(g.loyalty[a])
+        improved = (int(g.crown_bonus[a]), int(g.barrel_bonus[a]), int(g.castle_delta[a]))
+        if any(improved):
+            improvements[area] = improved
     defaults: dict[str, Any] = {
         "units": units,
         "control": control,
@@ -592,6 +712,8 @@ def draw_record(game: Any, **kwargs: Any) -> Figure:
         "neutral_forces": neutral,
         "impassable": [board.area_ids[a] for a in range(board.n_areas) if g.blocked[a]],
         "orders": orders,
+        "loyalty": loyalty,
+        "improvements": improvements,
         "title": f"Round {int(g.game_round)}",
     }
     defaults.update(kwargs)

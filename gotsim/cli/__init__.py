@@ -55,12 +55,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     board = sub.add_parser(
         "board",
-        help="draw the starting position as a PNG",
+        help="draw the starting position (or a position) as a PNG",
         description="Draw the starting position of a game as a PNG: units, power tokens, "
         "garrisons, neutral forces. With --expansion mod: Mother of Dragons' 7-player start "
-        "(Westeros with the Eyrie and the Bite overlays); with --players 8 its board alone "
-        "(that and the Essos side board), as the 8-player game has no starting position here "
-        "yet.",
+        "(Westeros with the Eyrie and the Bite overlays); with --players 8 its 8-player start "
+        "(and the Essos side board: dragons, loyalty tokens). With --position FILE: that "
+        "position (docs/positions.md), with its orders, loyalty tokens and the Iron Bank's "
+        "improvements.",
+    )
+    board.add_argument(
+        "--position",
+        default=None,
+        metavar="FILE",
+        help="draw this position (gotsim.position/v1 JSON) instead of a starting position",
     )
     board.add_argument("--edition", choices=EDITIONS, default="2e", help="rules edition")
     board.add_argument(

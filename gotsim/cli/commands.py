@@ -41,6 +41,8 @@ def cmd_board(args: argparse.Namespace) -> int:
     if out.suffix.lower() != ".png":
         fail(f"--out {args.out!r}: the board picture is a PNG, give a path ending in .png")
     output(check_output_file, args.out, "--out")
+    if args.position is not None:
+        return _draw_position(args, out)
     if args.players in PLANNED_PLAYERS.get(args.expansion or "", ()):
         return _draw_board_alone(args, out)
     check_expansion(args)
@@ -67,6 +69,34 @@ def cmd_board(args: argparse.Namespace) -> int:
     which = f", {args.expansion}" if args.expansion else ""
     which += ", The Eyrie's port" if port else ""
     print(f"wrote {path} ({args.edition}{which}, {args.players} players, starting position)")
+    return 0
+
+
+def _draw_position(args: argparse.Namespace, out: Path) -> int:
+    """``gotsim board --position FILE``: that position; a bad one is one line, exit 2."""
+    from gotsim.engine.position import PositionError, load_position
+    from gotsim.inputs import read_json_file
+
+    flags = (
+        ("--expansion", args.expansion is not None),
+        ("--kings-court-swap", args.kings_court_swap),
+        ("--variant", bool(args.variant)),
+    )
+    given = [flag for flag, on in flags if on]
+    if given:
+        fail(f"--position: the position names its game; leave out {', '.join(given)}")
+    try:
+        position = load_position(read_json_file(args.position, "position"))
+    except (InputError, PositionError) as exc:
+        message = str(exc)
+        fail(message if message.startswith(args.position) else f"{args.position}: {message}")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from gotsim.analysis.board_plot import draw_position, save_figure
+
+    path = save_figure(draw_position(position), out, args.dpi)
+    print(f"wrote {path} ({position!r})")
     return 0
 
 

@@ -36,6 +36,7 @@ from gotsim.engine.position import (
     Position,
     PositionError,
     RoundPhase,
+    deck_iv_cards,
     dump_position,
     load_position,
     order_tokens,
@@ -99,6 +100,17 @@ POSITION_FIELDS: tuple[str, ...] = (
     "threat",
     "objective_at",
     "vp",
+    # Mother of Dragons at 8 players (zero in every other game, as new_games leaves them)
+    "loyalty",
+    "loyalty_taken",
+    "loyalty_placed",
+    "dragon_boost",
+    "deck4_next",
+    "deck4_drawn",
+    # the Iron Bank's improvements (zero unless a loan put them)
+    "crown_bonus",
+    "barrel_bonus",
+    "castle_delta",
 )
 
 
@@ -226,7 +238,28 @@ def _position_fields(p: Position) -> NDArray[np.void]:
     for house, cards in p.objectives_scored.items():
         for card in cards:
             g["objective_at"][Objective[card.upper()]] = OBJ_SCORED + house
+    for area, n in p.loyalty.items():
+        g["loyalty"][board.index(area)] = n
+    g["loyalty_taken"] = p.loyalty_taken
+    g["loyalty_placed"] = p.loyalty_placed
+    g["dragon_boost"] = p.dragon_boost
+    g["deck4_next"] = len(p.deck_iv)
+    this_round = p.deck_iv_this_round
+    g["deck4_drawn"] = -1 if this_round is None else deck_iv_cards().index(this_round)
+    for key in ("crown_bonus", "barrel_bonus", "castle_delta"):
+        for area, n in getattr(p, key).items():
+            g[key][board.index(area)] = n
     return g
+
+
+def _deck_iv_drawn_first(games: np.recarray, drawn: tuple[str, ...]) -> None:
+    """Westeros deck IV with the position's drawn cards on top in the order drawn, the others
+    after them in the order ``new_games`` shuffled them."""
+    ids = deck_iv_cards()
+    top = [ids.index(card) for card in drawn]
+    for g in games:
+        rest = [int(c) for c in g["deck4"] if int(c) not in top]
+        g["deck4"][:] = top + rest
 
 
 def position_records(p: Position, seeds: Sequence[np.random.SeedSequence]) -> np.recarray:
@@ -242,6 +275,8 @@ def position_records(p: Position, seeds: Sequence[np.random.SeedSequence]) -> np
     if p.expansion == "affc" and not dealing:
         games["loop_area"] = 0
         games["loop_house"] = 0
+    if p.loyalty_game:
+        _deck_iv_drawn_first(games, p.deck_iv)
     return games
 
 
@@ -422,6 +457,11 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
             record["garrison"] = int(g.garrison[a])
         if g.neutral[a] > 0:
             record["neutral_force"] = int(g.neutral[a])
+        if g.loyalty[a] > 0:
+            record["loyalty"] = int(g.loyalty[a])
+        for key in ("crown_bonus", "barrel_bonus", "castle_delta"):
+            if g[key][a] != 0:
+                record[key] = int(g[key][a])
         if record:
             areas[board.area_ids[a]] = record
     restrict = int(g.restrict)
@@ -474,6 +514,12 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     )
     if out_of_game:
         spec["out_of_game"] = out_of_game
+    if t.loyalty_to_win:  # Mother of Dragons at 8 players (checked: placed = board + taken)
+        ids = deck_iv_cards()
+        spec["loyalty_taken"] = int(g.loyalty_taken)
+        spec["loyalty_placed"] = int(g.loyalty_placed)
+        spec["dragon_boost"] = int(g.dragon_boost)
+        spec["westeros_deck_iv"] = [ids[int(c)] for c in g.deck4[: int(g.deck4_next)]]
     if t.victory_points:  # A Feast for Crows: points and objective cards
         spec["victory_points"] = {h.id: int(g.vp[h]) for h in houses}
         if not _dealing(g, t):

@@ -17,6 +17,7 @@ from gotsim.engine.position.model import (
     Position,
     PositionError,
     RoundPhase,
+    deck_iv_cards,
     dump_position,
     order_tokens,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "battle_from_position",
     "castles_held",
     "control",
+    "deck_iv_cards",
     "dump_position",
     "load_position",
     "order_tokens",

@@ -51,6 +51,10 @@ TOP_KEYS: tuple[str, ...] = (
     "victory_points",
     "objectives",
     "objectives_scored",
+    "loyalty_taken",
+    "loyalty_placed",
+    "dragon_boost",
+    "westeros_deck_iv",
     "wildling_threat",
     "restriction",
     "impassable",
@@ -77,7 +81,14 @@ AREA_KEYS: tuple[str, ...] = (
     "garrison",
     "neutral_force",
     "neutral_army",
+    "loyalty",
+    "crown_bonus",
+    "barrel_bonus",
+    "castle_delta",
 )
+# the Iron Bank's improvements of an area, as the record names them (``docs/rules.md`` IB9):
+# crowns and barrels added, the change of its castle level
+IMPROVEMENTS: tuple[str, ...] = ("crown_bonus", "barrel_bonus", "castle_delta")
 # Westeros deck III restriction → (order type forbidden, only this modifier or None for all).
 RESTRICTIONS: Mapping[str, tuple[OrderType, int | None]] = MappingProxyType(
     {
@@ -88,6 +99,17 @@ RESTRICTIONS: Mapping[str, tuple[OrderType, int | None]] = MappingProxyType(
         "no_consolidate_power": (OrderType.CONSOLIDATE_POWER, None),
     }
 )
+
+
+@lru_cache(maxsize=1)
+def deck_iv_cards() -> tuple[str, ...]:
+    """Mother of Dragons' Westeros deck IV card ids, in the data's (and the engine's) order.
+
+    >>> deck_iv_cards()[:2]
+    ('domestic_disputes', 'empty_promises')
+    """
+    scenario = load_data("2e", "expansions.json")["scenarios"]["mother_of_dragons"]
+    return tuple(card["id"] for card in scenario["westeros_deck_IV"]["cards"])
 
 
 class PositionError(ValueError):
@@ -240,6 +262,19 @@ class Position:
     out_of_game: Mapping[House, tuple[str, ...]] = field(
         default_factory=lambda: MappingProxyType({})
     )
+    # Mother of Dragons at 8 players: loyalty tokens on land areas, those House Targaryen has
+    # taken, the dragon strength tokens moved early (Fire Made Flesh) and the Westeros deck IV
+    # cards drawn so far, in the order drawn (the last one is this round's once the round's
+    # Westeros phase is over; the order of the cards still in the deck is not part of a position)
+    loyalty: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    loyalty_taken: int = 0
+    dragon_boost: int = 0
+    deck_iv: tuple[str, ...] = ()
+    # the Iron Bank's improvements (area → non-zero value): crowns added, barrels added, the
+    # change of the castle level
+    crown_bonus: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    barrel_bonus: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    castle_delta: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     def __repr__(self) -> str:
         step = f"/{self.step.id}" if self.step is not None else ""
@@ -254,6 +289,24 @@ class Position:
         ``eyrie_port`` option is on; Mother of Dragons' by its player count)."""
         port = bool(self.variants.get("eyrie_port"))
         return load_board(self.edition, board=expansion_board(self.expansion, self.players, port))
+
+    @property
+    def loyalty_game(self) -> bool:
+        """Mother of Dragons at 8 players: loyalty tokens, dragons and Westeros deck IV."""
+        return self.setup.loyalty_to_win > 0
+
+    @property
+    def loyalty_placed(self) -> int:
+        """Loyalty tokens ever put on the board: those on it and those Targaryen has taken."""
+        return sum(self.loyalty.values()) + self.loyalty_taken
+
+    @property
+    def deck_iv_this_round(self) -> str | None:
+        """The Westeros deck IV card drawn this round: none in round 1 and before the round's
+        Westeros phase has drawn it (one card each Westeros phase from round 2)."""
+        if self.phase == RoundPhase.WESTEROS or not self.deck_iv:
+            return None
+        return self.deck_iv[-1]
 
     @property
     def setup(self) -> Setup:
@@ -339,6 +392,11 @@ def dump_position(position: Position) -> dict[str, Any]:
             record["neutral_force"] = p.neutral_forces[area]
         if area in p.neutral_armies:
             record["neutral_army"] = counts_out(p.neutral_armies[area])
+        if area in p.loyalty:
+            record["loyalty"] = p.loyalty[area]
+        for key in IMPROVEMENTS:
+            if area in getattr(p, key):
+                record[key] = getattr(p, key)[area]
         if record:
             areas[area] = record
     out: dict[str, Any] = {"format": FORMAT}
@@ -383,6 +441,10 @@ def dump_position(position: Position) -> dict[str, Any]:
         if p.objectives is not None:
             out["objectives"] = {h.id: list(cards) for h, cards in p.objectives.items()}
         out["objectives_scored"] = {h.id: list(c) for h, c in p.objectives_scored.items()}
+    if p.loyalty_game:  # Mother of Dragons at 8 players (the tokens on the board: ``areas``)
+        out["loyalty_taken"] = p.loyalty_taken
+        out["dragon_boost"] = p.dragon_boost
+        out["westeros_deck_iv"] = list(p.deck_iv)
     out.update(
         {
             "wildling_threat": p.wildling_threat,

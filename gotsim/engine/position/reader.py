@@ -13,6 +13,7 @@ from typing import Any
 from gotsim.engine.position.model import (
     AREA_KEYS,
     FORMAT,
+    IMPROVEMENTS,
     REQUIRED_KEYS,
     RESOLVED_BEFORE,
     RESTRICTIONS,
@@ -24,6 +25,7 @@ from gotsim.engine.position.model import (
     RoundPhase,
     UnitCounts,
     check_keys,
+    deck_iv_cards,
     fail,
     forbidden_by,
     hint,
@@ -49,6 +51,8 @@ from gotsim.rules.variants import (
 )
 
 CardsByHouse = dict[House, tuple[str, ...]]
+MAX_LOYALTY = 20  # loyalty tokens on the board at most (``components.loyalty_tokens``)
+MAX_DRAGON_BOOST = 5  # dragon strength tokens (the round track holds five)
 
 
 def _read_spec(source: Mapping[str, Any] | str | Path) -> Mapping[str, Any]:
@@ -208,6 +212,7 @@ class _Reader:
         points, objectives, scored = self.objectives(round_, phase)
         impassable = self.impassable()
         areas = self.areas(phase, set(impassable))
+        taken, boost, deck_iv = self.loyalty(round_, phase, areas["loyalty"])
         position = Position(
             edition=self.edition,
             players=self.players,
@@ -241,6 +246,11 @@ class _Reader:
             victory_points=MappingProxyType(points),
             objectives=None if objectives is None else MappingProxyType(objectives),
             objectives_scored=MappingProxyType(scored),
+            loyalty=MappingProxyType(areas["loyalty"]),
+            loyalty_taken=taken,
+            dragon_boost=boost,
+            deck_iv=deck_iv,
+            **{key: MappingProxyType(areas[key]) for key in IMPROVEMENTS},
         )
         _check_board(position, self.setup)
         return position
@@ -306,6 +316,51 @@ class _Reader:
             )
         scored = cards("objectives_scored", len(ids))
         return points, hands, scored
+
+    def loyalty(
+        self, round_: int, phase: RoundPhase, on_board: Mapping[str, int]
+    ) -> tuple[int, int, tuple[str, ...]]:
+        """Mother of Dragons at 8 players: ``loyalty_taken``, ``dragon_boost`` and
+        ``westeros_deck_iv`` (the cards drawn so far, one each Westeros phase from round 2), with
+        ``loyalty_placed`` (not kept: it is the tokens on the board and taken) checked if given."""
+        keys = ("loyalty_taken", "loyalty_placed", "dragon_boost", "westeros_deck_iv")
+        if not self.setup.loyalty_to_win:
+            for key in keys:
+                if key in self.spec:
+                    raise fail(key, "only Mother of Dragons' 8-player game has it (Targaryen)")
+            return 0, 0, ()
+        total = sum(on_board.values())
+        if total > MAX_LOYALTY:
+            raise fail("areas", f"{total} loyalty tokens on the board, at most {MAX_LOYALTY}")
+        taken = read_int(self.spec.get("loyalty_taken", 0), "loyalty_taken", 0, 99)
+        if "loyalty_placed" in self.spec:
+            placed = read_int(self.spec["loyalty_placed"], "loyalty_placed", 0, 999)
+            if placed != total + taken:
+                raise fail(
+                    "loyalty_placed",
+                    f"{placed}, but {total} on the board and {taken} taken make {total + taken}",
+                )
+        boost = read_int(self.spec.get("dragon_boost", 0), "dragon_boost", 0, MAX_DRAGON_BOOST)
+        raw = self.spec.get("westeros_deck_iv", [])
+        where = "westeros_deck_iv"
+        if not isinstance(raw, list):
+            raise fail(where, "must be the list of deck IV card ids drawn so far, in order")
+        ids = deck_iv_cards()
+        for i, card in enumerate(raw):
+            if not isinstance(card, str) or card not in ids:
+                raise fail(f"{where}[{i}]", f"unknown deck IV card {card!r}{hint(card, ids)}")
+            if card in raw[:i]:
+                raise fail(f"{where}[{i}]", f"{card} is drawn once (deck IV cards never return)")
+        drawn = max(0, round_ - (2 if phase == RoundPhase.WESTEROS else 1))
+        drawn = min(drawn, len(ids))
+        if len(raw) != drawn:
+            moment = f"round {round_}, {phase.id} phase"
+            raise fail(
+                where,
+                f"{moment}: {drawn} deck IV cards are drawn by now (one each Westeros phase "
+                f"from round 2), got {len(raw)}",
+            )
+        return taken, boost, tuple(raw)
 
     def text(self, key: str) -> str:
         value = self.spec.get(key, "")
@@ -467,6 +522,8 @@ class _Reader:
                 "garrisons",
                 "neutral_forces",
                 "neutral_armies",
+                "loyalty",
+                *IMPROVEMENTS,
             )
         }
         tokens = order_tokens(self.edition, sea_orders=self.sea_orders)
@@ -535,7 +592,47 @@ class _Reader:
                 out["neutral_forces"][area_id] = self.neutral_force(record, area_id)
             if "neutral_army" in record:
                 out["neutral_armies"][area_id] = self.neutral_army(record, area_id)
+            if "loyalty" in record:
+                where_loyalty = f"{where}.loyalty"
+                if not self.setup.loyalty_to_win:
+                    raise fail(
+                        where_loyalty,
+                        "loyalty tokens come with Mother of Dragons' 8-player game (House "
+                        "Targaryen is not in play)",
+                    )
+                n = read_int(record["loyalty"], where_loyalty, 0, MAX_LOYALTY)
+                if n and board.kind[i] != AreaKind.LAND:
+                    raise fail(where_loyalty, "loyalty tokens lie on land areas only")
+                if n:
+                    out["loyalty"][area_id] = n
+            for key in IMPROVEMENTS:
+                if key in record:
+                    value = self.improvement(record[key], key, area_id)
+                    if value:
+                        out[key][area_id] = value
         return out
+
+    def improvement(self, value: Any, key: str, area_id: str) -> int:
+        """An Iron Bank improvement of a land area (``docs/rules.md`` IB9): crowns or barrels
+        added (0-9), or the change of its castle level, which stays within 0-2."""
+        where = f"areas.{area_id}.{key}"
+        if self.expansion != "mod":
+            raise fail(where, "improvements come with the Iron Bank's loans (expansion mod)")
+        i = self.board.index(area_id)
+        if key == "castle_delta":
+            delta = read_int(value, where, -2, 2)
+            level = 2 if self.board.stronghold[i] else 1 if self.board.castle[i] else 0
+            if not 0 <= level + delta <= 2:
+                raise fail(
+                    where,
+                    f"{area_id}'s castle level {level} changed by {delta:+d} is outside 0-2 "
+                    "(none, castle, stronghold)",
+                )
+        else:
+            delta = read_int(value, where, 0, 9)
+        if delta and self.board.kind[i] != AreaKind.LAND:
+            raise fail(where, "improvements stand on land areas only")
+        return delta
 
     def garrison(
         self,
@@ -788,6 +885,7 @@ def starting_position(
         objectives_scored=MappingProxyType(
             dict.fromkeys(setup.houses, ()) if setup.victory_points else {}
         ),
+        loyalty=MappingProxyType(by_board(dict(setup.loyalty))),
     )
 
 
