@@ -5,7 +5,8 @@ end of each game.
 Run: ``python benchmarks/fuzz_engine.py [--games N] [--edition 1e|2e|both] [--variant NAME]
 [--expansion adwd|affc|mod] [--vassals --players N]`` (``--variant`` repeats; the A Clash of
 Kings modules are 1st-edition variants; ``--vassals``: the base game's (or with ``--expansion
-mod`` Mother of Dragons') board with ``--players`` player houses and the others vassals;
+mod`` Mother of Dragons') board with ``--players`` player houses and the others vassals,
+``--eight-houses`` Mother of Dragons' 8-house board with Targaryen a player, 4-7 players;
 ``--expansion`` plays the expansion's game, 6 players for adwd, 4 for
 affc and 7 for mod (``--players 8``: the 8-player game with Targaryen), its own options on,
 with and without Tides of Battle; ``--iron-bank``
@@ -65,6 +66,12 @@ def main() -> None:
         "(base game 3-5, --expansion mod 3-6)",
     )
     parser.add_argument(
+        "--eight-houses",
+        action="store_true",
+        help="with --vassals --expansion mod: Mother of Dragons' 8-house board (Targaryen a "
+        "player; --players 4-7)",
+    )
+    parser.add_argument(
         "--players",
         type=int,
         help="with --vassals: the player houses (default 4); else with --expansion: its player "
@@ -91,6 +98,13 @@ def main() -> None:
     flags = dict.fromkeys(args.variant, True)
     if args.vassals:
         flags["vassals"] = True
+    if args.eight_houses:
+        flags["eight_houses"] = True
+    if args.vassals or args.eight_houses:  # (a vassal game the rules refuse: their one line)
+        try:
+            Rules.of("2e", args.players or 4, flags, args.expansion)
+        except ValueError as error:
+            parser.exit(2, f"fuzz_engine: {error}\n")
     report = {
         "games": 0,
         "violations": 0,
@@ -123,6 +137,8 @@ def main() -> None:
         key = (players, tides) if edition == "2e" else (1, players)
         if args.vassals:  # (games of their own: the other settings' keys stay as they were)
             key = (players, tides, 100 + len(args.expansion or ""))
+            if args.eight_houses:
+                key = (players, tides, 108)
         seeds = [np.random.SeedSequence(99, spawn_key=(*key, i)) for i in range(args.games)]
         games = new_games(
             seeds,
@@ -130,6 +146,7 @@ def main() -> None:
             players=players,
             expansion=args.expansion,
             vassals=args.vassals,
+            eight_houses=args.eight_houses,
         )
         play_random(games, rules, 1_000_000)
         report["games"] += len(games)

@@ -390,3 +390,148 @@ def test_standings_put_the_vassals_last_and_say_so() -> None:
     text = _standings_text(game).splitlines()
     assert text[-1].endswith("(vassal)") and text[-2].endswith("(vassal)")
     assert not text[-3].endswith("(vassal)")
+
+
+# --- V21: Mother of Dragons' 8-house board (Targaryen a player) -------------------------------
+
+EIGHT = {"vassals": True, "eight_houses": True}
+TG, AR = House.TARGARYEN, House.ARRYN
+
+
+@pytest.mark.parametrize(
+    ("players", "vassals"),
+    [(4, (G, T, M, AR)), (5, (T, M, AR)), (6, (M, AR)), (7, (AR,))],
+)
+def test_v21_the_eight_house_board_with_targaryen_a_player(
+    players: int, vassals: tuple[House, ...]
+) -> None:
+    """V21: ``eight_houses`` puts the vassal game on the 8-house board: Targaryen and the base
+    setup's houses for one player fewer play, the other houses are vassals (supply 4, no power,
+    their ``starting_units_if_vassal``); Targaryen stays last on every track; the 8-player
+    game's loyalty token, dragons and loyalty victory come with it."""
+    setup = load_setup("2e", players, expansion="mod", vassals=True, eight_houses=True)
+    assert setup.board == "mod8" and setup.players == 8 and len(setup.houses) == 8
+    assert setup.vassals == vassals and TG not in setup.vassals
+    assert (*vassal_players(players - 1), TG) == tuple(
+        h for h in setup.houses if h not in setup.vassals
+    )
+    for track in setup.tracks.values():
+        assert track[-1] == TG and not set(track[:3]) & set(setup.vassals)
+    ref = _reference()["scenarios"]["mother_of_dragons"]["starting_units_if_vassal"]
+    for house in vassals:
+        assert setup.supply[house] == 4 and setup.power[house] == 0
+        want = {
+            area: {Unit.from_id(u): n for u, n in counts.items() if n}
+            for area, counts in ref[house.id].items()
+        }
+        assert {a: dict(c) for a, c in setup.units[house].items()} == want
+    assert setup.power[TG] == 5 and setup.units[TG]["norvos"] == {Unit.DRAGON: 1}
+    assert dict(setup.loyalty) == {"kings_landing": 1} and setup.loyalty_to_win == 7
+    rules = Rules.of("2e", players, EIGHT, "mod")
+    assert rules.board == "mod8" and rules.board_houses == 8
+
+
+@pytest.mark.parametrize(
+    ("players", "variants", "expansion", "words"),
+    [
+        (3, EIGHT, "mod", "4-7 players"),
+        (8, EIGHT, "mod", "4-7 players"),
+        (8, {"eight_houses": True}, "mod", "a vassals option"),
+        (4, EIGHT, None, "expansion mod"),
+    ],
+)
+def test_v21_refusals(players: int, variants: dict, expansion: str | None, words: str) -> None:
+    """V21: 3 or 8 players, ``eight_houses`` without vassals or outside Mother of Dragons are
+    refused with one line; so are they by ``simulate``."""
+    from gotsim import simulate
+    from gotsim.inputs import InputError
+
+    with pytest.raises(ValueError, match=words):
+        Rules.of("2e", players, variants, expansion)
+    with pytest.raises(InputError, match=words):
+        simulate(1, players=players, variants=variants, expansion=expansion)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["bench", "--variant", "vassals", "--variant", "eight_houses", "--expansion", "mod",
+          "--players", "8"], "4-7 players"),
+        (["play", "--variant", "eight_houses", "--expansion", "mod", "--players", "8"],
+         "a vassals option"),
+    ],
+)  # fmt: skip
+def test_v21_cli_refusals(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from gotsim.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0], err
+
+
+@pytest.mark.parametrize(("players", "seed"), [(4, 3), (7, 5)])
+def test_v21_random_games_keep_every_invariant_and_commanders_answer_deck_iv(
+    players: int, seed: int
+) -> None:
+    """V21: whole random 8-house vassal games: every invariant after every decision outside a
+    battle (Targaryen last, loyalty tokens counted, vassals without power), Targaryen is never
+    claimed, a vassal's decisions (deck IV's loyalty token moves too) are its commander's, and
+    the winner is a player house."""
+    from gotsim.engine.game import Game
+    from gotsim.engine.invariants import violations
+
+    game = Game(players=players, seed=seed, variants=EIGHT, expansion="mod")
+    rng = np.random.default_rng(seed)
+    claims = 0
+    while (pending := game.pending) is not None:
+        g, t = game.record, game.t
+        assert not t.vassal[TG]
+        if pending.kind == Decision.CLAIM_VASSAL:
+            claims += 1
+            assert not t.vassal[pending.house]
+            assert not any(int(a) == TG for a in pending.legal)
+        elif t.vassal[pending.house]:
+            boss = vs.deciding_house(g, t, int(pending.house))
+            assert boss != pending.house and not t.vassal[boss]
+        game.step(int(rng.choice(pending.legal)))
+        if game.record.combat_area < 0:
+            assert violations(game.record, t) == []
+    g = game.record
+    assert claims > 0 and game.winner is not None and not game.t.vassal[game.winner]
+    assert g.deck4_next >= 1 or g.game_round <= 2
+    assert int(g.loyalty.sum()) + int(g.loyalty_taken) == int(g.loyalty_placed) >= 1
+
+
+def test_v21_vassals_move_loyalty_tokens_by_their_commanders_policy() -> None:
+    """V21: Scattering Dissent asks every house, vassals too, to move a loyalty token; a
+    vassal's move is its commander's decision."""
+    from gotsim.engine.game import Game
+    from gotsim.engine.westeros.deck4 import Deck4Card
+
+    game = Game(players=4, seed=7, variants=EIGHT, expansion="mod")
+    g = game.record
+    order = [int(Deck4Card.SCATTERING_DISSENT)]
+    g.deck4[:] = order + [c for c in range(10) if c not in order]
+    rng = np.random.default_rng(2)
+    asked: set[int] = set()
+    while game.pending is not None and g.deck4_next <= 1 and g.game_round <= 2:
+        pending = game.pending
+        if pending.kind == Decision.LOYALTY and game.t.vassal[pending.house]:
+            boss = vs.deciding_house(g, game.t, int(pending.house))
+            assert not game.t.vassal[boss]
+            asked.add(int(pending.house))
+        game.step(int(rng.choice(pending.legal)))
+        g = game.record
+    assert asked, "no vassal was asked to move a loyalty token"
+
+
+def test_v21_simulate_and_its_columns() -> None:
+    """V21 through ``simulate``: the vassals named, a player house (Targaryen included) wins."""
+    from gotsim import simulate
+
+    df = simulate(30, players=5, expansion="mod", variants=EIGHT, seed=4)
+    assert set(df["vassal_houses"]) == {"tyrell,martell,arryn"}
+    players = {"baratheon", "lannister", "stark", "greyjoy", "targaryen"}
+    assert set(df["winner"].dropna()) <= players

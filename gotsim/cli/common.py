@@ -15,6 +15,7 @@ from gotsim.rules.iron_bank import iron_bank_refusal
 from gotsim.rules.variants import (
     ADWD_HOUSE_CARDS,
     CLASH_OF_KINGS_VARIANTS,
+    EIGHT_HOUSES,
     EXPANSIONS,
     EYRIE_PORT,
     IRON_BANK,
@@ -108,11 +109,14 @@ def python_policy(name: str) -> Any:
 def check_edition(args: argparse.Namespace) -> None:
     """One line for a player count, policy or variant the edition does not have."""
     if VASSALS in (args.variant or ()):
+        chosen = {VASSALS: True, **({EIGHT_HOUSES: True} if EIGHT_HOUSES in args.variant else {})}
         try:
-            Rules.of(args.edition, args.players, {VASSALS: True}, args.expansion)
+            Rules.of(args.edition, args.players, chosen, args.expansion)
         except (ValueError, NotImplementedError) as error:
             fail(f"--variant {VASSALS}: {error}")
         return
+    if EIGHT_HOUSES in (args.variant or ()):
+        fail(f"--variant {EIGHT_HOUSES}: a vassals option (add --variant {VASSALS})")
     counts = (3, 4, 5) if args.edition == "1e" else (3, 4, 5, 6)
     name = "1st" if args.edition == "1e" else "2nd"
     if args.players not in counts and args.expansion is None:  # (an expansion: its own counts)
@@ -212,7 +216,14 @@ def variant_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--variant",
         action="append",
-        choices=(*CLASH_OF_KINGS_VARIANTS, ADWD_HOUSE_CARDS, EYRIE_PORT, IRON_BANK, VASSALS),
+        choices=(
+            *CLASH_OF_KINGS_VARIANTS,
+            ADWD_HOUSE_CARDS,
+            EYRIE_PORT,
+            IRON_BANK,
+            VASSALS,
+            EIGHT_HOUSES,
+        ),
         metavar="MODULE",
         help="an A Clash of Kings module of the 1st edition (repeat for several): "
         + ", ".join(CLASH_OF_KINGS_VARIANTS)
@@ -220,5 +231,6 @@ def variant_argument(parser: argparse.ArgumentParser) -> None:
         + " or, with --expansion affc, eyrie_port (The Eyrie has a port)"
         + " or, with --expansion mod, iron_bank (the Iron Bank; not playable yet); or vassals"
         + " (--players player houses, the board's other houses vassals: base game 3-5,"
-        + " --expansion mod 3-6)",
+        + " --expansion mod 3-6) and with it eight_houses (Mother of Dragons' 8-house board,"
+        + " Targaryen a player: 4-7)",
     )

@@ -219,6 +219,7 @@ class Game:
             kings_court_swap=rules.on("kings_court_swap"),
             expansion=rules.expansion,
             vassals=rules.on("vassals"),
+            eight_houses=rules.on("eight_houses"),
         )
         self.board = load_board(self.edition, board=rules.board)
         self._advance()
@@ -369,6 +370,7 @@ class Game:
             self.players,
             expansion=self.expansion,
             vassals=bool(self.t.vassals),
+            eight_houses=bool(self.t.vassals) and int(self.t.players) == 8,
         )
         in_play = sorted(h for h in setup.houses if h not in setup.vassals)  # (vassals: V2)
         by_house: dict[House, Policy] = {}

@@ -39,13 +39,20 @@ def place_neutral_forces(
         g["neutral"][board.index(area)] = unit_facts(edition).army_strength(counts)
 
 
+def _vassal_variants(setup: Setup) -> dict[str, bool] | None:
+    """The variants of a vassal setup's rule table (the 8-house board: ``eight_houses``)."""
+    if not setup.vassals:
+        return None
+    return {"vassals": True, **({"eight_houses": True} if setup.board == "mod8" else {})}
+
+
 def _starting_record(setup: Setup) -> NDArray[np.void]:
     """The round-1 record of a setup, before any shuffling (decks in data order)."""
     board = load_board(setup.edition, board=setup.board)
     rules = rules_table(
         setup.edition,
         setup.players - len(setup.vassals),
-        {"vassals": True} if setup.vassals else None,
+        _vassal_variants(setup),
         expansion=setup.expansion,
     )[0]
     g = np.zeros((), STATE_DTYPE)
@@ -103,12 +110,20 @@ def new_games(
     kings_court_swap: bool = False,
     expansion: str | None = None,
     vassals: bool = False,
+    eight_houses: bool = False,
 ) -> np.recarray:
     """A batch of round-1 records, one per seed, with shuffled Westeros and wildling decks
     (``expansion``: the start of a 2nd-edition expansion, ``rules.variants.EXPANSIONS``;
-    ``vassals``: ``players`` player houses, the board's other houses vassals)."""
+    ``vassals``: ``players`` player houses, the board's other houses vassals; ``eight_houses``:
+    with ``vassals``, Mother of Dragons' 8-house board)."""
     return _games_from(
-        seed_streams_batch(seeds), edition, players, kings_court_swap, expansion, vassals
+        seed_streams_batch(seeds),
+        edition,
+        players,
+        kings_court_swap,
+        expansion,
+        vassals,
+        eight_houses,
     )
 
 
@@ -122,11 +137,18 @@ def new_games_range(
     kings_court_swap: bool = False,
     expansion: str | None = None,
     vassals: bool = False,
+    eight_houses: bool = False,
 ) -> np.recarray:
     """``new_games`` for games ``first … first + n - 1`` seeded as ``simulate`` seeds them,
     ``SeedSequence(seed, spawn_key=(i,))``, without making the sequences."""
     return _games_from(
-        range_streams(seed, first, n), edition, players, kings_court_swap, expansion, vassals
+        range_streams(seed, first, n),
+        edition,
+        players,
+        kings_court_swap,
+        expansion,
+        vassals,
+        eight_houses,
     )
 
 
@@ -137,9 +159,15 @@ def _games_from(
     kings_court_swap: bool,
     expansion: str | None,
     vassals: bool = False,
+    eight_houses: bool = False,
 ) -> np.recarray:
     setup = load_setup(
-        edition, players, kings_court_swap=kings_court_swap, expansion=expansion, vassals=vassals
+        edition,
+        players,
+        kings_court_swap=kings_court_swap,
+        expansion=expansion,
+        vassals=vassals,
+        eight_houses=eight_houses,
     )
     start = _starting_record(setup)
     games = np.empty(len(streams), STATE_DTYPE).view(np.recarray)

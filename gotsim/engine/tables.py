@@ -24,6 +24,7 @@ from gotsim.rules.setup import load_setup
 from gotsim.rules.units import unit_facts
 from gotsim.rules.variants import (
     CLASH_OF_KINGS_VARIANTS,
+    EIGHT_HOUSES,
     EXPANSIONS,
     EYRIE_PORT,
     SEA_ORDERS,
@@ -211,7 +212,13 @@ def rules_table(
 def _rules_table(chosen: Rules) -> np.recarray:
     edition, players = chosen.edition, chosen.players
     board = load_board(edition, board=chosen.board)
-    setup = load_setup(edition, players, expansion=chosen.expansion, vassals=chosen.on(VASSALS))
+    setup = load_setup(
+        edition,
+        players,
+        expansion=chosen.expansion,
+        vassals=chosen.on(VASSALS),
+        eight_houses=chosen.on(EIGHT_HOUSES),
+    )
     if board.n_areas > A_MAX:
         raise ValueError(f"{edition} board has {board.n_areas} areas, the engine holds {A_MAX}")
     if int(board.n_neighbours.max()) > MAX_NEIGHBOURS:

@@ -128,6 +128,7 @@ def play_games(
         kings_court_swap=chosen.on("kings_court_swap"),
         expansion=chosen.expansion,
         vassals=chosen.on("vassals"),
+        eight_houses=chosen.on("eight_houses"),
     )
     previous = numba.get_num_threads()
     cores = _pool_threads()
@@ -235,8 +236,14 @@ def games_frame(
     variant also ``vassal_houses``, the vassals, comma-separated: never a winner)."""
     n_games = len(games)
     vassal_game = bool((variants or {}).get("vassals"))
+    eight = vassal_game and bool((variants or {}).get("eight_houses"))
     rules = rules_table(
-        edition, players, {"vassals": True} if vassal_game else None, expansion=expansion
+        edition,
+        players,
+        ({"vassals": True, "eight_houses": True} if eight else {"vassals": True})
+        if vassal_game
+        else None,
+        expansion=expansion,
     )
     # no record to ask: the columns of the base game's six houses
     in_play = [h for h in House if games.in_play[0, h]] if n_games else list(BASE_HOUSES)
@@ -344,13 +351,16 @@ def _check_policies(
     players: int,
     expansion: str | None = None,
     vassals: bool = False,
+    eight_houses: bool = False,
 ) -> None:
     """A policy for a house that is not playing is a mistake, not something to ignore (a
     vassal is played by its commander's policy, ``docs/rules.md`` V2)."""
     if not isinstance(policies, Mapping) or "kind" in policies:
         return
     try:
-        setup = load_setup(edition, players, expansion=expansion, vassals=vassals)
+        setup = load_setup(
+            edition, players, expansion=expansion, vassals=vassals, eight_houses=eight_houses
+        )
     except (SetupDataError, ValueError, KeyError):
         return  # the engine names the bad edition or player count
     playing = [h.id for h in setup.houses if h not in setup.vassals]
@@ -412,7 +422,15 @@ def simulate(
         pass  # the engine names the edition
     except ValueError as error:
         raise InputError(str(error)) from None
-    _check_policies(policies, edition, players, expansion, bool((variants or {}).get("vassals")))
+    given = variants or {}
+    _check_policies(
+        policies,
+        edition,
+        players,
+        expansion,
+        bool(given.get("vassals")),
+        bool(given.get("vassals")) and bool(given.get("eight_houses")),
+    )
     _policies(policies)  # bad specs fail before any game is played
     games = play_games(
         n_games,

@@ -342,10 +342,12 @@ def load_setup(
     kings_court_swap: bool = False,
     expansion: str | None = None,
     vassals: bool = False,
+    eight_houses: bool = False,
 ) -> Setup:
     """The packaged starting position of ``edition`` for ``players`` houses (``expansion``: a
     2nd-edition expansion's own start, ``rules.variants.EXPANSIONS``; ``vassals``: ``players``
-    player houses and the other houses of the board as vassals, ``vassal_setup``).
+    player houses and the other houses of the board as vassals, ``vassal_setup``;
+    ``eight_houses``: with ``vassals``, Mother of Dragons' 8-house board).
 
     >>> load_setup("2e", 6).tracks["iron_throne"][0].id
     'baratheon'
@@ -353,7 +355,9 @@ def load_setup(
     6
     """
     if vassals:
-        return vassal_setup(edition, players, expansion_name(expansion))
+        return vassal_setup(edition, players, expansion_name(expansion), eight_houses)
+    if eight_houses:
+        raise SetupDataError("eight_houses: a vassals option (Mother of Dragons' 8-house board)")
     return _load_setup(edition, players, kings_court_swap, expansion_name(expansion))
 
 
@@ -388,19 +392,29 @@ def vassal_track(order: tuple[House, ...], vassals: tuple[House, ...]) -> tuple[
 
 
 @lru_cache(maxsize=16)
-def vassal_setup(edition: str, players: int, expansion: str | None) -> Setup:
+def vassal_setup(
+    edition: str, players: int, expansion: str | None, eight_houses: bool = False
+) -> Setup:
     """The start of a ``vassals`` game (V1-V4): the whole board's setup (the base game's
     6-player one, or Mother of Dragons' 7-player one) with the houses of ``vassal_players``
     as players and the others as vassals: a vassal starts at supply 4 with no power tokens
     (it never holds any), with its scenario's ``starting_units_if_vassal`` where the scenario
     gives them (Mother of Dragons) and its ordinary starting units otherwise; the tracks follow
-    ``vassal_track``."""
+    ``vassal_track``. ``eight_houses`` (V21): Mother of Dragons' 8-player setup, House
+    Targaryen and the houses of ``vassal_players(players - 1)`` as players; Targaryen stays
+    last on every track (below the vassals moved down, as Swords and Ravens moves it)."""
     if edition != "2e":
         raise SetupDataError("vassals is a 2nd-edition variant")
     if expansion not in VASSAL_BOARD_HOUSES:
         raise SetupDataError(f"vassals: no vassal game with expansion {expansion!r}")
-    whole = _load_setup(edition, VASSAL_BOARD_HOUSES[expansion], False, expansion)
-    playing = vassal_players(players)
+    if eight_houses and expansion != "mod":
+        raise SetupDataError("vassals: eight_houses is Mother of Dragons' 8-house board")
+    board_houses = 8 if eight_houses else VASSAL_BOARD_HOUSES[expansion]
+    whole = _load_setup(edition, board_houses, False, expansion)
+    if eight_houses:
+        playing = (*vassal_players(players - 1), House.TARGARYEN)
+    else:
+        playing = vassal_players(players)
     vassals = tuple(h for h in whole.houses if h not in playing)
     units = {h: dict(placed) for h, placed in whole.units.items()}
     if expansion is not None:
@@ -414,6 +428,9 @@ def vassal_setup(edition: str, players: int, expansion: str | None) -> Setup:
                     for area, counts in own[house.id].items()
                 }
     tracks = {track: vassal_track(order, vassals) for track, order in whole.tracks.items()}
+    if eight_houses:  # (Mother of Dragons' track rule: Targaryen in the last space)
+        last = House.TARGARYEN
+        tracks = {t: (*(h for h in order if h != last), last) for t, order in tracks.items()}
     return replace(
         whole,
         units=MappingProxyType(units),

@@ -36,6 +36,7 @@ VARIANTS: tuple[str, ...] = (
     "sea_orders",
     "iron_bank",
     "vassals",
+    "eight_houses",
 )
 # the 1st edition's A Clash of Kings modules (each refused with the 2nd edition)
 CLASH_OF_KINGS_VARIANTS: tuple[str, ...] = VARIANTS[2:8]
@@ -66,6 +67,12 @@ VASSALS = "vassals"
 VASSAL_PLAYER_COUNTS: dict[str | None, tuple[int, ...]] = {None: (3, 4, 5), "mod": (3, 4, 5, 6)}
 # the houses on the board in a vassal game, players and vassals together
 VASSAL_BOARD_HOUSES: dict[str | None, int] = {None: 6, "mod": 7}
+# Mother of Dragons' 8-house board (Essos and House Targaryen) in a vassal game: the option
+# ``eight_houses`` with ``vassals``; House Targaryen is always a player house (the printed rules
+# and Swords and Ravens: "targaryen-must-be-a-player-controlled-house"), so 4-7 players,
+# Swords and Ravens' ``minPlayerCount`` at 8 (``docs/rules.md`` V21)
+EIGHT_HOUSES = "eight_houses"
+EIGHT_HOUSE_VASSAL_PLAYERS: tuple[int, ...] = (4, 5, 6, 7)
 
 
 # A Feast for Crows: The Eyrie has a port on The Narrow Sea (board ``affc_eyrie_port``)
@@ -125,14 +132,18 @@ def expansion_name(value: object) -> str | None:
 
 
 def expansion_board(
-    expansion: str | None, players: int, eyrie_port: bool = False, vassals: bool = False
+    expansion: str | None,
+    players: int,
+    eyrie_port: bool = False,
+    vassals: bool = False,
+    eight_houses: bool = False,
 ) -> str:
     """The board (``rules.board.load_board``'s ``board``) of a game of ``expansion`` at
-    ``players``: Mother of Dragons' ``"mod7"`` or ``"mod8"`` (``"mod7"`` with ``vassals``),
-    A Feast for Crows' ``"affc_eyrie_port"`` with its ``eyrie_port`` option, else the
-    edition's own (``"base"``)."""
+    ``players``: Mother of Dragons' ``"mod7"`` or ``"mod8"`` (with ``vassals``: ``"mod7"``, or
+    ``"mod8"`` with ``eight_houses``), A Feast for Crows' ``"affc_eyrie_port"`` with its
+    ``eyrie_port`` option, else the edition's own (``"base"``)."""
     if expansion == "mod" and vassals:
-        return "mod7"
+        return "mod8" if eight_houses else "mod7"
     if expansion == "mod":
         return f"mod{players}"
     return Rules.board_named(eyrie_port)
@@ -178,6 +189,11 @@ class Rules:
                 raise ValueError(
                     f"house_cards {self.house_cards!r} with adwd_house_cards: two decks at once"
                 )
+        if EIGHT_HOUSES in self.variants and VASSALS not in self.variants:
+            raise ValueError(
+                "eight_houses (Mother of Dragons' 8-house board) is a vassals option: with 8 "
+                "players every house is a player's (expansion mod, players 8)"
+            )
         if VASSALS in self.variants:
             _check_vassals(self)
         elif self.expansion is not None:
@@ -278,15 +294,20 @@ class Rules:
         for the edition's own, ``"affc_eyrie_port"`` with ``eyrie_port``, Mother of Dragons'
         ``"mod7"`` (``"mod8"``) by its player count."""
         return expansion_board(
-            self.expansion, self.players, EYRIE_PORT in self.variants, VASSALS in self.variants
+            self.expansion,
+            self.players,
+            EYRIE_PORT in self.variants,
+            VASSALS in self.variants,
+            EIGHT_HOUSES in self.variants,
         )
 
     @property
     def board_houses(self) -> int:
         """The houses on the board: ``players``, and with ``vassals`` every house of the board
-        (6 in the base game, 7 in Mother of Dragons), the vassals among them."""
+        (6 in the base game, 7 in Mother of Dragons, 8 with ``eight_houses``), the vassals
+        among them."""
         if VASSALS in self.variants:
-            return VASSAL_BOARD_HOUSES[self.expansion]
+            return 8 if EIGHT_HOUSES in self.variants else VASSAL_BOARD_HOUSES[self.expansion]
         return self.players
 
     @staticmethod
@@ -312,6 +333,24 @@ def _check_vassals(rules: Rules) -> None:
             f"vassals is played in the base game or Mother of Dragons (expansion mod), not "
             f"with expansion {rules.expansion!r}"
         )
+    if EIGHT_HOUSES in rules.variants:
+        if rules.expansion != "mod":
+            raise ValueError(
+                "eight_houses is Mother of Dragons' 8-house board (expansion mod), not "
+                f"{'the base game' if rules.expansion is None else repr(rules.expansion)}"
+            )
+        wanted = EIGHT_HOUSE_VASSAL_PLAYERS
+        if rules.players not in wanted:
+            raise ValueError(
+                f"vassals on Mother of Dragons' 8-house board is played by 4-7 players "
+                f"(Targaryen always one of them; the other houses are the vassals), not "
+                f"{rules.players}"
+            )
+        if "kings_court_swap" in rules.variants:
+            raise ValueError(
+                "kings_court_swap changes the 5-player track; a vassal game has its own"
+            )
+        return
     wanted = VASSAL_PLAYER_COUNTS[rules.expansion]
     if rules.players not in wanted:
         game = "Mother of Dragons" if rules.expansion else "the base game"
@@ -326,6 +365,8 @@ def _check_vassals(rules: Rules) -> None:
 __all__ = [
     "ADWD_HOUSE_CARDS",
     "CLASH_OF_KINGS_VARIANTS",
+    "EIGHT_HOUSES",
+    "EIGHT_HOUSE_VASSAL_PLAYERS",
     "EXPANSIONS",
     "EXPANSION_PLAYERS",
     "EXPANSION_PLAYER_COUNTS",
