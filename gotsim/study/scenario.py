@@ -674,11 +674,7 @@ def _key(axis: str, axes: Mapping[str, Any]) -> str:
 def _player_houses(cell: Cell) -> list[str]:
     """The houses a cell's players play (with vassals: not the vassals)."""
     setup = load_setup(
-        cell.edition,
-        cell.players,
-        expansion=cell.expansion,
-        vassals=VASSALS in cell.modules,
-        eight_houses=VASSALS in cell.modules and "eight_houses" in cell.modules,
+        cell.edition, cell.players, expansion=cell.expansion, vassals=VASSALS in cell.modules
     )
     return [h.id for h in setup.houses if h not in setup.vassals]
 
