@@ -13,7 +13,7 @@ from gotsim.engine.invariants import violations
 from gotsim.engine.loans import SELLSWORDS, LoanCard, LoanStep, castle_level, start_loan
 from gotsim.engine.machine import apply, legal
 from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.state import ACT_NONE, N_ACTIONS, Decision
+from gotsim.engine.state import ACT_NONE, N_ACTIONS, Decision, EndReason
 from gotsim.engine.tables import rules_table
 from gotsim.players.heuristic import heuristic_action
 from gotsim.players.memo import new_memos
@@ -94,7 +94,9 @@ def test_ib8_full_host_places_each_unit_where_its_kind_may_stand() -> None:
     answer(g, area("white_harbor"))  # the footman
     answer(g, area("winterfell"))  # the knight
     answer(g, area("winterfell"))  # the siege engine
-    assert options(g) == {area("the_shivering_sea"), ACT_NONE}  # the ship: its sea only
+    # the ship: its sea, or the empty ports of its land areas
+    ports = {area("port_of_winterfell"), area("port_of_white_harbor")}
+    assert options(g) == {area("the_shivering_sea"), ACT_NONE} | ports
     answer(g, area("the_shivering_sea"))
     assert g.pending == Decision.NONE
     assert g.units[area("white_harbor")].tolist()[:4] == [2, 0, 0, 0]
@@ -150,13 +152,15 @@ def test_ib8_sea_raiders_ships_at_sea_and_in_ports_up_to_three() -> None:
     g.owner[port] = STARK
     g.units[port, SHIP] = 2
     start_loan(g, T, STARK, LoanCard.SEA_RAIDERS)
+    other_port = area("port_of_winterfell")  # empty, its land Stark's
     answer(g, ACT_NONE)  # the footman unplaced
-    assert options(g) == {port, area("the_shivering_sea"), ACT_NONE}
+    assert options(g) == {port, other_port, area("the_shivering_sea"), ACT_NONE}
     answer(g, port)  # the port is full now
-    assert options(g) == {area("the_shivering_sea"), ACT_NONE}
-    answer(g, area("the_shivering_sea"), ACT_NONE)
+    assert options(g) == {other_port, area("the_shivering_sea"), ACT_NONE}
+    answer(g, area("the_shivering_sea"), other_port)
     assert g.pending == Decision.NONE
     assert g.units[port, SHIP] == 3 and g.units[area("the_shivering_sea"), SHIP] == 2
+    assert g.owner[other_port] == STARK and g.units[other_port, SHIP] == 1
     assert g.units[:, FOOTMAN][g.owner == STARK].sum() == 2  # unchanged
 
 
@@ -312,6 +316,27 @@ def test_ib8_the_faceless_men_a_port_follows_its_land() -> None:
     assert g.owner[area("lannisport")] == -1
     assert g.owner[area("port_of_lannisport")] == LANNISTER
     assert violations(g, T) == []
+
+
+def test_ib8_the_faceless_men_then_the_castle_victory() -> None:
+    """A knight destroyed in another house's home gives the home back to its house: with it
+    Lannister holds 7 castles and wins at once, when the card is done (S&R
+    ``ExecuteLoanGameState.onExecuteLoanFinish``)."""
+    g = start()
+    for name in ("harrenhal", "riverrun", "seagard", "crackclaw_point", "moat_cailin"):
+        g.owner[area(name)] = LANNISTER
+        g.units[area(name), FOOTMAN] = 1
+    g.units[area("white_harbor")] = 0  # Stark's castle, now Lannister's
+    g.units[area("white_harbor"), FOOTMAN] = 1
+    g.owner[area("white_harbor")] = LANNISTER
+    g.units[area("lannisport")] = 0
+    g.units[area("lannisport"), KNIGHT] = 1
+    g.owner[area("lannisport")] = STARK
+    start_loan(g, T, LANNISTER, LoanCard.THE_FACELESS_MEN)
+    answer(g, area("lannisport"))
+    assert not g.done  # (the footman still to choose)
+    answer(g, ACT_NONE)
+    assert g.done and g.winner == LANNISTER and g.end_reason == EndReason.CASTLES
 
 
 def _resolve_all(heuristic: bool, seeds: int) -> None:

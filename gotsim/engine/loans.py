@@ -138,8 +138,14 @@ def sellsword_ok(g, t, house: int, u: int, a: int) -> bool:
     """Whether ``house`` may place a sellsword of type ``u`` in ``a``: an area it controls where
     the unit may stand (ships at sea or in a port, the others on land), a unit of its reserve
     (unit limits), a port holding fewer ships than it may, and its armies within supply with it
-    (S&R ``PlaceSellswordsGameState.getValidUnitsForRegion``)."""
-    if controller(g, t, a) != house or g.blocked[a]:
+    (S&R ``PlaceSellswordsGameState.getValidUnitsForRegion``). An empty port is held by whoever
+    holds its land area (S&R ``Region.getController``)."""
+    if g.blocked[a]:
+        return False
+    if t.kind[a] == PORT and g.owner[a] < 0:
+        if controller(g, t, t.port_land[a]) != house:
+            return False
+    elif controller(g, t, a) != house:
         return False
     if u == SHIP:
         if t.kind[a] != SEA and t.kind[a] != PORT:
