@@ -11,7 +11,7 @@ import pytest
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
 from gotsim.engine.loans import SELLSWORDS, LoanCard, LoanStep, castle_level, start_loan
-from gotsim.engine.machine import apply, legal
+from gotsim.engine.machine import advance, apply, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import ACT_NONE, N_ACTIONS, Decision, EndReason
 from gotsim.engine.tables import rules_table
@@ -392,3 +392,51 @@ def test_ib8_heuristic_choices() -> None:
     start_loan(g, T, STARK, LoanCard.THE_FACELESS_MEN)
     knight = choose(g, STARK)
     assert g.owner[knight] != STARK
+
+
+def _games_with_loans(players: int, games: int, heuristic: bool) -> int:
+    """Play Mother of Dragons games at random where, when the Messenger Raven is to be used
+    (after the planning, every round), a random house in play takes a random loan card half the
+    time, answered by the random or heuristic player; the raven's decision is then asked again
+    and the game goes on to its end. Returns the loans taken; asserts every invariant after each
+    and at the end."""
+    t = rules_table("2e", players, None, "mod")[0]
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    memos = new_memos(1)
+    taken = 0
+    for seed in range(games):
+        g = new_games([np.random.SeedSequence(seed)], players=players, expansion="mod")[0]
+        rng = np.random.default_rng(seed)
+        while True:
+            advance(g, t)
+            if g.done:
+                break
+            if g.pending == Decision.RAVEN and rng.random() < 0.5:
+                saved = (int(g.pending), int(g.pending_house), g.ctx.copy())
+                house = int(rng.choice(np.flatnonzero(g.in_play)))
+                start_loan(g, t, house, int(rng.integers(len(LoanCard))))
+                while g.pending == Decision.LOAN:
+                    legal(g, t, mask)
+                    if heuristic:
+                        action = heuristic_action(g, t, np.int64(house), mask, DEFAULTS, memos[0])
+                    else:
+                        action = pick_from_mask(g.rng, 1 + house, mask)
+                    assert mask[action]
+                    apply_legal(g, t, action)
+                taken += 1
+                assert violations(g, t) == []
+                if g.done:
+                    break
+                g.pending, g.pending_house = saved[0], saved[1]
+                g.ctx[:] = saved[2]
+            assert legal(g, t, mask) > 0
+            apply_legal(g, t, pick_from_mask(g.rng, 0, mask))
+        assert violations(g, t) == []
+    return taken
+
+
+@pytest.mark.parametrize(("players", "heuristic"), [(7, False), (7, True), (8, True)])
+def test_ib8_games_with_loans_keep_every_invariant(players: int, heuristic: bool) -> None:
+    """Loans taken in the middle of Mother of Dragons games (7 and 8 players) keep the record
+    consistent, and the games play on to their end."""
+    assert _games_with_loans(players, 12, heuristic) > 30
