@@ -177,7 +177,8 @@ def test_ib8_each_loan_cards_terms_match_its_printed_effect() -> None:
 
 
 def test_every_ib_decision_names_tests_that_exist() -> None:
-    """Each IB row of ``docs/rules.md`` names tests of this file, or says it is not built."""
+    """Each IB row of ``docs/rules.md`` names tests of this file (or of the loan cards'
+    ``test_iron_bank_loans.py``), or says it is not built."""
     import re
 
     rows = [
@@ -186,8 +187,9 @@ def test_every_ib_decision_names_tests_that_exist() -> None:
         if line.startswith("| IB")
     ]
     assert [row.split("|")[1].strip() for row in rows] == [f"IB{i}" for i in range(1, 10)]
+    loans = (ROOT / "tests" / "test_iron_bank_loans.py").read_text(encoding="utf-8")
     for row in rows:
         names = re.findall(r"`(test_\w+)`", row.split("|")[-2])
         assert names or "not built" in row.split("|")[-2], row[:6]
-        for name in names:
-            assert name in globals(), name
+        for name in names:  # (the loan cards' casebook has its own file)
+            assert name in globals() or f"def {name}(" in loans, name

@@ -644,6 +644,8 @@ class Game:
             return self._objective(house, ctx, action)
         if kind == Decision.LOYALTY:
             return _loyalty_words(ctx, action, area)
+        if kind == Decision.LOAN:
+            return _loan_words(ctx, action, area)
         return f"decides {kind.name.lower().replace('_', ' ')}: option {action}"
 
     def _objective(self, house: House, ctx: tuple[int, ...], action: int) -> str:
@@ -837,3 +839,34 @@ def _loyalty_words(ctx: tuple[int, ...], action: int, area: Any) -> str:
     if step == LoyaltyStep.MOVE_TO:
         return f"to {area(action)}"
     return f"puts a loyalty token in {area(action)}"
+
+
+def _loan_words(ctx: tuple[int, ...], action: int, area: Any) -> str:
+    """A LOAN decision (an Iron Bank loan card, ``engine.loans``) in words."""
+    from gotsim.engine.loans import SELLSWORDS, LoanCard, LoanStep
+
+    step = LoanStep(ctx[0])
+    card = LoanCard(ctx[1]).name.replace("_", " ").title()
+    if step == LoanStep.SELLSWORD:
+        unit = unit_words(int(SELLSWORDS[ctx[1], ctx[2]]))
+        if action == ACT_NONE:
+            return f"{card}: leaves a {unit} unplaced"
+        return f"{card}: places a {unit} in {area(action)}"
+    if action == ACT_NONE:
+        return f"{card}: destroys nothing more"
+    if step == LoanStep.IMPROVEMENT_KIND:
+        kind = "power" if action == 1 else "supply"
+        return f"{card}: a {kind} improvement in {area(ctx[3])}"
+    if step == LoanStep.SPY_DECK:
+        return f"{card}: looks at the top of Westeros deck {['I', 'II', 'III', 'IV'][action]}"
+    if step == LoanStep.SPY_ARRANGE:
+        return f"{card}: arranges the two cards seen (option {action})"
+    words = {
+        LoanStep.POWER_IMPROVEMENT: "a power improvement in",
+        LoanStep.SUPPLY_IMPROVEMENT: "a supply improvement in",
+        LoanStep.UPGRADE: "upgrades the castle of",
+        LoanStep.DEGRADE: "degrades the castle of",
+        LoanStep.FACELESS_KNIGHT: "destroys the knight in",
+        LoanStep.FACELESS_FOOTMAN: "destroys the footman in",
+    }[step]
+    return f"{card}: {words} {area(action)}"

@@ -124,6 +124,26 @@ def violations(g: np.void, t: np.void) -> list[str]:
     if t["vassals"]:
         out.extend(_vassals(g, t))
     out.extend(_mother_of_dragons(g, t))
+    out.extend(_improvements(g, t))
+    return out
+
+
+def _improvements(g: np.void, t: np.void) -> list[str]:
+    """The Iron Bank's improvements (IB8, IB9): power and supply improvements only on land
+    areas (never negative); a castle level changed only where the board has a castle or
+    stronghold, and always within 0 (none) … 2 (a stronghold)."""
+    out: list[str] = []
+    n = int(t["n_areas"])
+    for a in range(n):
+        crowns, barrels = int(g["crown_bonus"][a]), int(g["barrel_bonus"][a])
+        if crowns < 0 or barrels < 0 or (t["kind"][a] != AreaKind.LAND and crowns + barrels):
+            out.append(f"area {a}: improvements +{crowns} crowns +{barrels} barrels")
+        delta = int(g["castle_delta"][a])
+        base = 2 if t["stronghold"][a] else (1 if t["castle"][a] else 0)
+        if delta and (base == 0 or not 0 <= base + delta <= 2):
+            out.append(f"area {a}: castle level {base} changed by {delta}")
+    if (g["crown_bonus"][n:] != 0).any() or (g["barrel_bonus"][n:] != 0).any():
+        out.append("improvements past the board's areas")
     return out
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from gotsim.engine import battle as bt
 from gotsim.engine import combat as cb
+from gotsim.engine import loans as lo
 from gotsim.engine import loyalty as ly
 from gotsim.engine import marches as mv
 from gotsim.engine import objectives as ob
@@ -749,6 +750,8 @@ def legal(g, t, mask) -> int:
         vs.claim_legal(g, t, mask)
     elif kind == Decision.LOYALTY:
         d4.deck4_legal(g, t, mask)
+    elif kind == Decision.LOAN:
+        lo.loan_legal(g, t, mask)
     elif not ws.westeros_legal(g, t, mask):
         bt.battle_legal(g, t, mask)
     n = 0
@@ -851,6 +854,10 @@ def apply_legal(g, t, action: int) -> None:
         vs.claim_apply(g, t, house, action)
     elif kind == Decision.LOYALTY:
         d4.deck4_apply(g, t, house, action)
+    elif kind == Decision.LOAN:
+        lo.loan_apply(g, t, house, action)
+        if g.pending == Decision.NONE:
+            check_castle_victory(g, t)  # after the card: The Faceless Men may free a home (S&R)
     elif ws.is_westeros_decision(kind):
         ws.westeros_apply(g, t, kind, house, action)
     else:

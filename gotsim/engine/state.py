@@ -269,6 +269,13 @@ class Decision(IntEnum):
     # the claims left on to the next player
     # 2e Mother of Dragons' Westeros deck IV (gotsim.engine.westeros.deck4)
     LOYALTY = 42  # ctx0 LoyaltyStep; action per step: an area, ACT_FOOTMAN, ACT_NONE, 0/1
+    # 2e Mother of Dragons' Iron Bank (docs/rules.md IB1-IB9): the bank's consolidate-power code
+    # uses BUY_LOAN and PAY_DEBT; LOAN is a loan card's choices (gotsim.engine.loans)
+    BUY_LOAN = 43
+    PAY_DEBT = 44
+    LOAN = 45  # ctx0 LoanStep, ctx1 the LoanCard, ctx2 the step's count (a sellsword's place in
+    # the card's list, improvements put), ctx3 an area chosen before (-1 none) or the deck seen;
+    # action per step: an area, ACT_NONE (nothing more), a deck, an arrangement, 0/1
 
 
 class ObjectiveStep(IntEnum):

@@ -17,6 +17,7 @@ from gotsim.engine.state import N_ACTIONS, Decision
 from gotsim.engine.vassals import deciding_house
 from gotsim.jit import njit
 from gotsim.players import fighting as fi
+from gotsim.players import loans as ln
 from gotsim.players import loyalty as lo
 from gotsim.players import marching as ma
 from gotsim.players import objectives as ob
@@ -114,6 +115,8 @@ def _choose(g, t, house: int, mask, params, memo) -> int:
         return vs.claim_choice(g, t, house, mask)
     if kind == Decision.LOYALTY:
         return lo.loyalty_choice(g, t, house, mask, params, memo)
+    if kind == Decision.LOAN:
+        return ln.loan_choice(g, t, house, mask, params, memo)
     return -1
 
 
