@@ -130,6 +130,7 @@ def main() -> None:
             players=players,
             expansion=args.expansion,
             vassals=args.vassals,
+            iron_bank=bool(rules[0].iron_bank),
         )
         play_random(games, rules, 1_000_000)
         report["games"] += len(games)

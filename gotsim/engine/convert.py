@@ -104,7 +104,7 @@ POSITION_FIELDS: tuple[str, ...] = (
 
 def _check_vocabulary() -> None:
     """The engine's order kinds and restriction bits name exactly the position's tokens."""
-    tokens = order_tokens(EDITION, sea_orders=True)
+    tokens = order_tokens(EDITION, sea_orders=True, iron_bank=True)
     assert set(ORDER_KIND) == set(tokens), "order names differ between engine and positions"
     for name, kind in ORDER_KIND.items():
         token = tokens[name]
@@ -398,6 +398,8 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     phase, step = boundary(g, t)
     if t.edition != 2:
         raise PositionError("edition: reading a 1st-edition record back as a position is not built")
+    if t.iron_bank:
+        raise PositionError("variants.iron_bank: positions of an Iron Bank game are not supported")
     expansion = expansion_of(t)
     card_set = played_card_set(expansion, bool(t.adwd_house_cards))
     board = board_of(t)

@@ -219,6 +219,7 @@ class Game:
             kings_court_swap=rules.on("kings_court_swap"),
             expansion=rules.expansion,
             vassals=rules.on("vassals"),
+            iron_bank=rules.on("iron_bank"),
         )
         self.board = load_board(self.edition, board=rules.board)
         self._advance()

@@ -12,13 +12,15 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from gotsim.engine.iron_bank import slide_slots
 from gotsim.engine.objectives import deal_objectives
 from gotsim.engine.rng import range_streams, seed_streams_batch, shuffle
-from gotsim.engine.state import NATURE, OBJ_DECK, STATE_DTYPE, Decision, Phase
+from gotsim.engine.state import N_LOANS, NATURE, OBJ_DECK, STATE_DTYPE, Decision, Phase
 from gotsim.engine.tables import rules_table
 from gotsim.jit import njit
 from gotsim.rules.board import Board, load_board
 from gotsim.rules.ids import Unit
+from gotsim.rules.iron_bank import STARTING_POWER_TOKENS
 from gotsim.rules.setup import Setup, load_setup
 from gotsim.rules.units import unit_facts
 
@@ -92,6 +94,8 @@ def _starting_record(setup: Setup) -> NDArray[np.void]:
         g["loyalty"][board.index(area)] = count
         g["loyalty_placed"] += count
     g["deck4_drawn"] = -1
+    g["loan_deck"][:] = -1
+    g["loan_slot"][:] = -1
     return g
 
 
@@ -103,12 +107,14 @@ def new_games(
     kings_court_swap: bool = False,
     expansion: str | None = None,
     vassals: bool = False,
+    iron_bank: bool = False,
 ) -> np.recarray:
     """A batch of round-1 records, one per seed, with shuffled Westeros and wildling decks
     (``expansion``: the start of a 2nd-edition expansion, ``rules.variants.EXPANSIONS``;
-    ``vassals``: ``players`` player houses, the board's other houses vassals)."""
+    ``vassals``: ``players`` player houses, the board's other houses vassals; ``iron_bank``:
+    Mother of Dragons' Iron Bank, its loan deck shuffled and 7 power tokens in hand, IB1)."""
     return _games_from(
-        seed_streams_batch(seeds), edition, players, kings_court_swap, expansion, vassals
+        seed_streams_batch(seeds), edition, players, kings_court_swap, expansion, vassals, iron_bank
     )
 
 
@@ -122,11 +128,18 @@ def new_games_range(
     kings_court_swap: bool = False,
     expansion: str | None = None,
     vassals: bool = False,
+    iron_bank: bool = False,
 ) -> np.recarray:
     """``new_games`` for games ``first … first + n - 1`` seeded as ``simulate`` seeds them,
     ``SeedSequence(seed, spawn_key=(i,))``, without making the sequences."""
     return _games_from(
-        range_streams(seed, first, n), edition, players, kings_court_swap, expansion, vassals
+        range_streams(seed, first, n),
+        edition,
+        players,
+        kings_court_swap,
+        expansion,
+        vassals,
+        iron_bank,
     )
 
 
@@ -137,6 +150,7 @@ def _games_from(
     kings_court_swap: bool,
     expansion: str | None,
     vassals: bool = False,
+    iron_bank: bool = False,
 ) -> np.recarray:
     setup = load_setup(
         edition, players, kings_court_swap=kings_court_swap, expansion=expansion, vassals=vassals
@@ -150,7 +164,25 @@ def _games_from(
         _shuffle_deck4(games)
     if setup.victory_points:  # A Feast for Crows: the objective cards are dealt
         _deal(games, rules_table(edition, players, expansion=setup.expansion))
+    if iron_bank:  # Mother of Dragons' Iron Bank: after every other shuffle (IB1, IB2)
+        for house in setup.houses:
+            if house not in setup.vassals:
+                games["power"][:, house] = STARTING_POWER_TOKENS
+        _shuffle_loans(games)
     return games
+
+
+@njit
+def _shuffle_loans(games) -> None:
+    """The Iron Bank's loan deck, shuffled after every other deck (nature stream), and round
+    1's slide: its top card in the first slot (IB2)."""
+    for i in range(games.shape[0]):
+        g = games[i]
+        for k in range(N_LOANS):
+            g.loan_deck[k] = k
+        shuffle(g.rng, NATURE, g.loan_deck, N_LOANS)
+        g.loan_deck_n = N_LOANS
+        slide_slots(g)
 
 
 @njit

@@ -128,6 +128,7 @@ def play_games(
         kings_court_swap=chosen.on("kings_court_swap"),
         expansion=chosen.expansion,
         vassals=chosen.on("vassals"),
+        iron_bank=chosen.on("iron_bank"),
     )
     previous = numba.get_num_threads()
     cores = _pool_threads()

@@ -17,6 +17,7 @@ from gotsim.engine.state import N_ACTIONS, Decision
 from gotsim.engine.vassals import deciding_house
 from gotsim.jit import njit
 from gotsim.players import fighting as fi
+from gotsim.players import iron_bank as ib
 from gotsim.players import loyalty as lo
 from gotsim.players import marching as ma
 from gotsim.players import objectives as ob
@@ -114,6 +115,10 @@ def _choose(g, t, house: int, mask, params, memo) -> int:
         return vs.claim_choice(g, t, house, mask)
     if kind == Decision.LOYALTY:
         return lo.loyalty_choice(g, t, house, mask, params, memo)
+    if kind == Decision.BUY_LOAN:
+        return ib.buy_choice(g, t, house, mask)
+    if kind == Decision.PAY_DEBT:
+        return ib.debt_choice(g, t, house, mask)
     return -1
 
 

@@ -333,6 +333,8 @@ class _Reader:
             raise fail("variants.eyrie_port", "an A Feast for Crows option (expansion affc)")
         if out["sea_orders"] and self.expansion != "mod":
             raise fail("variants.sea_orders", "a Mother of Dragons option (expansion mod)")
+        if out["iron_bank"]:  # (its loan deck, slots and loans held are not written yet)
+            raise fail("variants.iron_bank", "positions of an Iron Bank game are not supported")
         return out
 
     def phase(self) -> tuple[RoundPhase, ActionStep | None]:
