@@ -231,7 +231,13 @@ def _position_fields(p: Position) -> NDArray[np.void]:
 
 def position_records(p: Position, seeds: Sequence[np.random.SeedSequence]) -> np.recarray:
     """One record per seed: ``new_games``' decks and random streams, the position's board."""
-    games = new_games(seeds, edition=p.edition, players=p.players, expansion=p.expansion)
+    games = new_games(
+        seeds,
+        edition=p.edition,
+        players=p.players,
+        expansion=p.expansion,
+        iron_bank=bool(p.variants.get("iron_bank")),  # (never on: such positions are refused)
+    )
     fields = _position_fields(p)
     dealing = p.expansion == "affc" and p.objectives is None
     for name in POSITION_FIELDS:

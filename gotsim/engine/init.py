@@ -23,6 +23,7 @@ from gotsim.rules.ids import Unit
 from gotsim.rules.iron_bank import STARTING_POWER_TOKENS
 from gotsim.rules.setup import Setup, load_setup
 from gotsim.rules.units import unit_facts
+from gotsim.rules.variants import iron_bank_default
 
 
 def place_neutral_forces(
@@ -107,12 +108,13 @@ def new_games(
     kings_court_swap: bool = False,
     expansion: str | None = None,
     vassals: bool = False,
-    iron_bank: bool = False,
+    iron_bank: bool | None = None,
 ) -> np.recarray:
     """A batch of round-1 records, one per seed, with shuffled Westeros and wildling decks
     (``expansion``: the start of a 2nd-edition expansion, ``rules.variants.EXPANSIONS``;
     ``vassals``: ``players`` player houses, the board's other houses vassals; ``iron_bank``:
-    Mother of Dragons' Iron Bank, its loan deck shuffled and 7 power tokens in hand, IB1)."""
+    Mother of Dragons' Iron Bank, its loan deck shuffled and 7 power tokens in hand, IB1; by
+    default as ``Rules`` has it, ``iron_bank_default``: on at 8 players)."""
     return _games_from(
         seed_streams_batch(seeds), edition, players, kings_court_swap, expansion, vassals, iron_bank
     )
@@ -128,7 +130,7 @@ def new_games_range(
     kings_court_swap: bool = False,
     expansion: str | None = None,
     vassals: bool = False,
-    iron_bank: bool = False,
+    iron_bank: bool | None = None,
 ) -> np.recarray:
     """``new_games`` for games ``first … first + n - 1`` seeded as ``simulate`` seeds them,
     ``SeedSequence(seed, spawn_key=(i,))``, without making the sequences."""
@@ -150,7 +152,7 @@ def _games_from(
     kings_court_swap: bool,
     expansion: str | None,
     vassals: bool = False,
-    iron_bank: bool = False,
+    iron_bank: bool | None = None,
 ) -> np.recarray:
     setup = load_setup(
         edition, players, kings_court_swap=kings_court_swap, expansion=expansion, vassals=vassals
@@ -164,6 +166,8 @@ def _games_from(
         _shuffle_deck4(games)
     if setup.victory_points:  # A Feast for Crows: the objective cards are dealt
         _deal(games, rules_table(edition, players, expansion=setup.expansion))
+    if iron_bank is None:  # (the rules' default: on in 8-player Mother of Dragons games)
+        iron_bank = iron_bank_default(setup.expansion, players) and not vassals
     if iron_bank:  # Mother of Dragons' Iron Bank: after every other shuffle (IB1, IB2)
         for house in setup.houses:
             if house not in setup.vassals:
