@@ -440,3 +440,20 @@ def test_ib_players_answer_the_bank_legally() -> None:
             game.step(action)
             assert violations(game.record, t) == []
     assert bought > 0
+
+
+def test_ib_positions_of_an_iron_bank_game_are_refused_in_one_line() -> None:
+    from gotsim.engine.convert import position_from_record
+    from gotsim.engine.position import (
+        PositionError,
+        dump_position,
+        load_position,
+        starting_position,
+    )
+
+    spec = dump_position(starting_position("2e", 7, expansion="mod"))
+    with pytest.raises(PositionError, match="positions of an Iron Bank game are not supported"):
+        load_position({**spec, "variants": {**spec["variants"], "iron_bank": True}})
+    c = bank()
+    with pytest.raises(PositionError, match="positions of an Iron Bank game are not supported"):
+        position_from_record(c.g, c.rules)

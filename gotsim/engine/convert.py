@@ -236,7 +236,7 @@ def position_records(p: Position, seeds: Sequence[np.random.SeedSequence]) -> np
         edition=p.edition,
         players=p.players,
         expansion=p.expansion,
-        iron_bank=bool(p.variants.get("iron_bank")),  # (never on: such positions are refused)
+        iron_bank=False,  # (positions of an Iron Bank game are refused)
     )
     fields = _position_fields(p)
     dealing = p.expansion == "affc" and p.objectives is None

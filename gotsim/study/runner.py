@@ -138,7 +138,7 @@ def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
         edition=position.edition,
         players=position.players,
         expansion=position.expansion,
-        iron_bank=bool(position.variants.get("iron_bank")),
+        iron_bank=False,  # (positions of an Iron Bank game are refused)
     )
     for name in POSITION_FIELDS:
         games[name][:] = start[name][0]
