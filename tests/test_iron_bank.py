@@ -457,3 +457,17 @@ def test_ib_positions_of_an_iron_bank_game_are_refused_in_one_line() -> None:
     c = bank()
     with pytest.raises(PositionError, match="positions of an Iron Bank game are not supported"):
         position_from_record(c.g, c.rules)
+
+
+def test_ib5_no_consolidate_power_does_not_forbid_the_iron_bank_token() -> None:
+    """The token is a kind of its own (S&R ``IronBankOrderType``): a round without consolidate
+    power orders (Westeros deck III) still offers it."""
+    from gotsim.engine.state import Restriction
+
+    c = bank()
+    c.place("the_shivering_sea  stark S")
+    c.phase("planning", 1)
+    c.g.restrict = Restriction.NO_CONSOLIDATE
+    c.advance()
+    assert c.pending == "stark PLACE_ORDER"
+    assert "sea_iron_bank" in c.options() and "consolidate_power" not in c.options()
