@@ -147,6 +147,7 @@ def main() -> None:
             expansion=args.expansion,
             vassals=args.vassals,
             eight_houses=args.eight_houses,
+            iron_bank=bool(rules[0].iron_bank),
         )
         play_random(games, rules, 1_000_000)
         report["games"] += len(games)

@@ -179,6 +179,7 @@ class Case:
             players=players,
             expansion=expansion,
             vassals=chosen.on("vassals"),
+            iron_bank=chosen.on("iron_bank"),
         )
         self.g = self.games[0]
         self.log: list[str] = []

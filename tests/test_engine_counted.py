@@ -63,6 +63,7 @@ from gotsim.engine.state import (
     ORDER_STAR,
     ORDER_TYPE,
     Decision,
+    Order,
     Restriction,
 )
 from gotsim.engine.tables import rules_table
@@ -290,11 +291,16 @@ def retreat_plain(g, t, mask) -> int:
     return n
 
 
+SEA_IRON_BANK = int(Order.SEA_IRON_BANK)
+
+
 @njit
 def order_allowed_plain(g, t, house: int, area: int, kind: int, replacing: int) -> bool:
     """The star orders in use counted afresh (the replaced one given back), then the tokens and
     this round's restrictions."""
     tokens = ORDER_COUNT[kind] if not ORDER_SEA_ONLY[kind] or t.sea_orders else 0
+    if kind == SEA_IRON_BANK:  # (Mother of Dragons' Iron Bank token: only with the bank)
+        tokens = ORDER_COUNT[kind] if t.iron_bank else 0
     if g.orders_used[house, kind] - (1 if kind == replacing else 0) >= tokens:
         return False
     if ORDER_SEA_ONLY[kind] and t.kind[area] != 1:  # (Mother of Dragons' sea tokens: seas only)

@@ -31,7 +31,7 @@ def test_sea_order_tokens_are_one_march_and_one_support_for_seas() -> None:
     assert [int(Order.SEA_MARCH_MINUS), int(Order.SEA_SUPPORT_ZERO)] == [11, 12]
     assert N_BASE_ORDER_KINDS == 11
     assert ORDER_COUNT[11] == ORDER_COUNT[12] == 1
-    assert ORDER_SEA_ONLY.tolist() == [0] * 11 + [1, 1]
+    assert ORDER_SEA_ONLY.tolist() == [0] * 11 + [1, 1, 1]  # (and the Iron Bank's token)
     assert Rules.of("2e", 7, expansion="mod").on("sea_orders")  # on unless switched off
     assert not Rules.of("2e", 7, {"sea_orders": False}, expansion="mod").on("sea_orders")
     assert rules_table("2e", 7, expansion="mod")[0].sea_orders == 1

@@ -229,7 +229,7 @@ def variant_argument(parser: argparse.ArgumentParser) -> None:
         + ", ".join(CLASH_OF_KINGS_VARIANTS)
         + "; or, in the 2nd edition, adwd_house_cards (the A Dance with Dragons house cards)"
         + " or, with --expansion affc, eyrie_port (The Eyrie has a port)"
-        + " or, with --expansion mod, iron_bank (the Iron Bank; not playable yet); or vassals"
+        + " or, with --expansion mod, iron_bank (the Iron Bank); or vassals"
         + " (--players player houses, the board's other houses vassals: base game 3-5,"
         + " --expansion mod 3-6) and with it eight_houses (Mother of Dragons' 8-house board,"
         + " Targaryen a player: 4-7)",

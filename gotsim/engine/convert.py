@@ -116,7 +116,7 @@ POSITION_FIELDS: tuple[str, ...] = (
 
 def _check_vocabulary() -> None:
     """The engine's order kinds and restriction bits name exactly the position's tokens."""
-    tokens = order_tokens(EDITION, sea_orders=True)
+    tokens = order_tokens(EDITION, sea_orders=True, iron_bank=True)
     assert set(ORDER_KIND) == set(tokens), "order names differ between engine and positions"
     for name, kind in ORDER_KIND.items():
         token = tokens[name]
@@ -264,7 +264,13 @@ def _deck_iv_drawn_first(games: np.recarray, drawn: tuple[str, ...]) -> None:
 
 def position_records(p: Position, seeds: Sequence[np.random.SeedSequence]) -> np.recarray:
     """One record per seed: ``new_games``' decks and random streams, the position's board."""
-    games = new_games(seeds, edition=p.edition, players=p.players, expansion=p.expansion)
+    games = new_games(
+        seeds,
+        edition=p.edition,
+        players=p.players,
+        expansion=p.expansion,
+        iron_bank=False,  # (positions of an Iron Bank game are refused)
+    )
     fields = _position_fields(p)
     dealing = p.expansion == "affc" and p.objectives is None
     for name in POSITION_FIELDS:
@@ -433,6 +439,8 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     phase, step = boundary(g, t)
     if t.edition != 2:
         raise PositionError("edition: reading a 1st-edition record back as a position is not built")
+    if t.iron_bank:
+        raise PositionError("variants.iron_bank: positions of an Iron Bank game are not supported")
     expansion = expansion_of(t)
     card_set = played_card_set(expansion, bool(t.adwd_house_cards))
     board = board_of(t)

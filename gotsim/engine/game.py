@@ -45,6 +45,7 @@ from gotsim.engine.westeros import WILDLINGS_1E
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import game_cards, house_deck, vassal_cards
 from gotsim.rules.ids import EDITIONS, House, Unit
+from gotsim.rules.iron_bank import LOAN_CARDS
 from gotsim.rules.objectives import objectives
 from gotsim.rules.setup import load_setup
 from gotsim.rules.variants import Rules
@@ -70,6 +71,7 @@ ORDER_WORDS = (
     "Consolidate Power ★",
     "Sea March −1",
     "Sea Support +0",
+    "the Iron Bank order",
 )
 ONE_TIME_WORDS = (
     "Muster",
@@ -220,6 +222,7 @@ class Game:
             expansion=rules.expansion,
             vassals=rules.on("vassals"),
             eight_houses=rules.on("eight_houses"),
+            iron_bank=rules.on("iron_bank"),
         )
         self.board = load_board(self.edition, board=rules.board)
         self._advance()
@@ -646,6 +649,18 @@ class Game:
             return _loyalty_words(ctx, action, area)
         if kind == Decision.LOAN:
             return _loan_words(ctx, action, area)
+        if kind == Decision.BUY_LOAN:
+            if action == ACT_NONE:
+                return f"buys no loan (Iron Bank order in {area(ctx[0])})"
+            card = LOAN_CARDS[int(self.record.loan_slot[action])].replace("_", " ")
+            return f"buys the loan {card} from slot {action + 1} of the Iron Bank"
+        if kind == Decision.PAY_DEBT:
+            debtor = house_words(ctx[1])
+            if ctx[0] == 0:
+                return f"destroys a unit of {debtor} in {area(action)} (unpaid interest)"
+            return (
+                f"destroys a {unit_words(action)} of {debtor} in {area(ctx[2])} (unpaid interest)"
+            )
         return f"decides {kind.name.lower().replace('_', ' ')}: option {action}"
 
     def _objective(self, house: House, ctx: tuple[int, ...], action: int) -> str:

@@ -12,15 +12,18 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from gotsim.engine.iron_bank import slide_slots
 from gotsim.engine.objectives import deal_objectives
 from gotsim.engine.rng import range_streams, seed_streams_batch, shuffle
-from gotsim.engine.state import NATURE, OBJ_DECK, STATE_DTYPE, Decision, Phase
+from gotsim.engine.state import N_LOANS, NATURE, OBJ_DECK, STATE_DTYPE, Decision, Phase
 from gotsim.engine.tables import rules_table
 from gotsim.jit import njit
 from gotsim.rules.board import Board, load_board
 from gotsim.rules.ids import Unit
+from gotsim.rules.iron_bank import STARTING_POWER_TOKENS
 from gotsim.rules.setup import Setup, load_setup
 from gotsim.rules.units import unit_facts
+from gotsim.rules.variants import iron_bank_default
 
 
 def place_neutral_forces(
@@ -99,6 +102,8 @@ def _starting_record(setup: Setup) -> NDArray[np.void]:
         g["loyalty"][board.index(area)] = count
         g["loyalty_placed"] += count
     g["deck4_drawn"] = -1
+    g["loan_deck"][:] = -1
+    g["loan_slot"][:] = -1
     return g
 
 
@@ -111,11 +116,14 @@ def new_games(
     expansion: str | None = None,
     vassals: bool = False,
     eight_houses: bool = False,
+    iron_bank: bool | None = None,
 ) -> np.recarray:
     """A batch of round-1 records, one per seed, with shuffled Westeros and wildling decks
     (``expansion``: the start of a 2nd-edition expansion, ``rules.variants.EXPANSIONS``;
     ``vassals``: ``players`` player houses, the board's other houses vassals; ``eight_houses``:
-    with ``vassals``, Mother of Dragons' 8-house board)."""
+    with ``vassals``, Mother of Dragons' 8-house board; ``iron_bank``: Mother of Dragons' Iron
+    Bank, its loan deck shuffled and 7 power tokens in hand, IB1; by default as ``Rules`` has
+    it, ``iron_bank_default``: on at 8 players)."""
     return _games_from(
         seed_streams_batch(seeds),
         edition,
@@ -124,6 +132,7 @@ def new_games(
         expansion,
         vassals,
         eight_houses,
+        iron_bank,
     )
 
 
@@ -138,6 +147,7 @@ def new_games_range(
     expansion: str | None = None,
     vassals: bool = False,
     eight_houses: bool = False,
+    iron_bank: bool | None = None,
 ) -> np.recarray:
     """``new_games`` for games ``first … first + n - 1`` seeded as ``simulate`` seeds them,
     ``SeedSequence(seed, spawn_key=(i,))``, without making the sequences."""
@@ -149,6 +159,7 @@ def new_games_range(
         expansion,
         vassals,
         eight_houses,
+        iron_bank,
     )
 
 
@@ -160,6 +171,7 @@ def _games_from(
     expansion: str | None,
     vassals: bool = False,
     eight_houses: bool = False,
+    iron_bank: bool | None = None,
 ) -> np.recarray:
     setup = load_setup(
         edition,
@@ -178,7 +190,27 @@ def _games_from(
         _shuffle_deck4(games)
     if setup.victory_points:  # A Feast for Crows: the objective cards are dealt
         _deal(games, rules_table(edition, players, expansion=setup.expansion))
+    if iron_bank is None:  # (the rules' default: on in 8-player Mother of Dragons games)
+        iron_bank = iron_bank_default(setup.expansion, players) and not vassals
+    if iron_bank:  # Mother of Dragons' Iron Bank: after every other shuffle (IB1, IB2)
+        for house in setup.houses:
+            if house not in setup.vassals:
+                games["power"][:, house] = STARTING_POWER_TOKENS
+        _shuffle_loans(games)
     return games
+
+
+@njit
+def _shuffle_loans(games) -> None:
+    """The Iron Bank's loan deck, shuffled after every other deck (nature stream), and round
+    1's slide: its top card in the first slot (IB2)."""
+    for i in range(games.shape[0]):
+        g = games[i]
+        for k in range(N_LOANS):
+            g.loan_deck[k] = k
+        shuffle(g.rng, NATURE, g.loan_deck, N_LOANS)
+        g.loan_deck_n = N_LOANS
+        slide_slots(g)
 
 
 @njit

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from gotsim.engine.state import (
+    N_LOANS,
     N_ORDER_KINDS,
     OBJ_DECK,
     OBJ_POOL,
@@ -49,6 +50,25 @@ def _controller(g: np.void, t: np.void, a: int) -> int:
     if home >= 0 and g["in_play"][home] and g["neutral"][a] == 0:
         return home
     return -1
+
+
+def _iron_bank(g: np.void, t: np.void) -> list[str]:
+    """The Iron Bank (IB2-IB7): every loan card exactly once, held, in a slot or in the deck;
+    the deck's cards first, -1 after; a vassal holds none."""
+    out: list[str] = []
+    n = int(g["loan_deck_n"])
+    deck = [int(c) for c in g["loan_deck"]]
+    if not 0 <= n <= N_LOANS or any(c < 0 for c in deck[:n]) or any(c >= 0 for c in deck[n:]):
+        out.append(f"loan deck {deck} with {n} cards")
+    cards = deck[:n] + [int(c) for c in g["loan_slot"] if c >= 0]
+    for h in range(H):
+        held = int(g["loans_held"][h])
+        cards += [c for c in range(N_LOANS) if held >> c & 1]
+        if held and t["vassal"][h]:
+            out.append(f"vassal {h}: holds loans")
+    if sorted(cards) != list(range(N_LOANS)):
+        out.append(f"loan cards held, in slots and in the deck: {sorted(cards)}")
+    return out
 
 
 def violations(g: np.void, t: np.void) -> list[str]:
@@ -105,8 +125,10 @@ def violations(g: np.void, t: np.void) -> list[str]:
         counts = np.zeros(N_ORDER_KINDS, int)
         for area in np.flatnonzero(mine & (g["order"][:n] >= 0)):
             counts[g["order"][area]] += 1
-        # (Mother of Dragons' sea order tokens only with sea_orders)
+        # (Mother of Dragons' sea order tokens only with sea_orders, its Iron Bank token only
+        # with iron_bank)
         allowed = np.where(ORDER_SEA_ONLY.astype(bool) & (not t["sea_orders"]), 0, ORDER_COUNT)
+        allowed[Order.SEA_IRON_BANK] = ORDER_COUNT[Order.SEA_IRON_BANK] if t["iron_bank"] else 0
         if (counts != g["orders_used"][h]).any() or (counts > allowed).any():
             out.append(f"house {h}: orders {counts.tolist()} vs {g['orders_used'][h].tolist()}")
         for area in np.flatnonzero(mine & (g["order"][:n] >= 0)):
@@ -123,6 +145,8 @@ def violations(g: np.void, t: np.void) -> list[str]:
     out.extend(_objectives(g, t))
     if t["vassals"]:
         out.extend(_vassals(g, t))
+    if t["iron_bank"]:
+        out.extend(_iron_bank(g, t))
     out.extend(_mother_of_dragons(g, t))
     out.extend(_improvements(g, t))
     return out

@@ -17,6 +17,7 @@ import numpy as np
 from gotsim.engine import battle as bt
 from gotsim.engine import combat as cb
 from gotsim.engine import loans as lo
+from gotsim.engine import iron_bank as ib
 from gotsim.engine import loyalty as ly
 from gotsim.engine import marches as mv
 from gotsim.engine import objectives as ob
@@ -70,7 +71,7 @@ from gotsim.engine.westeros import deck4 as d4
 from gotsim.jit import njit
 from gotsim.rules.ids import DRAGON
 
-MARCH, DEFENSE, SUPPORT, RAID, CONSOLIDATE = 1, 2, 3, 4, 5
+MARCH, DEFENSE, SUPPORT, RAID, CONSOLIDATE, IRON_BANK = 1, 2, 3, 4, 5, 6
 MAX_FORTIFICATIONS = 9  # A Clash of Kings tokens, shared by all houses
 KINGS_COURT = 2
 
@@ -102,7 +103,10 @@ def stars_used(g, house: int) -> int:
 @njit(inline="always")
 def order_count(t, kind: int) -> int:
     """The tokens of order ``kind`` each house has in the game: ``ORDER_COUNT``, and none of
-    Mother of Dragons' sea order tokens without ``sea_orders``."""
+    Mother of Dragons' sea order tokens without ``sea_orders``, nor its Iron Bank token without
+    ``iron_bank`` (IB5)."""
+    if kind == Order.SEA_IRON_BANK:
+        return ORDER_COUNT[kind] if t.iron_bank else 0
     if ORDER_SEA_ONLY[kind] and not t.sea_orders:
         return 0
     return ORDER_COUNT[kind]
@@ -246,6 +250,8 @@ def raid_target_ok(g, t, source: int, target: int) -> bool:
     kind_type = ORDER_TYPE[kind]
     if kind_type == SUPPORT or kind_type == RAID or kind_type == CONSOLIDATE:
         return True
+    if kind_type == IRON_BANK:
+        return True  # the Iron Bank token is raided like a consolidate order, for no power (IB5)
     # 2e: the star raid may also take a defense order; 1e: raids never touch defense (D4)
     return kind_type == DEFENSE and g.order[source] == Order.RAID_STAR and t.edition == 2
 
@@ -544,6 +550,13 @@ def _consolidate(g, t) -> None:
                 return
             gain_power(g, t, house, consolidate_income(g, t, a))
             remove_order(g, a)
+        elif g.owner[a] == house and g.order[a] == Order.SEA_IRON_BANK:
+            # Mother of Dragons' Iron Bank token: buy a loan, or none (IB4); the loop has moved
+            # past it, so a loan's own decisions resume the phase when they end
+            remove_order(g, a)
+            if ib.can_buy(g, t, house):
+                ask(g, Decision.BUY_LOAN, house, a)
+                return
         a = turn_order_area(g, t)
     g.phase = Phase.CLEANUP
     clear_phase_counters(g)
@@ -601,6 +614,9 @@ def _cleanup(g, t) -> None:
         return
     g.phase = Phase.WESTEROS
     g.game_round += 1
+    if t.iron_bank:  # the Iron Bank's slots slide at the start of every round (IB2)
+        ib.slide_slots(g)
+        g.debt_pos = 0
 
 
 @njit
@@ -647,7 +663,15 @@ def end_after_last_round(g, t) -> None:
 def _westeros(g, t) -> None:
     """The Westeros phase; after a wildling attack and at its end, supply and wildling losses
     may have handed an area (a home area, a port's land) back, so ports and the castle victory
-    are checked again (S&R issue #1626)."""
+    are checked again (S&R issue #1626). With the Iron Bank, the interest comes first (IB6,
+    IB7): units it destroys may hand a port over, and the castle victory is checked after it."""
+    if t.iron_bank and g.debt_pos <= t.players:
+        if ib.interest_step(g, t):
+            return
+        settle_ports(g, t)
+        check_castle_victory(g, t)
+        if g.done:
+            return
     if ws.westeros_phase(g, t):
         settle_ports(g, t)
         if t.loyalty_to_win:
@@ -752,6 +776,10 @@ def legal(g, t, mask) -> int:
         d4.deck4_legal(g, t, mask)
     elif kind == Decision.LOAN:
         lo.loan_legal(g, t, mask)
+    elif kind == Decision.BUY_LOAN:
+        ib.buy_legal(g, t, mask)
+    elif kind == Decision.PAY_DEBT:
+        ib.debt_legal(g, t, mask)
     elif not ws.westeros_legal(g, t, mask):
         bt.battle_legal(g, t, mask)
     n = 0
@@ -858,6 +886,10 @@ def apply_legal(g, t, action: int) -> None:
         lo.loan_apply(g, t, house, action)
         if g.pending == Decision.NONE:
             check_castle_victory(g, t)  # after the card: The Faceless Men may free a home (S&R)
+    elif kind == Decision.BUY_LOAN:
+        ib.buy_apply(g, t, house, action)
+    elif kind == Decision.PAY_DEBT:
+        ib.debt_apply(g, t, house, action)
     elif ws.is_westeros_decision(kind):
         ws.westeros_apply(g, t, kind, house, action)
     else:

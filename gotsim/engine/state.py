@@ -31,6 +31,8 @@ H = 8  # every House; a game puts 3 to 6 of them in play (Arryn and Targaryen: n
 U = 5  # footmen, knights, ships, siege engines and (Mother of Dragons) dragons
 N_ACTIONS = 81  # every decision's options are numbered 0 … N_ACTIONS - 1 (the areas, then the
 # six special actions ACT_UPGRADE_SIEGE … ACT_NONE)
+N_LOANS = 12  # Mother of Dragons' Iron Bank: loan cards (rules.iron_bank.LOAN_CARDS)
+N_LOAN_SLOTS = 3  # … and face-up loan slots
 CTX = 8  # context slots of a pending decision
 N_STREAMS = 1 + H  # random streams: nature, then one per house (its policy)
 NATURE = 0
@@ -71,7 +73,8 @@ class EndReason(IntEnum):
 class Order(IntEnum):
     """The kinds of order token: the base game's eleven (15 tokens per house; see
     ``ORDER_COUNT``) and Mother of Dragons' two sea order tokens (``sea_orders``: one of each
-    per house, placed in sea areas only, ``ORDER_SEA_ONLY``)."""
+    per house, placed in sea areas only, ``ORDER_SEA_ONLY``), then the Iron Bank's order token
+    (``iron_bank``: one per house, sea areas only; no star, no strength)."""
 
     MARCH_MINUS = 0
     MARCH_ZERO = 1
@@ -86,6 +89,7 @@ class Order(IntEnum):
     CONSOLIDATE_STAR = 10  # star
     SEA_MARCH_MINUS = 11  # Mother of Dragons: a march -1 for a sea area
     SEA_SUPPORT_ZERO = 12  # Mother of Dragons: a support +0 for a sea area
+    SEA_IRON_BANK = 13  # Mother of Dragons' Iron Bank token (``iron_bank``): buys a loan (IB5)
 
 
 N_ORDER_KINDS = len(Order)
@@ -107,6 +111,7 @@ ORDER_TOKEN_IDS = (
     # Mother of Dragons' sea order tokens (``data/2e/expansions.json`` ``components.sea_orders``)
     "sea_march_minus_1",
     "sea_support",
+    "sea_iron_bank",  # the Iron Bank's (``components.sea_orders`` too; count 1 with the bank)
 )
 
 
@@ -125,7 +130,7 @@ def _order_tables() -> tuple[np.ndarray, ...]:
     tables = (
         np.array([row["count"] for row in rows], np.int8),  # tokens of each kind
         np.array([row["special"] for row in rows], np.int8),  # a star order
-        np.array([row["modifier"] for row in rows], np.int8),
+        np.array([row.get("modifier", 0) for row in rows], np.int8),
         np.array([OrderType.from_id(row["type"]) for row in rows], np.int8),
         np.array([row.get("restricted_to") == "sea" for row in rows], np.int8),  # sea areas only
     )
@@ -152,6 +157,7 @@ ORDER_NAMES = (
     "consolidate_power*",
     "sea_march-1",
     "sea_support+0",
+    "sea_iron_bank",
 )
 
 
@@ -269,10 +275,11 @@ class Decision(IntEnum):
     # the claims left on to the next player
     # 2e Mother of Dragons' Westeros deck IV (gotsim.engine.westeros.deck4)
     LOYALTY = 42  # ctx0 LoyaltyStep; action per step: an area, ACT_FOOTMAN, ACT_NONE, 0/1
-    # 2e Mother of Dragons' Iron Bank (docs/rules.md IB1-IB9): the bank's consolidate-power code
-    # uses BUY_LOAN and PAY_DEBT; LOAN is a loan card's choices (gotsim.engine.loans)
-    BUY_LOAN = 43
-    PAY_DEBT = 44
+    # 2e Mother of Dragons' Iron Bank (docs/rules.md IB1-IB9; gotsim.engine.iron_bank and, for
+    # a loan card's choices, gotsim.engine.loans):
+    BUY_LOAN = 43  # ctx0 area of the Iron Bank order; action = loan slot 0-2, ACT_NONE none
+    PAY_DEBT = 44  # ctx0 step (0: an area, 1: a unit type), ctx1 the debtor, ctx2 the area
+    # chosen, ctx3 units still owed; action = area with the debtor's units, then Unit
     LOAN = 45  # ctx0 LoanStep, ctx1 the LoanCard, ctx2 the step's count (a sellsword's place in
     # the card's list, improvements put), ctx3 an area chosen before (-1 none) or the deck seen;
     # action per step: an area, ACT_NONE (nothing more), a deck, an arrangement, 0/1
@@ -411,6 +418,17 @@ def state_dtype(
         ("commander", np.int8, (H,)),
         ("claim_turn", np.int8, ()),
         ("claim_left", np.int8, ()),
+        # Mother of Dragons' Iron Bank (engine.iron_bank, docs/rules.md IB2-IB7): the loan deck
+        # (card numbers, rules.iron_bank.LOAN_CARDS order, top first; loan_deck_n of them), the
+        # three face-up slots (-1 empty), each house's loans held (bit per card), and the
+        # interest's place in a Westeros phase (debt_pos 0 not begun, 1 + the turn-order
+        # position of the debtor, players + 1 done; debt_left its units still owed)
+        ("loan_deck", np.int8, (N_LOANS,)),
+        ("loan_deck_n", np.int8, ()),
+        ("loan_slot", np.int8, (N_LOAN_SLOTS,)),
+        ("loans_held", np.uint16, (H,)),
+        ("debt_pos", np.int8, ()),
+        ("debt_left", np.int8, ()),
         # --- statistics ------------------------------------------------------------------------
         # per round r (row r-1), columns H_*: Westeros cards drawn I-III (after any Winter Is
         # Coming), threat at round end, wildling attacks, last attack's result (1 Night's Watch,

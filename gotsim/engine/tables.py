@@ -19,6 +19,7 @@ from gotsim.engine.state import A_MAX, N_OBJECTIVES, H, U
 from gotsim.rules.board import Board, load_board
 from gotsim.rules.cards import card_table, house_deck, tides_deck
 from gotsim.rules.ids import AreaKind, House, Unit
+from gotsim.rules.iron_bank import BRAAVOS
 from gotsim.rules.objectives import Objective, objectives
 from gotsim.rules.setup import load_setup
 from gotsim.rules.units import unit_facts
@@ -27,6 +28,7 @@ from gotsim.rules.variants import (
     EIGHT_HOUSES,
     EXPANSIONS,
     EYRIE_PORT,
+    IRON_BANK,
     SEA_ORDERS,
     VASSALS,
     Rules,
@@ -110,6 +112,10 @@ RULES_DTYPE = np.dtype(
         ("eyrie_port", np.uint8),  # A Feast for Crows: The Eyrie has a port (59 areas)
         # Mother of Dragons: each house also has the sea order tokens (Order.SEA_*)
         ("sea_orders", np.uint8),
+        # Mother of Dragons' Iron Bank (``iron_bank``; engine.iron_bank): 1 when played, and the
+        # area whose controller pays 1 less for a loan (Braavos, IB3; -1 none on the board)
+        ("iron_bank", np.uint8),
+        ("braavos", np.int8),
         # the vassals variant (gotsim.engine.vassals): 1 in a vassal game, and per House 1 for
         # a vassal (a house on the board no player takes)
         ("vassals", np.uint8),
@@ -236,6 +242,8 @@ def _rules_table(chosen: Rules) -> np.recarray:
     t["victory_points"] = setup.victory_points
     t["eyrie_port"] = chosen.on(EYRIE_PORT)
     t["sea_orders"] = chosen.on(SEA_ORDERS)
+    t["iron_bank"] = chosen.on(IRON_BANK)
+    t["braavos"] = board.area_index.get(BRAAVOS, -1)
     if setup.victory_points:
         for objective in objectives():
             for house_id, points in objective.points.items():

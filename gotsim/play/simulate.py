@@ -129,6 +129,7 @@ def play_games(
         expansion=chosen.expansion,
         vassals=chosen.on("vassals"),
         eight_houses=chosen.on("eight_houses"),
+        iron_bank=chosen.on("iron_bank"),
     )
     previous = numba.get_num_threads()
     cores = _pool_threads()

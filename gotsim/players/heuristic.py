@@ -18,6 +18,7 @@ from gotsim.engine.vassals import deciding_house
 from gotsim.jit import njit
 from gotsim.players import fighting as fi
 from gotsim.players import loans as ln
+from gotsim.players import iron_bank as ib
 from gotsim.players import loyalty as lo
 from gotsim.players import marching as ma
 from gotsim.players import objectives as ob
@@ -117,6 +118,10 @@ def _choose(g, t, house: int, mask, params, memo) -> int:
         return lo.loyalty_choice(g, t, house, mask, params, memo)
     if kind == Decision.LOAN:
         return ln.loan_choice(g, t, house, mask, params, memo)
+    if kind == Decision.BUY_LOAN:
+        return ib.buy_choice(g, t, house, mask)
+    if kind == Decision.PAY_DEBT:
+        return ib.debt_choice(g, t, house, mask)
     return -1
 
 

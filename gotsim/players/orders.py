@@ -21,9 +21,11 @@ from gotsim.engine.state import (
     ORDER_STAR,
     ORDER_TYPE,
     H,
+    Order,
     Restriction,
 )
 from gotsim.jit import njit
+from gotsim.players.iron_bank import best_loan
 from gotsim.players.marching import R_GAIN, R_LEN, R_MARGIN, R_PEACEFUL, R_TARGET, evaluate_march
 from gotsim.players.params import (
     P_AGGRESSION,
@@ -75,6 +77,8 @@ SPARE_STAR_LOSS = 0.3  # second heuristic: a spare star may change an order's ki
 # Mother of Dragons: a sea order token is worth this more than the plain token of its kind in a
 # sea area, so a fleet takes it first and leaves the plain tokens to the land
 SEA_TOKEN_FIRST = 0.01
+IRON_BANK_SHARE = 0.5  # the part of a loan's gain an Iron Bank order is worth when planned
+O_SEA_IRON_BANK = int(Order.SEA_IRON_BANK)
 # the march kinds phase 1 of a plan chooses among (the sea march last: base games never have it)
 MARCH_KINDS = (O_MARCH_MINUS, O_MARCH_ZERO, O_MARCH_PLUS, O_SEA_MARCH)
 
@@ -440,6 +444,12 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
         score[i, O_MARCH_PLUS] = res[2] - STAR_COST
         if left[O_SEA_MARCH] > 0 and t.kind[a] == SEA and res[0] > 0.5 * NEG:
             score[i, O_SEA_MARCH] = res[0] + SEA_TOKEN_FIRST
+        if left[O_SEA_IRON_BANK] > 0 and t.kind[a] == SEA:
+            # the Iron Bank's token: worth the best loan it can buy now, gain over cost and
+            # interest (IB4-IB6); left alone when no loan gains anything
+            slot, loan_gain = best_loan(g, t, house)
+            if slot >= 0:
+                score[i, O_SEA_IRON_BANK] = IRON_BANK_SHARE * loan_gain
         target[i] = res[R_TARGET]
         margin[i] = res[R_MARGIN]
         gain[i] = res[R_GAIN]

@@ -71,6 +71,7 @@ class OrderType(_Named):
     SUPPORT = 3
     RAID = 4
     CONSOLIDATE_POWER = 5
+    IRON_BANK = 6  # Mother of Dragons' Iron Bank order token (resolved with consolidate power)
 
 
 HOUSE_IDS: tuple[str, ...] = tuple(h.id for h in House)

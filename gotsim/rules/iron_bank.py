@@ -2,9 +2,9 @@
 and what each costs, how the slots slide each round, the interest and which house chooses the
 units an unpaid interest destroys (``docs/rules.md`` IB1–IB9).
 
-The engine does not play the Iron Bank yet: ``IRON_BANK_PLAYABLE`` is false and a game that
-switches ``iron_bank`` on is refused with ``iron_bank_refusal``'s one line, never played with
-part of the rule. The functions here are the reference the engine's kernels are to follow.
+The engine plays the Iron Bank (``gotsim.engine.iron_bank``, ``IRON_BANK_PLAYABLE``); outside
+Mother of Dragons the variant is refused with ``iron_bank_refusal``'s one line. The functions
+here are the reference the engine's kernels follow.
 
 >>> LOAN_CARDS[0], SLOT_COSTS, STARTING_POWER_TOKENS
 ('customs_officer', (7, 4, 1), 7)
@@ -56,14 +56,11 @@ BRAAVOS = "braavos"
 # an empty loan slot
 EMPTY = -1
 
-# Whether the engine plays every part of the Iron Bank. Until it does, ``Rules`` refuses the
-# variant with ``iron_bank_refusal``'s line.
-IRON_BANK_PLAYABLE = False
-# what the engine still lacks, named in the refusal
+# Whether the engine plays the Iron Bank. While it does not, ``Rules`` refuses the variant with
+# ``iron_bank_refusal``'s line. (The loans resolve through ``gotsim.engine.loans``.)
+IRON_BANK_PLAYABLE = True
+# what the engine still lacks, named in the refusal while ``IRON_BANK_PLAYABLE`` is false
 NOT_BUILT: tuple[str, ...] = (
-    "its sea order token",
-    "the loan slots and the buy decision",
-    "interest and the units it destroys",
     "the twelve loan cards",
     "improvements (crowns, barrels and castle levels per game)",
 )
@@ -75,7 +72,7 @@ def iron_bank_refusal(expansion: str | None) -> str | None:
 
     >>> iron_bank_refusal(None)
     'iron_bank (the Iron Bank) is a Mother of Dragons option (expansion mod)'
-    >>> iron_bank_refusal("mod").startswith("the Iron Bank is not playable yet: ")
+    >>> iron_bank_refusal("mod") is None
     True
     """
     if expansion != "mod":

@@ -80,9 +80,9 @@ EYRIE_PORT = "eyrie_port"
 # Mother of Dragons: every house has a march -1 and a support +0 token for sea areas only
 SEA_ORDERS = "sea_orders"
 # Mother of Dragons: the Iron Bank (loans, interest, its sea order token; 7 starting power tokens).
-# S&R has it off at 7 players and locked on at 8 (``iron_bank_default``). Until every loan card,
-# the interest and the order token are built (``gotsim.rules.iron_bank.IRON_BANK_PLAYABLE``), a
-# game that switches it on is refused in one line rather than played with part of the rule.
+# S&R has it off at 7 players and locked on at 8 (``iron_bank_default``). While the engine does
+# not play it (``gotsim.rules.iron_bank.IRON_BANK_PLAYABLE`` false), a game that switches it on
+# is refused in one line rather than played with part of the rule.
 IRON_BANK = "iron_bank"
 # the 2nd edition's expansions a game can be played with (``expansion=``, ``--expansion``, a
 # scenario's ``expansion``): name → the scenario's key in ``data/2e/expansions.json``. ``None``

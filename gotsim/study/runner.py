@@ -134,7 +134,11 @@ def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
         for i in range(task.first_game, task.first_game + task.n_games)
     ]
     games = new_games(
-        seeds, edition=position.edition, players=position.players, expansion=position.expansion
+        seeds,
+        edition=position.edition,
+        players=position.players,
+        expansion=position.expansion,
+        iron_bank=False,  # (positions of an Iron Bank game are refused)
     )
     for name in POSITION_FIELDS:
         games[name][:] = start[name][0]

@@ -163,9 +163,12 @@ class OrderToken:
 
 
 @lru_cache(maxsize=4)
-def order_tokens(edition: str = "2e", sea_orders: bool = False) -> Mapping[str, OrderToken]:
+def order_tokens(
+    edition: str = "2e", sea_orders: bool = False, iron_bank: bool = False
+) -> Mapping[str, OrderToken]:
     """The order tokens of one house by name (``sea_orders``: with Mother of Dragons' sea
-    order tokens, ``sea_march-1`` and ``sea_support+0``).
+    order tokens, ``sea_march-1`` and ``sea_support+0``; ``iron_bank``: with its Iron Bank
+    token, ``sea_iron_bank``).
 
     The 1st edition has the same fifteen tokens (rules digest §1.9), so both editions read
     ``gotsim/data/2e/orders.json``.
@@ -195,6 +198,9 @@ def order_tokens(edition: str = "2e", sea_orders: bool = False) -> Mapping[str, 
             kind = OrderType.from_id(record["type"])
             name = f"sea_{kind.id}{int(record['modifier']):+d}"
             out[name] = OrderToken(name, kind, int(record["modifier"]), False, 1, sea_only=True)
+    if iron_bank:
+        name = "sea_iron_bank"
+        out[name] = OrderToken(name, OrderType.IRON_BANK, 0, False, 1, sea_only=True)
     return MappingProxyType(out)
 
 
