@@ -16,8 +16,8 @@ import numpy as np
 
 from gotsim.engine import battle as bt
 from gotsim.engine import combat as cb
-from gotsim.engine import loans as lo
 from gotsim.engine import iron_bank as ib
+from gotsim.engine import loans as lo
 from gotsim.engine import loyalty as ly
 from gotsim.engine import marches as mv
 from gotsim.engine import objectives as ob

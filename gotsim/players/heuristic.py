@@ -17,8 +17,8 @@ from gotsim.engine.state import N_ACTIONS, Decision
 from gotsim.engine.vassals import deciding_house
 from gotsim.jit import njit
 from gotsim.players import fighting as fi
-from gotsim.players import loans as ln
 from gotsim.players import iron_bank as ib
+from gotsim.players import loans as ln
 from gotsim.players import loyalty as lo
 from gotsim.players import marching as ma
 from gotsim.players import objectives as ob
