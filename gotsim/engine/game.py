@@ -638,6 +638,8 @@ class Game:
             if action == ACT_NONE:
                 return "passes on its claims to the next player"
             return f"claims {house_words(action)} as its vassal this round"
+        if kind == Decision.TARGARYEN_BID:
+            return f"hands 1 power of its bid to {house_words(action)}"
         if kind == Decision.OBJECTIVE:
             return self._objective(house, ctx, action)
         if kind == Decision.LOYALTY:

@@ -268,7 +268,15 @@ class Decision(IntEnum):
     CLAIM_VASSAL = 41  # ctx0 claims left; action = House of the vassal claimed, ACT_NONE: pass
     # the claims left on to the next player
     # 2e Mother of Dragons' Westeros deck IV (gotsim.engine.westeros.deck4)
-    LOYALTY = 42  # ctx0 LoyaltyStep; action per step: an area, ACT_FOOTMAN, ACT_NONE, 0/1
+    LOYALTY = 42  # ctx0 LoyaltyStep; action per step: an area, ACT_FOOTMAN, ACT_NONE, 0/1, a
+    # House (Playing with Fire, The Long Plan), a Unit (Playing with Fire)
+    # the Iron Bank (numbers kept for it; its decisions are built elsewhere)
+    BUY_LOAN = 43
+    PAY_DEBT = 44
+    LOAN = 45
+    # 2e Mother of Dragons' Clash of Kings (gotsim.engine.westeros.bidding)
+    TARGARYEN_BID = 46  # ctx0 Track, ctx1 power of Targaryen's bid left to hand out; action =
+    # House whose bid one of them raises
 
 
 class ObjectiveStep(IntEnum):
