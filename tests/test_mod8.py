@@ -466,3 +466,38 @@ def test_heuristic_targaryen_bids_small_and_feeds_the_weakest() -> None:
     )
     assert stark > lannister
     assert hand_out_to(g, T, houses) == int(House.LANNISTER)
+
+
+def test_targaryens_new_decisions_in_words() -> None:
+    from gotsim.engine.game import Game, Pending
+    from gotsim.engine.state import Decision
+    from gotsim.engine.westeros.deck4 import LoyaltyStep
+
+    game = Game(players=8, seed=3, expansion="mod")
+    tg = House.TARGARYEN
+
+    def words(kind: Decision, ctx: tuple[int, ...], action: int, house: House = tg) -> str:
+        return game.describe(Pending(kind, house, (*ctx, 0, 0, 0, 0)[:8], ()), action)
+
+    assert "Stark" in words(Decision.TARGARYEN_BID, (0, 3), int(House.STARK))
+    assert "Stark" in words(Decision.LOYALTY, (LoyaltyStep.PLAY_HOUSE, 5), int(House.STARK))
+    knight = words(Decision.LOYALTY, (LoyaltyStep.PLAY_UNIT, area("the_reach")), int(Unit.KNIGHT))
+    assert "knight" in knight and "Reach" in knight
+    assert "2 power" in words(Decision.LOYALTY, (LoyaltyStep.WATER, -1, 2), area("riverrun"))
+
+
+def test_heuristic_sees_dragons_alone_threaten_every_land_area() -> None:
+    """The heuristic's view: an army of dragons alone threatens every land area at its strength
+    (the two dragons of The Rhoyne, 2 each in round 4), as a transported army would."""
+    from gotsim.players.memo import new_memos
+    from gotsim.players.view import init_memo, refresh_view
+
+    g = start()
+    g.game_round = 4
+    memo = new_memos(1)[0]
+    init_memo(T, memo)
+    refresh_view(g, T, memo)
+    far = area("winterfell")
+    assert (memo.marcher[far] >> TARGARYEN) & 1
+    assert memo.threat[TARGARYEN, far] == 4
+    assert not (memo.marcher[area("bay_of_ice")] >> TARGARYEN) & 1

@@ -836,4 +836,12 @@ def _loyalty_words(ctx: tuple[int, ...], action: int, area: Any) -> str:
         return f"moves the loyalty token in {area(action)}"
     if step == LoyaltyStep.MOVE_TO:
         return f"to {area(action)}"
+    if step == LoyaltyStep.PLAY_HOUSE:
+        return f"has {house_words(action)} put a unit there"
+    if step == LoyaltyStep.PLAY_UNIT:
+        return f"puts a {unit_words(action)} in {area(ctx[1])}"
+    if step == LoyaltyStep.PLAN_HOUSE:
+        return f"pays 1 power: {house_words(action)} puts two loyalty tokens"
+    if step == LoyaltyStep.WATER and ctx[1] < 0:
+        return f"pays {ctx[2]} power and puts a loyalty token in {area(action)}"
     return f"puts a loyalty token in {area(action)}"
