@@ -416,7 +416,7 @@ class Case:
             return UNIT_LETTERS[action]
         if kind in TRACK_KINDS:
             return TRACKS[action]
-        if kind in (Decision.TIE_ORDER, Decision.CLAIM_VASSAL):
+        if kind in (Decision.TIE_ORDER, Decision.CLAIM_VASSAL, Decision.TARGARYEN_BID):
             return House(action).id
         if kind == Decision.MUSTER:
             for name, code in MUSTER_WORDS.items():
@@ -468,7 +468,7 @@ class Case:
             return UNIT_NAMES.index(word) if word in UNIT_NAMES else UNIT_LETTERS.index(word)
         if kind in TRACK_KINDS:
             return TRACKS.index(word)
-        if kind in (Decision.TIE_ORDER, Decision.CLAIM_VASSAL):
+        if kind in (Decision.TIE_ORDER, Decision.CLAIM_VASSAL, Decision.TARGARYEN_BID):
             return house_of(word)
         if kind == Decision.MUSTER and word in MUSTER_WORDS:
             return MUSTER_WORDS[word]

@@ -258,3 +258,246 @@ def test_each_deck4_card_places_its_tokens(card: int) -> None:
     assert violations(g, T) == []
     # one card a Westeros phase from round 2 (the loop stops early in round 4)
     assert g.deck4_next in (g.game_round - 2, g.game_round - 1) or g.done
+
+
+# --- Targaryen's Clash of Kings bid (M14) and deck IV's paid options (M15) ----------------------
+
+
+def _answer_clash(g, bids: dict[int, int], hand_to: int) -> list[int]:
+    """Run a whole Clash of Kings: each house bids ``bids`` (else 0), Targaryen hands every
+    power of its bid to ``hand_to``, ties go to the lowest house; returns the houses asked to
+    hand out (one entry per power)."""
+    from gotsim.engine.machine import apply, legal
+    from gotsim.engine.state import Decision
+    from gotsim.engine.westeros.bidding import clash_step
+
+    handed = []
+    g.westeros_loop = 0
+    g.westeros_area = 0
+    mask = np.zeros(128, np.bool_)
+    while not clash_step(g, T):
+        kind = int(g.pending)
+        legal(g, T, mask)
+        if kind == Decision.BID:
+            action = bids.get(int(g.pending_house), 0)
+        elif kind == Decision.TARGARYEN_BID:
+            assert g.pending_house == TARGARYEN and not mask[TARGARYEN] and mask[hand_to]
+            handed.append(int(g.ctx[1]))
+            action = hand_to
+        else:
+            assert kind == Decision.TIE_ORDER
+            action = int(np.flatnonzero(mask)[0])
+        assert apply(g, T, action)
+    return handed
+
+
+def test_targaryen_bids_and_hands_its_bid_out() -> None:
+    """M14: Targaryen bids on each track and pays its bid, hands the whole of it out to other
+    houses' bids, one power at a time (the receivers pay nothing), and stays last."""
+    g = start()
+    baratheon, stark = int(House.BARATHEON), int(House.STARK)
+    g.power[:] = 10
+    handed = _answer_clash(g, {TARGARYEN: 3, stark: 2}, baratheon)
+    assert handed == [3, 2, 1] * 3  # the power left to hand out, asked once per power
+    assert g.power[TARGARYEN] == 10 - 9 and g.power[baratheon] == 10 and g.power[stark] == 10 - 6
+    for track in range(3):
+        assert g.track[track, 0] == baratheon and g.track[track, 1] == stark  # 3 beats 2
+        assert g.track[track, 7] == TARGARYEN
+
+
+def test_targaryen_bidding_nothing_hands_nothing_out() -> None:
+    g = start()
+    stark = int(House.STARK)
+    g.power[:] = 5
+    assert _answer_clash(g, {stark: 1}, int(House.BARATHEON)) == []
+    assert g.track[0, 0] == stark and g.track[0, 7] == TARGARYEN and g.power[TARGARYEN] == 5
+
+
+def _draw_deck4(card: int, power: int = 5):
+    """A fresh 8-player record whose deck IV card ``card`` is drawn now (round 2)."""
+    from gotsim.engine.westeros.deck4 import deck4_step
+
+    g = start()
+    g.game_round = 2
+    g.deck4[:] = [card, *(c for c in range(10) if c != card)]
+    g.westeros_effect = 0
+    g.power[TARGARYEN] = power
+    done = deck4_step(g, T)
+    return g, done
+
+
+def _loyalty_mask(g) -> np.ndarray:
+    from gotsim.engine.machine import legal
+
+    mask = np.zeros(128, np.bool_)
+    legal(g, T, mask)
+    return mask
+
+
+def _answer(g, action: int) -> None:
+    from gotsim.engine.machine import apply
+
+    assert apply(g, T, action)
+
+
+def test_playing_with_fire_puts_a_token_and_another_houses_unit() -> None:
+    """M15: Targaryen pays 1 for a token in an uncontrolled land area of Westeros without a
+    garrison or neutral force; a house it names (not itself) puts a footman, knight or siege
+    engine of its own there."""
+    from gotsim.engine.state import ACT_NONE, Decision
+    from gotsim.engine.westeros.deck4 import Deck4Card, LoyaltyStep, deck4_step
+
+    g, done = _draw_deck4(Deck4Card.PLAYING_WITH_FIRE)
+    assert not done and g.pending == Decision.LOYALTY and g.ctx[0] == LoyaltyStep.PLAY_AREA
+    mask = _loyalty_mask(g)
+    reach = area("the_reach")
+    assert mask[reach] and mask[ACT_NONE]
+    assert not mask[area("kings_landing")]  # a neutral force
+    assert not mask[area("winterfell")]  # Stark's
+    assert not mask[area("the_disputed_lands")]  # Essos
+    _answer(g, reach)
+    assert g.power[TARGARYEN] == 4 and g.loyalty[reach] == 1
+    assert g.ctx[0] == LoyaltyStep.PLAY_HOUSE and g.pending_house == TARGARYEN
+    mask = _loyalty_mask(g)
+    assert not mask[TARGARYEN] and mask[int(House.STARK)]
+    _answer(g, int(House.STARK))
+    assert g.ctx[0] == LoyaltyStep.PLAY_UNIT and g.pending_house == int(House.STARK)
+    mask = _loyalty_mask(g)
+    assert mask[int(Unit.KNIGHT)] and mask[int(Unit.FOOTMAN)] and not mask[int(Unit.SHIP)]
+    _answer(g, int(Unit.KNIGHT))
+    assert g.owner[reach] == int(House.STARK) and g.units[reach, Unit.KNIGHT] == 1
+    assert deck4_step(g, T) and violations(g, T) == []
+    g, _ = _draw_deck4(Deck4Card.PLAYING_WITH_FIRE)
+    _answer(g, ACT_NONE)  # declined: nothing paid
+    assert g.power[TARGARYEN] == 5 and deck4_step(g, T)
+    g, done = _draw_deck4(Deck4Card.PLAYING_WITH_FIRE, power=0)
+    assert done and g.pending == Decision.NONE  # no power, no option
+
+
+def test_the_long_plan_has_another_house_put_two_tokens() -> None:
+    """M15: Targaryen pays 1 and names another house, which puts a loyalty token in each of two
+    different land areas of Westeros."""
+    from gotsim.engine.state import ACT_NONE
+    from gotsim.engine.westeros.deck4 import Deck4Card, LoyaltyStep, deck4_step
+
+    g, done = _draw_deck4(Deck4Card.THE_LONG_PLAN)
+    assert not done and g.ctx[0] == LoyaltyStep.PLAN_HOUSE
+    mask = _loyalty_mask(g)
+    assert mask[ACT_NONE] and not mask[TARGARYEN] and mask[int(House.LANNISTER)]
+    placed = int(g.loyalty_placed)
+    _answer(g, int(House.LANNISTER))
+    assert g.power[TARGARYEN] == 4
+    assert g.ctx[0] == LoyaltyStep.PLAN_AREA and g.pending_house == int(House.LANNISTER)
+    mask = _loyalty_mask(g)
+    assert mask[area("winterfell")] and not mask[area("pentos")] and not mask[ACT_NONE]
+    _answer(g, area("winterfell"))
+    mask = _loyalty_mask(g)
+    assert not mask[area("winterfell")] and mask[area("riverrun")]
+    _answer(g, area("riverrun"))
+    assert g.loyalty[area("winterfell")] == 1 and g.loyalty_placed == placed + 2
+    assert deck4_step(g, T) and violations(g, T) == []
+
+
+def test_watering_the_seed_costs_targaryens_victory_points() -> None:
+    """M15: Targaryen may pay its victory points in power for a token on each of two different
+    land areas next to a river (S&R's list) that it does not control; once paid, both go."""
+    from gotsim.engine.state import ACT_NONE
+    from gotsim.engine.westeros.deck4 import Deck4Card, LoyaltyStep, deck4_step
+
+    g, done = _draw_deck4(Deck4Card.WATERING_THE_SEED)
+    assert not done and g.ctx[0] == LoyaltyStep.WATER and g.ctx[2] == 1  # Pentos: 1 point
+    mask = _loyalty_mask(g)
+    assert mask[ACT_NONE] and mask[area("harrenhal")] and not mask[area("the_reach")]
+    _answer(g, area("harrenhal"))
+    assert g.power[TARGARYEN] == 4
+    mask = _loyalty_mask(g)
+    assert not mask[ACT_NONE] and not mask[area("harrenhal")] and mask[area("riverrun")]
+    _answer(g, area("riverrun"))
+    assert g.loyalty[area("harrenhal")] == 1 and g.loyalty[area("riverrun")] == 1
+    assert deck4_step(g, T) and violations(g, T) == []
+    g = start()
+    g.loyalty_taken = 5  # 6 points: more than its power
+    g.game_round = 2
+    g.deck4[:] = [Deck4Card.WATERING_THE_SEED, *(c for c in range(10) if c != 8)]
+    g.westeros_effect = 0
+    g.power[TARGARYEN] = 5
+    assert deck4_step(g, T)
+
+
+def test_heuristic_flies_dragons_alone_anywhere() -> None:
+    """The heuristic's march list for an army of dragons alone holds every land area (M11);
+    with a knight beside them only the knight's reach."""
+    from gotsim.players.marching import reach_list
+    from gotsim.players.memo import new_memos
+    from gotsim.players.view import init_memo
+
+    g = start()
+    memo = new_memos(1)[0]
+    init_memo(T, memo)
+    origin = area("norvos")
+    n = reach_list(g, T, TARGARYEN, origin, memo)
+    listed = set(memo.reach[:n].tolist())
+    assert area("winterfell") in listed and area("the_reach") in listed
+    assert area("the_narrow_sea") not in listed
+    g.units[origin, Unit.KNIGHT] = 1
+    n = reach_list(g, T, TARGARYEN, origin, memo)
+    assert area("winterfell") not in set(memo.reach[:n].tolist())
+
+
+def test_heuristic_targaryen_bids_small_and_feeds_the_weakest() -> None:
+    from gotsim.players.loyalty import clash_bid, hand_out_to
+
+    g = start()
+    mask = np.ones(128, np.bool_)
+    g.power[TARGARYEN] = 6
+    assert clash_bid(g, T, mask) == 1
+    g.power[TARGARYEN] = 5
+    assert clash_bid(g, T, mask) == 0
+    houses = np.zeros(128, np.bool_)
+    houses[[int(House.STARK), int(House.LANNISTER)]] = True
+    from gotsim.engine.board_state import castles_held
+
+    for name in ("riverrun", "harrenhal", "seagard"):  # Stark takes three more castles
+        g.owner[area(name)] = int(House.STARK)
+        g.units[area(name), Unit.FOOTMAN] = 1
+    stark, lannister = (
+        castles_held(g, T, int(House.STARK)),
+        castles_held(g, T, int(House.LANNISTER)),
+    )
+    assert stark > lannister
+    assert hand_out_to(g, T, houses) == int(House.LANNISTER)
+
+
+def test_targaryens_new_decisions_in_words() -> None:
+    from gotsim.engine.game import Game, Pending
+    from gotsim.engine.state import Decision
+    from gotsim.engine.westeros.deck4 import LoyaltyStep
+
+    game = Game(players=8, seed=3, expansion="mod")
+    tg = House.TARGARYEN
+
+    def words(kind: Decision, ctx: tuple[int, ...], action: int, house: House = tg) -> str:
+        return game.describe(Pending(kind, house, (*ctx, 0, 0, 0, 0)[:8], ()), action)
+
+    assert "Stark" in words(Decision.TARGARYEN_BID, (0, 3), int(House.STARK))
+    assert "Stark" in words(Decision.LOYALTY, (LoyaltyStep.PLAY_HOUSE, 5), int(House.STARK))
+    knight = words(Decision.LOYALTY, (LoyaltyStep.PLAY_UNIT, area("the_reach")), int(Unit.KNIGHT))
+    assert "knight" in knight and "Reach" in knight
+    assert "2 power" in words(Decision.LOYALTY, (LoyaltyStep.WATER, -1, 2), area("riverrun"))
+
+
+def test_heuristic_sees_dragons_alone_threaten_every_land_area() -> None:
+    """The heuristic's view: an army of dragons alone threatens every land area at its strength
+    (the two dragons of The Rhoyne, 2 each in round 4), as a transported army would."""
+    from gotsim.players.memo import new_memos
+    from gotsim.players.view import init_memo, refresh_view
+
+    g = start()
+    g.game_round = 4
+    memo = new_memos(1)[0]
+    init_memo(T, memo)
+    refresh_view(g, T, memo)
+    far = area("winterfell")
+    assert (memo.marcher[far] >> TARGARYEN) & 1
+    assert memo.threat[TARGARYEN, far] == 4
+    assert not (memo.marcher[area("bay_of_ice")] >> TARGARYEN) & 1

@@ -1,7 +1,7 @@
 """Positions of Mother of Dragons' 8-player game (loyalty tokens, Targaryen's taken tokens, the
 dragon strength moved early, Westeros deck IV drawn so far) and of the Iron Bank's improvements:
 written, read back, checked, resumed and read back from engine records; and the board pictures
-that draw them (``docs/positions.md``, ``docs/rules.md`` M16-M18)."""
+that draw them (``docs/positions.md``, ``docs/rules.md`` M16-M17)."""
 
 from __future__ import annotations
 

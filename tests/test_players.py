@@ -178,10 +178,7 @@ def test_heuristic_answers_every_decision_kind_legally() -> None:
     games = new_games(seeds, players=8, expansion="mod")
     _explore(games, rules, DEFAULTS.copy(), new_memos(60), counts, bad, 2)
     assert games.done.all()
-    # (the Iron Bank's decisions wait for the Iron Bank to be playable: its loan cards' LOAN is
-    # answered in tests/test_iron_bank_loans.py)
-    iron_bank = (Decision.BUY_LOAN, Decision.PAY_DEBT, Decision.LOAN)
-    kinds = [k for k in Decision if k != Decision.NONE and k not in iron_bank]
+    kinds = [k for k in Decision if k != Decision.NONE]
     missing = [k.name for k in kinds if counts[k] == 0]
     assert not missing, f"decision kinds never reached: {missing}"
     wrong = {Decision(k).name: int(bad[k]) for k in np.flatnonzero(bad)}

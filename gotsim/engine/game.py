@@ -643,6 +643,8 @@ class Game:
             if action == ACT_NONE:
                 return "passes on its claims to the next player"
             return f"claims {house_words(action)} as its vassal this round"
+        if kind == Decision.TARGARYEN_BID:
+            return f"hands 1 power of its bid to {house_words(action)}"
         if kind == Decision.OBJECTIVE:
             return self._objective(house, ctx, action)
         if kind == Decision.LOYALTY:
@@ -853,6 +855,14 @@ def _loyalty_words(ctx: tuple[int, ...], action: int, area: Any) -> str:
         return f"moves the loyalty token in {area(action)}"
     if step == LoyaltyStep.MOVE_TO:
         return f"to {area(action)}"
+    if step == LoyaltyStep.PLAY_HOUSE:
+        return f"has {house_words(action)} put a unit there"
+    if step == LoyaltyStep.PLAY_UNIT:
+        return f"puts a {unit_words(action)} in {area(ctx[1])}"
+    if step == LoyaltyStep.PLAN_HOUSE:
+        return f"pays 1 power: {house_words(action)} puts two loyalty tokens"
+    if step == LoyaltyStep.WATER and ctx[1] < 0:
+        return f"pays {ctx[2]} power and puts a loyalty token in {area(action)}"
     return f"puts a loyalty token in {area(action)}"
 
 

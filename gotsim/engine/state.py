@@ -274,7 +274,8 @@ class Decision(IntEnum):
     CLAIM_VASSAL = 41  # ctx0 claims left; action = House of the vassal claimed, ACT_NONE: pass
     # the claims left on to the next player
     # 2e Mother of Dragons' Westeros deck IV (gotsim.engine.westeros.deck4)
-    LOYALTY = 42  # ctx0 LoyaltyStep; action per step: an area, ACT_FOOTMAN, ACT_NONE, 0/1
+    LOYALTY = 42  # ctx0 LoyaltyStep; action per step: an area, ACT_FOOTMAN, ACT_NONE, 0/1, a
+    # House (Playing with Fire, The Long Plan), a Unit (Playing with Fire)
     # 2e Mother of Dragons' Iron Bank (docs/rules.md IB1-IB9; gotsim.engine.iron_bank and, for
     # a loan card's choices, gotsim.engine.loans):
     BUY_LOAN = 43  # ctx0 area of the Iron Bank order; action = loan slot 0-2, ACT_NONE none
@@ -283,6 +284,9 @@ class Decision(IntEnum):
     LOAN = 45  # ctx0 LoanStep, ctx1 the LoanCard, ctx2 the step's count (a sellsword's place in
     # the card's list, improvements put), ctx3 an area chosen before (-1 none) or the deck seen;
     # action per step: an area, ACT_NONE (nothing more), a deck, an arrangement, 0/1
+    # 2e Mother of Dragons' Clash of Kings (gotsim.engine.westeros.bidding)
+    TARGARYEN_BID = 46  # ctx0 Track, ctx1 power of Targaryen's bid left to hand out; action =
+    # House whose bid one of them raises
 
 
 class ObjectiveStep(IntEnum):

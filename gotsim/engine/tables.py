@@ -193,7 +193,26 @@ RULES_DTYPE = np.dtype(
         # the two areas of Targaryen's paid choice (-1 none)
         ("deck4_fixed", np.int64, (10, 2)),
         ("deck4_choice", np.int64, (10, 2)),
+        # the land areas of Westeros (not Essos) and those next to a river (Watering the Seed)
+        ("westeros_land", np.uint8, (A_MAX,)),
+        ("river_land", np.uint8, (A_MAX,)),
     ]
+)
+
+# Watering the Seed's "land areas next to a river": S&R's list (``World.regionsAdjacentToARiver``)
+RIVER_AREAS = (
+    "winterfell",
+    "moat_cailin",
+    "greywater_watch",
+    "seagard",
+    "the_twins",
+    "riverrun",
+    "the_mountains_of_the_moon",
+    "harrenhal",
+    "crackclaw_point",
+    "three_towers",
+    "princes_pass",
+    "starfall",
 )
 
 _WESTEROS_IDS = {card.name.lower(): card for card in WesterosCard}
@@ -288,6 +307,11 @@ def _rules_table(chosen: Rules) -> np.recarray:
                 t["deck4_fixed"][k, j] = board.index(a)
             for j, a in enumerate(card.get("loyalty_token_choice", [])):
                 t["deck4_choice"][k, j] = board.index(a)
+        essos = {a["id"] for a in load_data("2e", "expansions.json")["maps"]["essos"]["areas"]}
+        for a, area_id in enumerate(board.area_ids):
+            land = board.kind[a] == AreaKind.LAND
+            t["westeros_land"][a] = land and area_id not in essos
+            t["river_land"][a] = land and area_id in RIVER_AREAS
     t["kind"][:n] = board.kind
     t["castle"][:n] = board.castle
     t["stronghold"][:n] = board.stronghold

@@ -51,7 +51,11 @@ def _choose(g, t, house: int, mask, params, memo) -> int:
     if kind == Decision.MUSTER:
         return we.muster(g, t, house, mask, params, memo)
     if kind == Decision.BID:
+        if t.dragons and house == lo.TARGARYEN and g.ctx[0] < 3:  # its Clash of Kings bid
+            return lo.clash_bid(g, t, mask)
         return we.bid(g, t, house, mask, params, memo)
+    if kind == Decision.TARGARYEN_BID:
+        return lo.hand_out_to(g, t, mask)
     if kind == Decision.TIE_ORDER:
         return we.tie_order(g, t, house, mask, params, memo)
     if kind == Decision.RAVEN:

@@ -16,6 +16,7 @@ from gotsim.engine import marches as mv
 from gotsim.engine.area_bits import (
     AREA_BITS,
     drop_lowest,
+    has_bit,
     is_empty,
     lowest,
     no_bits,
@@ -89,6 +90,14 @@ def reach_list(g, t, house: int, origin: int, memo) -> int:
         out = mv.transport_walk(g, t, house, origin, memo.reach, memo.stack, True)
         for i in range(out):
             listed = set_bit(listed, memo.reach[i])
+        if t.dragons and _dragons_only(g, origin):
+            # Mother of Dragons (M11): dragons alone fly to any land area of the board
+            for b in range(t.n_areas):
+                if t.kind[b] == LAND and b != origin and not g.blocked[b]:
+                    if not has_bit(listed, b):
+                        memo.reach[out] = b
+                        listed = set_bit(listed, b)
+                        out += 1
         write_bits(memo.reach_bits, listed)
         return out
     for j in range(width):
@@ -108,6 +117,13 @@ def reach_list(g, t, house: int, origin: int, memo) -> int:
                 out += 1
     write_bits(memo.reach_bits, listed)
     return out
+
+
+@njit
+def _dragons_only(g, origin: int) -> bool:
+    """The units of ``origin`` are dragons only (they may fly anywhere, M11)."""
+    others = live(g, origin, FOOTMAN) + live(g, origin, KNIGHT) + live(g, origin, SIEGE)
+    return others == 0 and live(g, origin, DRAGON) > 0
 
 
 @njit

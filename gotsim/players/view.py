@@ -297,6 +297,26 @@ def _keep_board(g, t, memo) -> None:
 
 
 @njit
+def _dragon_flights(g, t, memo) -> None:
+    """Mother of Dragons (M11): an army of dragons alone may march to any land area, so it
+    threatens every one (like a transported army: at its strength, added to ``pot`` where it
+    stands next door)."""
+    for b in range(t.n_areas):
+        e = g.owner[b]
+        if t.kind[b] != LAND or e < 0 or live(g, b, DRAGON) == 0:
+            continue
+        if live(g, b, FOOTMAN) + live(g, b, KNIGHT) + live(g, b, SIEGE) > 0:
+            continue
+        strength = army_strength(g, t, b)
+        for a in range(t.n_areas):
+            if t.kind[a] != LAND or a == b:
+                continue
+            memo.marcher[a] |= 1 << e
+            if not t.adjacent[b, a] and strength > memo.threat[e, a]:
+                memo.threat[e, a] = strength
+
+
+@njit
 def refresh_view(g, t, memo) -> None:
     n = t.n_areas
     _keep_board(g, t, memo)
@@ -392,6 +412,8 @@ def refresh_view(g, t, memo) -> None:
                 if s_a > threat[e, a]:
                     threat[e, a] = s_a  # best transported army (added to pot below)
                 marcher[a] |= 1 << e
+    if t.dragons:
+        _dragon_flights(g, t, memo)
     for a in range(n):
         # with the largest threat to the area and the largest of any other house (``danger``)
         top = 0.0

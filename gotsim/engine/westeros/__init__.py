@@ -33,7 +33,8 @@ Where the phase stands (``engine.counters.WESTEROS_COUNTERS``, named fields of t
   ``westeros_effect`` what the card is doing now (``E_*`` below)
   ``westeros_loop``   mustering, Shifting Ambitions, New Information: turn-order position;
                       Clash of Kings: track being bid on
-  ``westeros_area``   mustering: next area to consider; Clash of Kings: 0 start, 1 bids, 2 ties
+  ``westeros_area``   mustering: next area to consider; Clash of Kings: 0 start, 1 bids, 2 ties,
+                      3 Targaryen hands its bid out (Mother of Dragons)
   ``attack_step``     wildling attack: 0 idle, 1 bidding, 2 pick lowest/highest, 3 card effect
   ``attack_loop``     wildling attack: turn-order position of the "everyone else" loop
   ``attack_sub``      wildling attack effect: 0 chosen bidder, 1 everyone else, 2 reconcile, 3 end

@@ -150,16 +150,39 @@ def _order_step(g, t, track: int) -> bool:
 
 
 @njit
+def hand_out_ok(g, house: int) -> bool:
+    """Mother of Dragons: Targaryen may raise ``house``'s bid with its own (M14)."""
+    return house != TARGARYEN and is_participant(g, house)
+
+
+@njit
+def hand_out(g, house: int) -> None:
+    """One power of Targaryen's paid bid raises ``house``'s bid (it pays nothing more)."""
+    g.bid[TARGARYEN] -= 1
+    g.bid[house] += 1
+
+
+@njit
+def _hand_out_step(g, t, track: int) -> bool:
+    """Mother of Dragons: Targaryen hands its whole bid out to the other bidders, one power at
+    a time, then leaves the bidding (it goes last on the track, M14). True when done."""
+    if g.bid[TARGARYEN] > 0:
+        ask(g, Decision.TARGARYEN_BID, TARGARYEN, track, g.bid[TARGARYEN])
+        return False
+    g.participants = g.participants & ~np.int64(1 << TARGARYEN)
+    return True
+
+
+@njit
 def clash_step(g, t) -> bool:
     """Clash of Kings: bid for the Iron Throne, then Fiefdoms, then King's Court. The top house
-    of each track holds its dominance token (the Blade keeps its used flag)."""
+    of each track holds its dominance token (the Blade keeps its used flag). Mother of Dragons:
+    Targaryen bids too, pays its bid and hands it out to the other houses' bids (sub-step 3)."""
     while g.westeros_loop < 3:
         track = g.westeros_loop
         sub = g.westeros_area
         if sub == 0:
             bidders = np.int64(in_play_mask(g, t))
-            if t.dragons:  # Mother of Dragons: Targaryen bids nothing here (M14)
-                bidders = bidders & ~np.int64(1 << TARGARYEN)
             start_bidding(g, track, bidders)
             g.placed = 0
             g.placed_mask = 0
@@ -168,6 +191,10 @@ def clash_step(g, t) -> bool:
             if not bidding_step(g, t):
                 return False
             pay_bids(g, t)
+            g.westeros_area = 3 if t.dragons else 2
+        elif sub == 3:
+            if not _hand_out_step(g, t, track):
+                return False
             g.westeros_area = 2
         else:
             if not _order_step(g, t, track):

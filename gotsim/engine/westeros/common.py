@@ -96,7 +96,7 @@ WESTEROS_DECISIONS = (
 
 @njit
 def is_westeros_decision(kind: int) -> bool:
-    return Decision.MUSTER <= kind <= Decision.TRACK_CHOICE
+    return Decision.MUSTER <= kind <= Decision.TRACK_CHOICE or kind == Decision.TARGARYEN_BID
 
 
 @njit

@@ -13,7 +13,7 @@ from gotsim.engine.state import (
     U,
 )
 from gotsim.engine.tables import WesterosCard, WildlingCard
-from gotsim.engine.westeros.bidding import place, top_unplaced_bid
+from gotsim.engine.westeros.bidding import hand_out, hand_out_ok, place, top_unplaced_bid
 from gotsim.engine.westeros.common import (
     E_CLASH_START,
     E_DONE,
@@ -149,6 +149,9 @@ def westeros_legal(g, t, mask) -> bool:
             mask[ACT_NONE] = True
     elif kind == Decision.TRACK_CHOICE:
         _legal_track_choice(g, mask)
+    elif kind == Decision.TARGARYEN_BID:
+        for h in range(g.bid.shape[0]):
+            mask[h] = hand_out_ok(g, h)
     return True
 
 
@@ -184,6 +187,8 @@ def westeros_apply(g, t, kind: int, house: int, action: int) -> None:
     here; loops resume in the drivers."""
     if kind == Decision.BID:
         g.bid[house] = action
+    elif kind == Decision.TARGARYEN_BID:
+        hand_out(g, action)
     elif kind == Decision.TIE_ORDER:
         if g.ctx[0] == WILDLINGS:
             g.wildling_chosen = action
