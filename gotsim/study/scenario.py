@@ -35,6 +35,7 @@ from gotsim.rules.variants import (
     VASSALS,
     Rules,
     expansion_name,
+    iron_bank_default,
 )
 
 __all__ = [
@@ -643,6 +644,9 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
         sea_set = given[SEA_ORDERS] or SEA_ORDERS in axes
         if values["expansion"] == "mod" and not sea_set:
             values[SEA_ORDERS] = True  # Mother of Dragons' sea orders, unless switched off
+        bank_set = given[IRON_BANK] or IRON_BANK in axes
+        if not bank_set and not values[VASSALS]:  # the Iron Bank as Rules has it (IB1)
+            values[IRON_BANK] = iron_bank_default(values["expansion"], values["players"])
         modules = tuple(m for m in MODULES if values.pop(m))
         cell = Cell(index=index, modules=modules, **values)
         _check_cell(r, cell, axes, setup, position)
