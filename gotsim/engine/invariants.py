@@ -124,6 +124,27 @@ def violations(g: np.void, t: np.void) -> list[str]:
     if t["vassals"]:
         out.extend(_vassals(g, t))
     out.extend(_mother_of_dragons(g, t))
+    out.extend(_improvements(g, t))
+    return out
+
+
+def _improvements(g: np.void, t: np.void) -> list[str]:
+    """The Iron Bank's improvements (IB9): crowns and barrels only added, on land areas of the
+    board; a castle level changed within 0..2 and raised only where the board has a castle (so
+    the board's castle and stronghold areas, ``t.forts``, list every area that can have one)."""
+    out: list[str] = []
+    n = int(t["n_areas"])
+    crowns = g["crown_bonus"].astype(int)
+    barrels = g["barrel_bonus"].astype(int)
+    delta = g["castle_delta"].astype(int)
+    if crowns[n:].any() or barrels[n:].any() or delta[n:].any():
+        out.append("improvements beyond the board's areas")
+    for a in np.flatnonzero((crowns[:n] != 0) | (barrels[:n] != 0) | (delta[:n] != 0)):
+        if t["kind"][a] != AreaKind.LAND or crowns[a] < 0 or barrels[a] < 0:
+            out.append(f"area {a}: improvements {crowns[a]} crowns, {barrels[a]} barrels")
+        board = int(t["castle"][a]) + 2 * int(t["stronghold"][a])
+        if not 0 <= board + delta[a] <= 2 or (delta[a] > 0 and board == 0):
+            out.append(f"area {a}: castle level {board} changed by {delta[a]}")
     return out
 
 

@@ -65,7 +65,6 @@ NOT_BUILT: tuple[str, ...] = (
     "the loan slots and the buy decision",
     "interest and the units it destroys",
     "the twelve loan cards",
-    "improvements (crowns, barrels and castle levels per game)",
 )
 
 
