@@ -303,3 +303,49 @@ def test_ib9_invariants_refuse_impossible_improvements() -> None:
             field,
             name,
         )
+
+
+def _improve(games, t, seed: int) -> None:
+    """Put the improvements a game's loans could make on each record: two power and three
+    supply improvements on land, two castles upgraded and one taken away."""
+    rng = np.random.default_rng(seed)
+    n = int(t.n_areas)
+    land = np.flatnonzero(t.kind[:n] == 0)
+    castles = np.flatnonzero((t.castle[:n] == 1) & (t.stronghold[:n] == 0))
+    for g in games:
+        for a in rng.choice(land, 2, replace=False):
+            g.crown_bonus[a] += 1
+        for a in rng.choice(land, 3, replace=False):
+            g.barrel_bonus[a] += 1
+        up = rng.choice(castles, 3, replace=False)
+        g.castle_delta[up[:2]] = 1
+        g.castle_delta[up[2]] = -1
+
+
+def test_ib9_games_with_improvements_play_to_the_end() -> None:
+    """Random and heuristic games from starts carrying improvements finish with every
+    invariant kept, and the castle counts they end with are this game's."""
+    from gotsim.engine.init import new_games
+    from gotsim.engine.tables import rules_table
+    from gotsim.play.runner import play_policies, play_random
+    from gotsim.players.params import DEFAULTS, policy_kind
+
+    rules = rules_table("2e", 6, {})
+    t = rules[0]
+    seeds = [np.random.SeedSequence(7, spawn_key=(i,)) for i in range(24)]
+    games = new_games(seeds, edition="2e", players=6)
+    _improve(games, t, 1)
+    assert all(violations(g, t) == [] for g in games)
+    assert (play_random(games, rules, 1_000_000) > 0).all()
+    heuristic = new_games(seeds[:4], edition="2e", players=6)
+    _improve(heuristic, t, 2)
+    kinds = np.full((4, H), policy_kind("heuristic"), np.int8)
+    params = np.tile(DEFAULTS, (4, H, 1))
+    assert (play_policies(heuristic, rules, kinds, params, new_memos(4), 1_000_000) > 0).all()
+    for batch in (games, heuristic):
+        assert (batch.done == 1).all()
+        for g in batch:
+            assert violations(g, t) == []
+            won = int(g.winner)
+            if g.end_reason == 1:  # (castles: the winner holds enough of this game's)
+                assert castles_held(g, t, won) >= t.castles_to_win
