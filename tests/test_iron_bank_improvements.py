@@ -1,6 +1,7 @@
 """A casebook of the Iron Bank's improvements as per-game board facts (``docs/rules.md`` IB9):
-a record's ``crown_bonus``, ``barrel_bonus`` and ``castle_delta`` set by hand, and every reader
-of the board's crowns, barrels and castle levels moved by them. Each case first shows the
+a record's ``crown_bonus``, ``barrel_bonus`` and ``castle_delta`` set by hand (with
+``board_state.add_improvement``, which also sets the ``improved`` flag), and every reader of
+the board's crowns, barrels and castle levels moved by them. Each case first shows the
 board's own answer, then the improved one, so a reader that ignored the fields fails.
 
 On the 2nd-edition board Harrenhal is a castle with a crown and no barrel, Moat Cailin a castle
@@ -13,6 +14,7 @@ from enginecase import Case
 
 from gotsim.engine import machine as mc
 from gotsim.engine.board_state import (
+    add_improvement,
     barrels_at,
     barrels_held,
     castle_level,
@@ -59,6 +61,7 @@ def test_ib9_accessors_read_the_board_then_the_improvements() -> None:
     assert castle_level(g, t, winterfell) == 2 and is_stronghold(g, t, winterfell)
     g.crown_bonus[moat] = 1
     g.barrel_bonus[moat] = 1
+    g.improved = 1  # (set by hand: add_improvement sets it)
     assert (crowns_at(g, t, moat), barrels_at(g, t, moat)) == (1, 1)
     g.castle_delta[moat] = 1
     assert castle_level(g, t, moat) == 2 and is_stronghold(g, t, moat)
@@ -80,6 +83,7 @@ def test_ib9_a_supply_improvement_raises_the_supply_count() -> None:
     g, t = c.g, c.t
     before = barrels_held(g, t, STARK)
     g.barrel_bonus[at(c, "moat_cailin")] = 1
+    g.improved = 1  # (set by hand: add_improvement sets it)
     assert barrels_held(g, t, STARK) == before + 1
     assert barrels_held(g, t, LANNISTER) == 2  # (Lannisport's, untouched)
     g.barrel_bonus[at(c, "moat_cailin")] = 0
@@ -97,7 +101,7 @@ def test_ib9_a_power_improvement_raises_power_income() -> None:
     before = power_income(g, t, STARK)
     assert mc.consolidate_income(g, t, moat) == 1
     assert view.power_income(g, t, STARK, moat) == 1
-    g.crown_bonus[moat] = 1
+    add_improvement(g, moat, crowns=1)
     assert power_income(g, t, STARK) == before + 1
     assert mc.consolidate_income(g, t, moat) == 2
     assert view.power_income(g, t, STARK, moat) == 2
@@ -111,7 +115,7 @@ def test_ib9_an_upgraded_castle_musters_two_points() -> None:
     harrenhal = at(c, "harrenhal")
     assert start_muster(g, t, STARK, harrenhal)
     assert g.pending == Decision.MUSTER and g.ctx[1] == 1
-    g.castle_delta[harrenhal] = 1
+    add_improvement(g, harrenhal, castle=1)
     assert start_muster(g, t, STARK, harrenhal)
     assert g.pending == Decision.MUSTER and g.ctx[1] == 2
 
@@ -134,7 +138,7 @@ def test_ib9_rally_the_men_skips_an_upgraded_castle() -> None:
         return -1 if done else int(g.ctx[0])
 
     assert first_muster() == harrenhal
-    g.castle_delta[harrenhal] = 1
+    add_improvement(g, harrenhal, castle=1)
     assert first_muster() == -1
 
 
@@ -156,7 +160,7 @@ def test_ib9_a_lost_castle_no_longer_counts_for_victory() -> None:
     assert g.done and g.winner == STARK
     c = board(text)
     g, t = c.g, c.t
-    g.castle_delta[at(c, "harrenhal")] = -1
+    add_improvement(g, at(c, "harrenhal"), castle=-1)
     assert castles_held(g, t, STARK) == 6
     assert (castles_by_house(g, t) >> (8 * STARK)) & 0xFF == 6
     mc.check_castle_victory(g, t)
@@ -177,7 +181,7 @@ def test_ib9_a_lost_castle_no_longer_counts_in_the_ranking() -> None:
     mc.end_after_last_round(c.g, c.t)
     assert c.g.winner == LANNISTER
     c = board(text)
-    c.g.castle_delta[at(c, "the_reach")] = -1
+    add_improvement(c.g, at(c, "the_reach"), castle=-1)
     mc.end_after_last_round(c.g, c.t)
     assert c.g.winner == STARK
 
@@ -194,7 +198,7 @@ def test_ib9_no_siege_engine_bonus_where_the_castle_was_taken_away() -> None:
             harrenhal    stark F
         """)
         if castle_lost:
-            c.g.castle_delta[at(c, "harrenhal")] = -1
+            add_improvement(c.g, at(c, "harrenhal"), castle=-1)
         c.play("""
             lannister MARCH_FROM stoney_sept
             lannister MARCH_UNIT F harrenhal
@@ -227,21 +231,21 @@ def test_ib9_objectives_count_this_games_castles_strongholds_and_crowns() -> Non
 
     assert not met(LANNISTER, Objective.A_STALWART_POSITION)
     assert met(LANNISTER, Objective.FRIENDLY_CONFINES)
-    g.castle_delta[at(c, "harrenhal")] = 1
+    add_improvement(g, at(c, "harrenhal"), castle=1)
     assert met(LANNISTER, Objective.A_STALWART_POSITION)
     assert not met(LANNISTER, Objective.FRIENDLY_CONFINES)
 
     c = board("moat_cailin stark F\nkarhold stark F\nthe_twins stark F", players=4)
     g, t = c.g, c.t
     assert not met(STARK, Objective.THE_PEOPLES_CHOSEN)  # Winterfell, Karhold, The Twins
-    g.crown_bonus[at(c, "moat_cailin")] = 1
+    add_improvement(g, at(c, "moat_cailin"), crowns=1)
     assert met(STARK, Objective.THE_PEOPLES_CHOSEN)
 
     text = "moat_cailin stark F\nwhite_harbor stark F\nharrenhal stark F\nriverrun stark F"
     c = board(text, players=4)
     g, t = c.g, c.t
     assert special_objective_met(g, t, STARK)  # Winterfell and 4 more: 5
-    g.castle_delta[at(c, "white_harbor")] = -1
+    add_improvement(g, at(c, "white_harbor"), castle=-1)
     assert not special_objective_met(g, t, STARK)
 
 
@@ -252,7 +256,7 @@ def test_ib9_wildlings_castle_areas_follow_the_castle_level() -> None:
     g, t = c.g, c.t
     moat = at(c, "moat_cailin")
     assert destroy_area_ok(g, t, STARK, moat, R_CASTLE2)
-    g.castle_delta[moat] = -1
+    add_improvement(g, moat, castle=-1)
     assert not destroy_area_ok(g, t, STARK, moat, R_CASTLE2)
 
 
@@ -270,11 +274,11 @@ def test_ib9_the_players_see_the_improvements() -> None:
     worth = float(memo.base_value[moat])
     castles = int(memo.castles[STARK])
     siege = view.attack_strength(g, t, twins, moat)
-    g.barrel_bonus[moat] = 1
+    add_improvement(g, moat, barrels=1)
     view.refresh_counts(g, t, memo)
     assert memo.base_value[moat] > worth
     worth = float(memo.base_value[moat])
-    g.castle_delta[moat] = -1
+    add_improvement(g, moat, castle=-1)
     view.refresh_counts(g, t, memo)
     assert memo.fort[moat] == 0 and memo.base_value[moat] < worth
     assert memo.castles[STARK] == castles - 1
@@ -283,13 +287,15 @@ def test_ib9_the_players_see_the_improvements() -> None:
 
 def test_ib9_invariants_refuse_impossible_improvements() -> None:
     """Improvements the loans can make pass; a castle raised where the board has none, a
-    negative crown, a barrel at sea and a level beyond a stronghold are violations."""
+    negative crown, a barrel at sea, a level beyond a stronghold and an improvement set
+    without the ``improved`` flag (which keeps the readers on the board's facts) are
+    violations."""
     c = board("moat_cailin stark F")
     g, t = c.g, c.t
-    g.crown_bonus[at(c, "moat_cailin")] = 1
-    g.barrel_bonus[at(c, "karhold")] = 1
-    g.castle_delta[at(c, "harrenhal")] = 1
-    g.castle_delta[at(c, "the_reach")] = -1
+    add_improvement(g, at(c, "moat_cailin"), crowns=1)
+    add_improvement(g, at(c, "karhold"), barrels=1)
+    add_improvement(g, at(c, "harrenhal"), castle=1)
+    add_improvement(g, at(c, "the_reach"), castle=-1)
     assert violations(g, t) == []
     for field, name, value in (
         ("castle_delta", "karhold", 1),
@@ -299,10 +305,14 @@ def test_ib9_invariants_refuse_impossible_improvements() -> None:
     ):
         c = board()
         c.g[field][at(c, name)] = value
+        c.g.improved = 1
         assert any("improvement" in v or "castle level" in v for v in violations(c.g, c.t)), (
             field,
             name,
         )
+    c = board()
+    c.g.crown_bonus[at(c, "karhold")] = 1
+    assert violations(c.g, c.t) == ["improvements on the board without the improved flag"]
 
 
 def _improve(games, t, seed: int) -> None:
@@ -314,12 +324,13 @@ def _improve(games, t, seed: int) -> None:
     castles = np.flatnonzero((t.castle[:n] == 1) & (t.stronghold[:n] == 0))
     for g in games:
         for a in rng.choice(land, 2, replace=False):
-            g.crown_bonus[a] += 1
+            add_improvement(g, a, crowns=1)
         for a in rng.choice(land, 3, replace=False):
-            g.barrel_bonus[a] += 1
+            add_improvement(g, a, barrels=1)
         up = rng.choice(castles, 3, replace=False)
-        g.castle_delta[up[:2]] = 1
-        g.castle_delta[up[2]] = -1
+        add_improvement(g, up[0], castle=1)
+        add_improvement(g, up[1], castle=1)
+        add_improvement(g, up[2], castle=-1)
 
 
 def test_ib9_games_with_improvements_play_to_the_end() -> None:

@@ -52,20 +52,36 @@ def controller(g, t, a: int) -> int:
 # --- the board's facts as this game has them ------------------------------------------------
 # Mother of Dragons' Iron Bank improvements (docs/rules.md IB9) change an area's crowns, barrels
 # and castle level for one game (``g.crown_bonus``, ``g.barrel_bonus``, ``g.castle_delta``, zero
-# without them). Every reader asks these functions, never the board tables alone. A loan only
-# upgrades a castle or takes levels away, so the board's castle and stronghold areas
-# (``t.forts``) still list every area that can have one: loops over them check the level.
+# without them; ``g.improved`` 1 once any is set, which ``add_improvement`` does). Every reader
+# asks these functions, never the board tables alone; without improvements they read the board
+# only. A loan only upgrades a castle or takes levels away, so the board's castle and stronghold
+# areas (``t.forts``) still list every area that can have one: loops over them check the level.
+
+
+@njit
+def add_improvement(g, a: int, crowns: int = 0, barrels: int = 0, castle: int = 0) -> None:
+    """Put improvements on area ``a``: ``crowns`` power improvements, ``barrels`` supply
+    improvements, and its castle level changed by ``castle`` (+1 a castle upgraded to a
+    stronghold, -1 a level lost)."""
+    g.crown_bonus[a] += crowns
+    g.barrel_bonus[a] += barrels
+    g.castle_delta[a] += castle
+    g.improved = 1
 
 
 @njit
 def crowns_at(g, t, a: int) -> int:
     """Crowns on area ``a`` in this game: the board's and power improvements'."""
+    if g.improved == 0:
+        return int(t.crowns[a])
     return int(t.crowns[a]) + int(g.crown_bonus[a])
 
 
 @njit
 def barrels_at(g, t, a: int) -> int:
     """Supply barrels on area ``a`` in this game: the board's and supply improvements'."""
+    if g.improved == 0:
+        return int(t.barrels[a])
     return int(t.barrels[a]) + int(g.barrel_bonus[a])
 
 
@@ -74,7 +90,7 @@ def castle_level(g, t, a: int) -> int:
     """Area ``a``'s castle level in this game: 0 none, 1 a castle, 2 a stronghold (the board's,
     changed by upgrades and lost levels, kept within 0..2)."""
     level = int(t.castle[a]) + 2 * int(t.stronghold[a])
-    if g.castle_delta[a] == 0:
+    if g.improved == 0 or g.castle_delta[a] == 0:
         return level
     return min(max(level + int(g.castle_delta[a]), 0), 2)
 
@@ -82,7 +98,7 @@ def castle_level(g, t, a: int) -> int:
 @njit
 def is_fort(g, t, a: int) -> bool:
     """Whether area ``a`` has a castle or a stronghold in this game."""
-    if g.castle_delta[a] == 0:
+    if g.improved == 0 or g.castle_delta[a] == 0:
         return t.castle[a] != 0 or t.stronghold[a] != 0
     return castle_level(g, t, a) > 0
 
@@ -90,7 +106,7 @@ def is_fort(g, t, a: int) -> bool:
 @njit
 def is_stronghold(g, t, a: int) -> bool:
     """Whether area ``a`` has a stronghold in this game."""
-    if g.castle_delta[a] == 0:
+    if g.improved == 0 or g.castle_delta[a] == 0:
         return t.stronghold[a] != 0
     return castle_level(g, t, a) == 2
 
@@ -98,7 +114,7 @@ def is_stronghold(g, t, a: int) -> bool:
 @njit
 def muster_points_at(g, t, a: int) -> int:
     """Mustering points of area ``a`` in this game: 1 at a castle, 2 at a stronghold."""
-    if g.castle_delta[a] == 0:
+    if g.improved == 0 or g.castle_delta[a] == 0:
         return int(t.muster_points[a])
     return castle_level(g, t, a)
 
@@ -142,9 +158,10 @@ def barrels_held(g, t, house: int) -> int:
         a = t.barrel_areas[i]
         if controller(g, t, a) == house:
             n += t.barrels[a]
-    for a in range(t.n_areas):  # supply improvements, on any land area (IB9)
-        if g.barrel_bonus[a] != 0 and controller(g, t, a) == house:
-            n += g.barrel_bonus[a]
+    if g.improved:
+        for a in range(t.n_areas):  # supply improvements, on any land area (IB9)
+            if g.barrel_bonus[a] != 0 and controller(g, t, a) == house:
+                n += g.barrel_bonus[a]
     return min(n, 6)
 
 

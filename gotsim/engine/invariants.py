@@ -139,6 +139,8 @@ def _improvements(g: np.void, t: np.void) -> list[str]:
     delta = g["castle_delta"].astype(int)
     if crowns[n:].any() or barrels[n:].any() or delta[n:].any():
         out.append("improvements beyond the board's areas")
+    if (crowns.any() or barrels.any() or delta.any()) and not g["improved"]:
+        out.append("improvements on the board without the improved flag")
     for a in np.flatnonzero((crowns[:n] != 0) | (barrels[:n] != 0) | (delta[:n] != 0)):
         if t["kind"][a] != AreaKind.LAND or crowns[a] < 0 or barrels[a] < 0:
             out.append(f"area {a}: improvements {crowns[a]} crowns, {barrels[a]} barrels")

@@ -284,6 +284,8 @@ def refresh_improved(g, t, memo) -> None:
     """The static worth and castle flag of every area an improvement changed (IB9): the memo's
     tables are the board's (``init_memo``), this game's crowns, barrels and castle level differ
     there. (Improvements are never taken back, so an area without them keeps the board's.)"""
+    if g.improved == 0:
+        return
     for a in range(t.n_areas):
         if g.crown_bonus[a] == 0 and g.barrel_bonus[a] == 0 and g.castle_delta[a] == 0:
             continue
