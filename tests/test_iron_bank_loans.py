@@ -8,9 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from gotsim.engine.board_state import castle_level
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
-from gotsim.engine.loans import SELLSWORDS, LoanCard, LoanStep, castle_level, start_loan
+from gotsim.engine.loans import SELLSWORDS, LoanCard, LoanStep, start_loan
 from gotsim.engine.machine import advance, apply, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import ACT_NONE, N_ACTIONS, Decision, EndReason

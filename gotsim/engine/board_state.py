@@ -49,11 +49,82 @@ def controller(g, t, a: int) -> int:
     return -1
 
 
+# --- the board's facts as this game has them ------------------------------------------------
+# Mother of Dragons' Iron Bank improvements (docs/rules.md IB9) change an area's crowns, barrels
+# and castle level for one game (``g.crown_bonus``, ``g.barrel_bonus``, ``g.castle_delta``, zero
+# without them; ``g.improved`` 1 once any is set, which ``add_improvement`` does). Every reader
+# asks these functions, never the board tables alone; without improvements they read the board
+# only. A loan only upgrades a castle or takes levels away, so the board's castle and stronghold
+# areas (``t.forts``) still list every area that can have one: loops over them check the level.
+
+
+@njit
+def add_improvement(g, a: int, crowns: int = 0, barrels: int = 0, castle: int = 0) -> None:
+    """Put improvements on area ``a``: ``crowns`` power improvements, ``barrels`` supply
+    improvements, and its castle level changed by ``castle`` (+1 a castle upgraded to a
+    stronghold, -1 a level lost)."""
+    g.crown_bonus[a] += crowns
+    g.barrel_bonus[a] += barrels
+    g.castle_delta[a] += castle
+    g.improved = 1
+
+
+@njit
+def crowns_at(g, t, a: int) -> int:
+    """Crowns on area ``a`` in this game: the board's and power improvements'."""
+    if g.improved == 0:
+        return int(t.crowns[a])
+    return int(t.crowns[a]) + int(g.crown_bonus[a])
+
+
+@njit
+def barrels_at(g, t, a: int) -> int:
+    """Supply barrels on area ``a`` in this game: the board's and supply improvements'."""
+    if g.improved == 0:
+        return int(t.barrels[a])
+    return int(t.barrels[a]) + int(g.barrel_bonus[a])
+
+
+@njit
+def castle_level(g, t, a: int) -> int:
+    """Area ``a``'s castle level in this game: 0 none, 1 a castle, 2 a stronghold (the board's,
+    changed by upgrades and lost levels, kept within 0..2)."""
+    level = int(t.castle[a]) + 2 * int(t.stronghold[a])
+    if g.improved == 0 or g.castle_delta[a] == 0:
+        return level
+    return min(max(level + int(g.castle_delta[a]), 0), 2)
+
+
+@njit
+def is_fort(g, t, a: int) -> bool:
+    """Whether area ``a`` has a castle or a stronghold in this game."""
+    if g.improved == 0 or g.castle_delta[a] == 0:
+        return t.castle[a] != 0 or t.stronghold[a] != 0
+    return castle_level(g, t, a) > 0
+
+
+@njit
+def is_stronghold(g, t, a: int) -> bool:
+    """Whether area ``a`` has a stronghold in this game."""
+    if g.improved == 0 or g.castle_delta[a] == 0:
+        return t.stronghold[a] != 0
+    return castle_level(g, t, a) == 2
+
+
+@njit
+def muster_points_at(g, t, a: int) -> int:
+    """Mustering points of area ``a`` in this game: 1 at a castle, 2 at a stronghold."""
+    if g.improved == 0 or g.castle_delta[a] == 0:
+        return int(t.muster_points[a])
+    return castle_level(g, t, a)
+
+
 @njit
 def castles_held(g, t, house: int) -> int:
     n = 0
     for i in range(t.n_forts):
-        if controller(g, t, t.forts[i]) == house:
+        a = t.forts[i]
+        if controller(g, t, a) == house and is_fort(g, t, a):
             n += 1
     return n
 
@@ -64,8 +135,9 @@ def castles_by_house(g, t) -> np.int64:
     ``h``'s count is ``(packed >> (8 * h)) & 0xFF`` (checked after every march)."""
     packed = np.int64(0)
     for i in range(t.n_forts):
-        c = controller(g, t, t.forts[i])
-        if c >= 0:
+        a = t.forts[i]
+        c = controller(g, t, a)
+        if c >= 0 and is_fort(g, t, a):
             packed += np.int64(1) << (8 * c)
     return packed
 
@@ -82,10 +154,14 @@ def land_areas_held(g, t, house: int) -> int:
 @njit
 def barrels_held(g, t, house: int) -> int:
     n = 0
-    for i in range(t.n_barrel_areas):  # the land areas with barrels
+    for i in range(t.n_barrel_areas):  # the land areas with barrels on the board
         a = t.barrel_areas[i]
         if controller(g, t, a) == house:
             n += t.barrels[a]
+    if g.improved:
+        for a in range(t.n_areas):  # supply improvements, on any land area (IB9)
+            if g.barrel_bonus[a] != 0 and controller(g, t, a) == house:
+                n += g.barrel_bonus[a]
     return min(n, 6)
 
 

@@ -249,6 +249,7 @@ def _position_fields(p: Position) -> NDArray[np.void]:
     for key in ("crown_bonus", "barrel_bonus", "castle_delta"):
         for area, n in getattr(p, key).items():
             g[key][board.index(area)] = n
+            g["improved"] = 1  # (the readers then look at them, board_state.add_improvement)
     return g
 
 

@@ -153,21 +153,24 @@ def violations(g: np.void, t: np.void) -> list[str]:
 
 
 def _improvements(g: np.void, t: np.void) -> list[str]:
-    """The Iron Bank's improvements (IB8, IB9): power and supply improvements only on land
-    areas (never negative); a castle level changed only where the board has a castle or
-    stronghold, and always within 0 (none) … 2 (a stronghold)."""
+    """The Iron Bank's improvements (IB9): crowns and barrels only added, on land areas of the
+    board; a castle level changed within 0..2 and raised only where the board has a castle (so
+    the board's castle and stronghold areas, ``t.forts``, list every area that can have one)."""
     out: list[str] = []
     n = int(t["n_areas"])
-    for a in range(n):
-        crowns, barrels = int(g["crown_bonus"][a]), int(g["barrel_bonus"][a])
-        if crowns < 0 or barrels < 0 or (t["kind"][a] != AreaKind.LAND and crowns + barrels):
-            out.append(f"area {a}: improvements +{crowns} crowns +{barrels} barrels")
-        delta = int(g["castle_delta"][a])
-        base = 2 if t["stronghold"][a] else (1 if t["castle"][a] else 0)
-        if delta and (base == 0 or not 0 <= base + delta <= 2):
-            out.append(f"area {a}: castle level {base} changed by {delta}")
-    if (g["crown_bonus"][n:] != 0).any() or (g["barrel_bonus"][n:] != 0).any():
-        out.append("improvements past the board's areas")
+    crowns = g["crown_bonus"].astype(int)
+    barrels = g["barrel_bonus"].astype(int)
+    delta = g["castle_delta"].astype(int)
+    if crowns[n:].any() or barrels[n:].any() or delta[n:].any():
+        out.append("improvements beyond the board's areas")
+    if (crowns.any() or barrels.any() or delta.any()) and not g["improved"]:
+        out.append("improvements on the board without the improved flag")
+    for a in np.flatnonzero((crowns[:n] != 0) | (barrels[:n] != 0) | (delta[:n] != 0)):
+        if t["kind"][a] != AreaKind.LAND or crowns[a] < 0 or barrels[a] < 0:
+            out.append(f"area {a}: improvements {crowns[a]} crowns, {barrels[a]} barrels")
+        board = int(t["castle"][a]) + 2 * int(t["stronghold"][a])
+        if not 0 <= board + delta[a] <= 2 or (delta[a] > 0 and board == 0):
+            out.append(f"area {a}: castle level {board} changed by {delta[a]}")
     return out
 
 

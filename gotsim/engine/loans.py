@@ -19,8 +19,10 @@ from gotsim.engine.board_state import (
     LAND,
     PORT,
     SEA,
+    add_improvement,
     army_sizes_fit,
     ask,
+    castle_level,
     controller,
     gain_power,
 )
@@ -79,17 +81,6 @@ N_DECKS = 4  # Westeros decks I-III, and IV (8 players)
 #   0: x, y on top   1: y, x on top   2: x on top, y under   3: y on top, x under
 #   4: x, y under    5: y, x under
 N_ARRANGEMENTS = 6
-
-
-# --- the record's castle levels ------------------------------------------------------------------
-
-
-@njit
-def castle_level(g, t, a: int) -> int:
-    """Area ``a``'s castle level: 0 none, 1 a castle, 2 a stronghold, with the record's change
-    (``castle_delta``: Master-at-Arms +1, Pyromancer -1)."""
-    base = 2 if t.stronghold[a] else (1 if t.castle[a] else 0)
-    return base + int(g.castle_delta[a])
 
 
 @njit
@@ -285,31 +276,31 @@ def loan_apply(g, t, house: int, action: int) -> None:
     card = int(g.ctx[1])
     count = int(g.ctx[2])
     if step == LoanStep.POWER_IMPROVEMENT:
-        g.crown_bonus[action] += 1
+        add_improvement(g, action, crowns=1)
         gain_power(g, t, house, POWER_TAKEN[1])
     elif step == LoanStep.SELLSWORD:
         if action != ACT_NONE:
             add_unit(g, action, house, SELLSWORDS[card, count])
         _next_sellsword(g, t, house, card, count + 1)
     elif step == LoanStep.SUPPLY_IMPROVEMENT:
-        g.barrel_bonus[action] += 1
+        add_improvement(g, action, barrels=1)
         if card == LoanCard.SAVVY_STEWARD:
             g.supply[house] = min(int(g.supply[house]) + 1, int(t.supply_max))
         elif count + 1 < IMPROVEMENTS_PUT:
             ask(g, Decision.LOAN, house, step, card, count + 1, action)
     elif step == LoanStep.UPGRADE:
-        g.castle_delta[action] += 1
+        add_improvement(g, action, castle=1)
         if count + 1 < IMPROVEMENTS_PUT and _any_castle(g, t, -1):
             ask(g, Decision.LOAN, house, step, card, count + 1, action)
     elif step == LoanStep.DEGRADE:
-        g.castle_delta[action] -= 1
+        add_improvement(g, action, castle=-1)
         ask(g, Decision.LOAN, house, LoanStep.IMPROVEMENT_KIND, card, 0, action)
     elif step == LoanStep.IMPROVEMENT_KIND:
         a = g.ctx[3]
         if action == POWER_KIND:
-            g.crown_bonus[a] += 1
+            add_improvement(g, a, crowns=1)
         else:
-            g.barrel_bonus[a] += 1
+            add_improvement(g, a, barrels=1)
     elif step == LoanStep.SPY_DECK:
         if _deck_left(g, t, action) >= 2:
             ask(g, Decision.LOAN, house, LoanStep.SPY_ARRANGE, card, 0, action)

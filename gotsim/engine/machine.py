@@ -32,10 +32,13 @@ from gotsim.engine.board_state import (
     castles_by_house,
     castles_held,
     controller,
+    crowns_at,
     enemy_ships_in,
     gain_power,
+    is_fort,
     land_areas_held,
     lose_power,
+    muster_points_at,
     raid_reaches,
     remove_order,
     settle_ports,
@@ -495,7 +498,7 @@ def consolidate_income(g, t, a: int) -> int:
     """Power from a consolidate power order: 1 + crowns on land; 1 in a port whose sea holds no
     enemy ships; nothing at sea."""
     if t.kind[a] == LAND:
-        return 1 + t.crowns[a]
+        return 1 + crowns_at(g, t, a)
     if t.kind[a] == PORT:
         return 0 if enemy_ships_in(g, t.port_sea[a], g.owner[a]) else 1
     return 0
@@ -542,7 +545,7 @@ def _consolidate(g, t) -> None:
         if g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == CONSOLIDATE:
             # a vassal's defense +1 / muster token musters like a star order (V5)
             star = g.order[a] == Order.CONSOLIDATE_STAR or (t.vassals and t.vassal[house])
-            if star and t.edition == 2 and t.kind[a] == LAND and t.muster_points[a] > 0:
+            if star and t.edition == 2 and t.kind[a] == LAND and muster_points_at(g, t, a) > 0:
                 ask(g, Decision.CONSOLIDATE_CHOICE, house, a)
                 return
             if can_fortify(g, t, a):
@@ -569,7 +572,7 @@ def note_castle_holders(g, t) -> None:
     """Remember who controls each castle and stronghold area (``g.castle_holder``)."""
     for i in range(t.n_forts):
         a = t.forts[i]
-        g.castle_holder[a] = controller(g, t, a) + 1
+        g.castle_holder[a] = controller(g, t, a) + 1 if is_fort(g, t, a) else 0
 
 
 @njit
@@ -589,7 +592,7 @@ def record_round(g, t) -> None:
     for i in range(t.n_forts):  # only castle and stronghold areas have a holder noted
         a = t.forts[i]
         before = g.castle_holder[a] - 1
-        if before >= 0 and controller(g, t, a) != before:
+        if before >= 0 and controller(g, t, a) != before and is_fort(g, t, a):
             g.history_castles_lost[row, before] += 1
     note_castle_holders(g, t)
 

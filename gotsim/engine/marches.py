@@ -19,6 +19,7 @@ from gotsim.engine.board_state import (
     PORT,
     SEA,
     controller,
+    is_fort,
     port_taken,
     summary_fits_with,
     unit_count,
@@ -130,7 +131,7 @@ def neutral_battle(g, t, b, house: int, origin: int, target: int) -> None:
     b[cb.SIDE + cb.HOUSE] = -1
     march = g.order[origin]
     b[cb.ORDER_BONUS] = ORDER_BONUS[march] if is_march_kind(march) else 0
-    b[cb.FORTIFIED] = 1 if (t.castle[target] or t.stronghold[target]) else 0
+    b[cb.FORTIFIED] = 1 if is_fort(g, t, target) else 0
     b[cb.SIDE + cb.GARRISON] = g.neutral[target]
     b[cb.SIDE + cb.FIEFDOMS_POS] = 99
     b[cb.DRAGON_STRENGTH] = dragon_strength(g, t)

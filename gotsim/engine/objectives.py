@@ -25,7 +25,10 @@ from gotsim.engine.board_state import (
     PORT,
     SEA,
     ask,
+    castle_level,
+    castles_held,
     controller,
+    crowns_at,
     land_areas_held,
     track_position,
 )
@@ -130,9 +133,9 @@ def _count(g, t, house: int, what: int) -> int:
             elif what == C_PORTS:
                 n += 1 if t.kind[a] == PORT else 0
             elif what == C_STRONGHOLDS:
-                n += 1 if t.kind[a] == LAND and t.stronghold[a] else 0
+                n += 1 if t.kind[a] == LAND and castle_level(g, t, a) == 2 else 0
             elif what == C_CASTLES:
-                n += 1 if t.kind[a] == LAND and t.castle[a] and not t.stronghold[a] else 0
+                n += 1 if t.kind[a] == LAND and castle_level(g, t, a) == 1 else 0
     return n
 
 
@@ -226,7 +229,7 @@ def objective_met(g, t, house: int, objective: int, vp) -> bool:
     if objective == Objective.THE_PEOPLES_CHOSEN:
         n = 0
         for a in range(t.n_areas):
-            n += 1 if t.crowns[a] > 0 and controller(g, t, a) == house else 0
+            n += 1 if crowns_at(g, t, a) > 0 and controller(g, t, a) == house else 0
         return n >= 4
     if objective == Objective.FRIENDLY_CONFINES:
         return _most(g, t, house, C_CASTLES)
@@ -251,10 +254,7 @@ def special_objective_met(g, t, house: int) -> bool:
     if house == LANNISTER:
         return _holds(g, t, house, LANNISPORT) and _holds(g, t, house, KINGS_LANDING)
     if house == STARK:
-        forts = 0
-        for i in range(t.n_forts):
-            forts += 1 if controller(g, t, t.forts[i]) == house else 0
-        return _holds(g, t, house, WINTERFELL) and forts >= 5
+        return _holds(g, t, house, WINTERFELL) and castles_held(g, t, house) >= 5
     return False
 
 

@@ -386,6 +386,9 @@ def state_dtype(
         ("crown_bonus", np.int8, (A_MAX,)),
         ("barrel_bonus", np.int8, (A_MAX,)),
         ("castle_delta", np.int8, (A_MAX,)),
+        # 1 once any improvement is on the board (set with them: board_state.add_improvement),
+        # so that games without the Iron Bank read the board's facts alone, as fast as before
+        ("improved", np.uint8, ()),
         ("lions_cunning", np.int8, ()),
         *((name, np.int16, ()) for name in ONE_TIME_COUNTERS),
         # --- decks ----------------------------------------------------------------------------

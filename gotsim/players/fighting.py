@@ -15,7 +15,15 @@ import numpy as np
 from gotsim.engine import combat as cb
 from gotsim.engine.battle import card_arrays, side_house, tides_arrays
 from gotsim.engine.battle.adwd import RODRIK_DECK
-from gotsim.engine.board_state import LAND, castles_held, controller, unit_count
+from gotsim.engine.board_state import (
+    LAND,
+    barrels_at,
+    castles_held,
+    controller,
+    crowns_at,
+    muster_points_at,
+    unit_count,
+)
 from gotsim.engine.state import ACT_NONE, N_ACTIONS
 from gotsim.engine.tables import WesterosCard
 from gotsim.jit import njit
@@ -558,7 +566,7 @@ def cersei(g, t, house: int, mask, params, memo) -> int:
         elif k == O_CONSOLIDATE_STAR:
             v = 1.6
         elif k == O_CONSOLIDATE:
-            v = 1.0 + 0.3 * (t.crowns[a] if t.kind[a] == LAND else 0)
+            v = 1.0 + 0.3 * (crowns_at(g, t, a) if t.kind[a] == LAND else 0)
         elif k == O_SUPPORT_ZERO or k == O_SUPPORT_ONE:
             v = 0.7 + (1.0 if near else 0.0)
         elif k == O_DEFENSE_ONE or k == O_DEFENSE_TWO:
@@ -697,9 +705,9 @@ def rodrik_card(g, t, house: int) -> tuple[int, int]:
     crowns = 0
     for a in range(t.n_areas):
         if t.kind[a] == LAND and controller(g, t, a) == house:
-            forts += 1 if t.muster_points[a] > 0 else 0
-            barrels += t.barrels[a]
-            crowns += t.crowns[a]
+            forts += 1 if muster_points_at(g, t, a) > 0 else 0
+            barrels += barrels_at(g, t, a)
+            crowns += crowns_at(g, t, a)
     if forts >= 2 and _left_in_deck(g, 0, MUSTERING):
         return 0, MUSTERING
     if barrels > g.supply[house] and _left_in_deck(g, 0, SUPPLY):

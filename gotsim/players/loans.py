@@ -6,8 +6,8 @@ Men kill the leader's knight and footman."""
 
 from __future__ import annotations
 
-from gotsim.engine.board_state import LAND, castles_held, controller
-from gotsim.engine.loans import POWER_KIND, SUPPLY_KIND, LoanStep, castle_level
+from gotsim.engine.board_state import LAND, castle_level, castles_held, controller
+from gotsim.engine.loans import POWER_KIND, SUPPLY_KIND, LoanStep
 from gotsim.engine.state import ACT_NONE, H
 from gotsim.engine.tables import WesterosCard
 from gotsim.jit import njit

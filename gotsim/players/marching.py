@@ -24,7 +24,15 @@ from gotsim.engine.area_bits import (
     set_bit,
     write_bits,
 )
-from gotsim.engine.board_state import LAND, PORT, SEA, controller
+from gotsim.engine.board_state import (
+    LAND,
+    PORT,
+    SEA,
+    barrels_at,
+    controller,
+    crowns_at,
+    is_fort,
+)
 from gotsim.engine.dragons import dragon_strength
 from gotsim.engine.state import H, Phase, U
 from gotsim.jit import njit
@@ -706,9 +714,9 @@ def march_unit_unmasked(g, t, house: int, params, memo) -> int:
 def leave_power(g, t, house: int, mask, params, memo) -> int:
     """LEAVE_POWER: keep control of an area worth holding (castles always)."""
     origin = g.ctx[0]
-    if t.castle[origin] or t.stronghold[origin]:
+    if is_fort(g, t, origin):
         return 1
-    worth = t.barrels[origin] + t.crowns[origin]
+    worth = barrels_at(g, t, origin) + crowns_at(g, t, origin)
     spare = g.power[house] - (4.0 - 3.0 * params[P_POWER])
     if worth >= 2 and g.power[house] >= 2:
         return 1

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from gotsim.engine import one_time as ot
 from gotsim.engine import westeros as ws
-from gotsim.engine.board_state import LAND, SEA, controller, raid_reaches
+from gotsim.engine.board_state import (
+    LAND,
+    SEA,
+    controller,
+    is_fort,
+    muster_points_at,
+    raid_reaches,
+)
 from gotsim.engine.state import ACT_NONE, N_ONE_TIME, H, OneTimeOrder
 from gotsim.jit import njit
 from gotsim.players.view import army_strength, danger, ensure_view, hold_strength, value_for
@@ -77,7 +84,7 @@ def order_worth(g, t, memo, house: int, kind: int, a: int) -> float:
     if not ot.area_ok(g, t, house, a):
         return 0.0
     if kind == OneTimeOrder.MUSTER:
-        points = t.muster_points[a]
+        points = muster_points_at(g, t, a)
         if t.kind[a] != LAND or points == 0 or not ws.can_muster(g, t, house, a, points):
             return 0.0
         return 1.4 * points + 0.3 * _threatened(g, t, memo, house, a)
@@ -249,7 +256,7 @@ def one_time_move(g, t, house: int, mask, params, memo) -> int:
     or home."""
     ensure_view(g, t, memo)
     origin = g.ctx[0]
-    keep = t.castle[origin] or t.stronghold[origin] or t.home[origin] == house
+    keep = is_fort(g, t, origin) or t.home[origin] == house
     moving = 0
     for a in range(t.n_areas):
         moving += g.moving[a, 0] + g.moving[a, 1] + g.moving[a, 2] + g.moving[a, 3]

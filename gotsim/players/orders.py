@@ -11,7 +11,7 @@ Compiled (numba). Planning reads the public board only: never other houses' orde
 from __future__ import annotations
 
 from gotsim.engine.area_bits import has_bit, no_bits, set_bit
-from gotsim.engine.board_state import LAND, SEA, unit_count
+from gotsim.engine.board_state import LAND, SEA, muster_points_at, unit_count
 from gotsim.engine.machine import order_count, raid_reaches, stars_allowed, stars_used
 from gotsim.engine.state import (
     A_MAX,
@@ -407,9 +407,10 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
             cv *= 0.1
         score[i, O_CONSOLIDATE] = cv
         star_cv = cv - STAR_COST
-        if t.kind[a] == LAND and t.muster_points[a] > 0 and not last_round:
+        points = muster_points_at(g, t, a)
+        if t.kind[a] == LAND and points > 0 and not last_round:
             # the star order may muster here instead (castle 1 point, stronghold 2)
-            mv_ = 0.8 * t.muster_points[a] * (0.6 + 0.3 * min(d_a, 4.0))
+            mv_ = 0.8 * points * (0.6 + 0.3 * min(d_a, 4.0))
             if mv_ - STAR_COST > star_cv:
                 star_cv = mv_ - STAR_COST
         score[i, O_CONSOLIDATE_STAR] = star_cv

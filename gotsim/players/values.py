@@ -6,7 +6,7 @@ Compiled (numba); shared by order planning and march resolution.
 
 from __future__ import annotations
 
-from gotsim.engine.board_state import LAND, SEA, controller
+from gotsim.engine.board_state import LAND, SEA, controller, is_fort
 from gotsim.jit import njit
 from gotsim.players.params import P_AGGRESSION, P_DEFENCE, P_EXPANSION, P_RISK, P_VERSION
 from gotsim.players.view import (
@@ -121,13 +121,17 @@ def _coast_army(g, t, e: int, sea: int, a: int) -> int:
     """Strength of ``e``'s strongest army on a coast of ``sea`` (not ``a``) attacking ``a`` (a
     castle or stronghold: siege engines count 4)."""
     best = 0
+    # (a home: a castle or stronghold on every board, unless a loan took its castle away)
+    siege_extra = t.siege_castle_strength - t.unit_strength[SIEGE]
+    if g.castle_delta[a] != 0 and not is_fort(g, t, a):
+        siege_extra = 0
     for j in range(t.neighbours.shape[1]):
         b = t.neighbours[sea, j]
         if b < 0:
             break
         if b != a and t.kind[b] == LAND and g.owner[b] == e:
             army = land_strength(g, t, b)
-            army += (t.siege_castle_strength - t.unit_strength[SIEGE]) * live(g, b, SIEGE)
+            army += siege_extra * live(g, b, SIEGE)
             if army > best:
                 best = army
     return best
@@ -208,6 +212,8 @@ def position_value(g, t, memo, house: int, a: int) -> float:
         y = t.fort_neighbours[a, j]
         if y < 0:
             break
+        if not is_fort(g, t, y):
+            continue  # (its castle taken away by a loan)
         c = controller(g, t, y)
         if c != house:
             v += 0.1 * memo.base_value[y]

@@ -11,7 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from gotsim.engine.board_state import LAND, PORT, SEA, castles_held, controller, unit_count
+from gotsim.engine.board_state import (
+    LAND,
+    PORT,
+    SEA,
+    barrels_at,
+    castle_level,
+    castles_held,
+    controller,
+    crowns_at,
+    is_fort,
+    unit_count,
+)
 from gotsim.engine.dragons import dragon_strength
 from gotsim.engine.rng import next_u64
 from gotsim.engine.state import H, Phase, U
@@ -188,7 +199,7 @@ def attack_strength(g, t, a: int, target: int) -> int:
     """Strength the units in ``a`` add to an attack on ``target`` (siege engines 4 against a
     castle or stronghold)."""
     s = army_strength(g, t, a)
-    if t.castle[target] or t.stronghold[target]:
+    if is_fort(g, t, target):
         s += (t.siege_castle_strength - t.unit_strength[SIEGE]) * live(g, a, SIEGE)
     return s
 
@@ -256,13 +267,37 @@ def ensure_view(g, t, memo) -> None:
 
 @njit
 def refresh_counts(g, t, memo) -> None:
-    """Castles held per house and public hands (cheap parts of the view)."""
+    """Castles held per house and public hands (cheap parts of the view), and the worth of
+    areas the Iron Bank's improvements changed."""
     memo.castles[:] = 0
     for i in range(t.n_forts):
-        c = controller(g, t, t.forts[i])
-        if c >= 0:
+        a = t.forts[i]
+        c = controller(g, t, a)
+        if c >= 0 and is_fort(g, t, a):
             memo.castles[c] += 1
+    refresh_improved(g, t, memo)
     refresh_cards(g, t, memo)
+
+
+@njit
+def refresh_improved(g, t, memo) -> None:
+    """The static worth and castle flag of every area an improvement changed (IB9): the memo's
+    tables are the board's (``init_memo``), this game's crowns, barrels and castle level differ
+    there. (Improvements are never taken back, so an area without them keeps the board's.)"""
+    if g.improved == 0:
+        return
+    for a in range(t.n_areas):
+        if g.crown_bonus[a] == 0 and g.barrel_bonus[a] == 0 and g.castle_delta[a] == 0:
+            continue
+        level = castle_level(g, t, a)
+        memo.fort[a] = 1 if level > 0 else 0
+        if t.kind[a] == LAND:
+            v = LAND_VALUE + BARREL_VALUE * barrels_at(g, t, a) + CROWN_VALUE * crowns_at(g, t, a)
+            if level > 0:
+                v += CASTLE_VALUE
+            if level == 2:
+                v += STRONGHOLD_EXTRA
+            memo.base_value[a] = v
 
 
 @njit
@@ -320,6 +355,7 @@ def _dragon_flights(g, t, memo) -> None:
 def refresh_view(g, t, memo) -> None:
     n = t.n_areas
     _keep_board(g, t, memo)
+    refresh_improved(g, t, memo)  # (the threat below reads memo.fort)
     pot = memo.pot
     threat = memo.threat
     pot[:, :] = 0.0
@@ -647,7 +683,7 @@ def fiefdoms_higher(g, house: int, other: int) -> bool:
 def power_income(g, t, house: int, a: int) -> int:
     """Power a consolidate power order in ``a`` would bring."""
     if t.kind[a] == LAND:
-        return 1 + t.crowns[a]
+        return 1 + crowns_at(g, t, a)
     if t.kind[a] == PORT:
         s = t.port_sea[a]
         if g.owner[s] >= 0 and g.owner[s] != house and g.units[s, SHIP] > 0:

@@ -18,6 +18,9 @@ from gotsim.engine.board_state import (
     barrels_held,
     castles_held,
     controller,
+    crowns_at,
+    is_fort,
+    muster_points_at,
     unit_count,
 )
 from gotsim.engine.state import (
@@ -70,7 +73,7 @@ def _enemy_forts_near(g, t, house: int, a: int) -> int:
         b = t.neighbours[a, j]
         if b < 0:
             break
-        if t.kind[b] == LAND and (t.castle[b] or t.stronghold[b]):
+        if t.kind[b] == LAND and is_fort(g, t, b):
             c = controller(g, t, b)
             if c != house and (c >= 0 or g.neutral[b] == 0):
                 n += 1
@@ -353,8 +356,8 @@ def tie_order(g, t, house: int, mask, params, memo) -> int:
 def _income(g, t, house: int) -> int:
     n = 0
     for a in range(t.n_areas):
-        if t.kind[a] == LAND and t.crowns[a] > 0 and controller(g, t, a) == house:
-            n += t.crowns[a]
+        if t.kind[a] == LAND and crowns_at(g, t, a) > 0 and controller(g, t, a) == house:
+            n += crowns_at(g, t, a)
         elif t.kind[a] == PORT and g.owner[a] == house and g.units[a, SHIP] > 0:
             n += power_income(g, t, house, a)
     return n
@@ -364,8 +367,9 @@ def _income(g, t, house: int) -> int:
 def _muster_points(g, t, house: int) -> int:
     n = 0
     for a in range(t.n_areas):
-        if t.muster_points[a] > 0 and controller(g, t, a) == house:
-            n += t.muster_points[a]
+        points = muster_points_at(g, t, a)
+        if points > 0 and controller(g, t, a) == house:
+            n += points
     return n
 
 
@@ -486,7 +490,7 @@ def wildling_choice(g, t, house: int, mask, params, memo) -> int:
     best_a = ACT_NONE
     for a in range(t.n_areas):
         if mask[a]:
-            v = t.muster_points[a] + 0.2 * danger(g, t, memo, house, a)
+            v = muster_points_at(g, t, a) + 0.2 * danger(g, t, memo, house, a)
             if v > best_v:
                 best_v = v
                 best_a = a
@@ -582,10 +586,11 @@ def consolidate_choice(g, t, house: int, mask, params, memo) -> int:
     ensure_view(g, t, memo)
     a = g.ctx[0]
     d = danger(g, t, memo, house, a)
-    if not ws.can_muster(g, t, house, a, t.muster_points[a]):
+    points = muster_points_at(g, t, a)
+    if not ws.can_muster(g, t, house, a, points):
         return 0
     income = power_income(g, t, house, a)
-    muster_v = 0.8 * t.muster_points[a] * (0.6 + 0.3 * min(d, 4.0)) * (0.5 + params[P_DEFENCE])
+    muster_v = 0.8 * points * (0.6 + 0.3 * min(d, 4.0)) * (0.5 + params[P_DEFENCE])
     power_v = income * (0.3 + 0.7 * params[P_POWER]) * (1.5 if g.power[house] < 3 else 1.0)
     if lose_chance(d, 0.0) > 0.0:
         muster_v += 0.5

@@ -16,6 +16,7 @@ from gotsim.engine.battle.common import (
 from gotsim.engine.board_state import (
     LAND,
     controller,
+    is_fort,
     port_taken,
     remove_order,
     settle_ports,
@@ -290,7 +291,7 @@ def finish_battle(g, t) -> None:
     for area in (origin, target):
         vacate_if_empty(g, area)
     # the defender held the area when the battle began (units, or its garrisoned home area)
-    fortified = t.castle[target] or t.stronghold[target]
+    fortified = is_fort(g, t, target)
     if fortified and controller(g, t, target) != defender:
         g.history_castles_lost_in_battle[g.game_round - 1, defender] += 1
     settle_ports(g, t)  # B12: a port whose land nobody holds now (Arianne, Robb) loses its ships

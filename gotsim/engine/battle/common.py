@@ -12,6 +12,7 @@ from gotsim.engine.board_state import (
     SEA,
     ask,
     controller,
+    is_fort,
     unit_count,
 )
 from gotsim.engine.dragons import set_dragons
@@ -92,7 +93,7 @@ def start_battle(g, t, origin: int, target: int, attacker: int) -> None:
         b[d + cb.HAS_DEFENSE] = 1
         b[d + cb.ORDER_BONUS] = vassal_defense_bonus(t, defender, defense)
     b[d + cb.GARRISON] = g.garrison[target]
-    b[cb.FORTIFIED] = 1 if (t.castle[target] or t.stronghold[target]) else 0
+    b[cb.FORTIFIED] = 1 if is_fort(g, t, target) else 0
     if g.fortification[target] > 0 and g.fortification[target] - 1 == defender:
         b[cb.FORTIFIED] |= cb.FORTIFICATION_TOKEN
     b[cb.SEA_BATTLE] = 1 if t.kind[target] != LAND else 0

@@ -10,6 +10,7 @@ from gotsim.engine.board_state import (
     PORT,
     ask,
     controller,
+    crowns_at,
     enemy_ships_in,
     gain_power,
     lose_power,
@@ -36,8 +37,9 @@ def power_income(g, t, house: int) -> int:
     n = 0
     for a in range(t.n_areas):
         if t.kind[a] == LAND:
-            if t.crowns[a] > 0 and controller(g, t, a) == house:
-                n += t.crowns[a]
+            crowns = crowns_at(g, t, a)
+            if crowns > 0 and controller(g, t, a) == house:
+                n += crowns
         elif t.kind[a] == PORT:
             if (
                 g.owner[a] == house

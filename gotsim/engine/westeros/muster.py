@@ -9,6 +9,8 @@ from gotsim.engine.board_state import (
     SEA,
     ask,
     controller,
+    is_stronghold,
+    muster_points_at,
     summary_fits_with,
     unit_count,
 )
@@ -160,7 +162,7 @@ def start_muster(g, t, house: int, area: int) -> bool:
     """Muster in one castle/stronghold area (Mustering card, star consolidate power order, The
     Horde Descends): asks MUSTER with the area's points (castle 1, stronghold 2). False, and
     nothing asked, when there is nothing to muster there."""
-    points = t.muster_points[area]
+    points = muster_points_at(g, t, area)
     if not can_muster(g, t, house, area, points):
         return False
     ask(g, Decision.MUSTER, house, area, points)
@@ -203,7 +205,7 @@ def mustering_step(g, t, castles_only: bool = False) -> bool:
         while house >= 0 and g.westeros_area < t.n_areas:
             a = g.westeros_area
             g.westeros_area += 1
-            if t.muster_points[a] <= 0 or (castles_only and t.stronghold[a]):
+            if muster_points_at(g, t, a) <= 0 or (castles_only and is_stronghold(g, t, a)):
                 continue
             if start_muster(g, t, house, a):
                 return False

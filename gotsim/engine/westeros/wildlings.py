@@ -6,7 +6,9 @@ from __future__ import annotations
 from gotsim.engine.board_state import (
     ask,
     gain_power,
+    is_fort,
     lose_power,
+    muster_points_at,
     track_position,
     unit_count,
 )
@@ -71,7 +73,7 @@ def destroy_area_ok(g, t, house: int, a: int, where: int) -> bool:
     if where == R_ANY or where == R_POINTS:
         return True
     if where == R_CASTLE2:
-        return (t.castle[a] or t.stronghold[a]) and unit_count(g, a) >= 2
+        return is_fort(g, t, a) and unit_count(g, a) >= 2
     return a == where
 
 
@@ -225,7 +227,8 @@ def _massing_lowest(g, t, house: int) -> None:
 
 @njit
 def horde_area_ok(g, t, house: int, a: int) -> bool:
-    return t.muster_points[a] > 0 and can_muster(g, t, house, a, t.muster_points[a])
+    points = muster_points_at(g, t, a)
+    return points > 0 and can_muster(g, t, house, a, points)
 
 
 @njit
