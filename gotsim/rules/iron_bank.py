@@ -60,7 +60,7 @@ EMPTY = -1
 # ``iron_bank_refusal``'s line. (The loans resolve through ``gotsim.engine.loans``.)
 IRON_BANK_PLAYABLE = True
 # what the engine still lacks, named in the refusal while ``IRON_BANK_PLAYABLE`` is false
-NOT_BUILT: tuple[str, ...] = ("the twelve loan cards",)
+NOT_BUILT: tuple[str, ...] = ()
 
 
 def iron_bank_refusal(expansion: str | None) -> str | None:
