@@ -501,3 +501,30 @@ def test_heuristic_sees_dragons_alone_threaten_every_land_area() -> None:
     assert (memo.marcher[far] >> TARGARYEN) & 1
     assert memo.threat[TARGARYEN, far] == 4
     assert not (memo.marcher[area("bay_of_ice")] >> TARGARYEN) & 1
+
+
+def test_dragons_count_for_supply_when_mustering() -> None:
+    """M10: a dragon is a unit for supply. Targaryen at supply level 0 (armies 2, 2) with two
+    armies of a dragon and a footman may not muster a footman next to a lone dragon, which
+    would make a third army; with the dragons left out of the count it could."""
+    from gotsim.engine.westeros.muster import _reserve_and_armies
+
+    board = load_board("2e", board="mod8")
+    t = rules_table("2e", 8, {"iron_bank": False}, expansion="mod")[0]
+    g = new_games([np.random.SeedSequence(1)], players=8, expansion="mod", iron_bank=False)[0]
+    tg = int(House.TARGARYEN)
+    for a in range(int(t.n_areas)):
+        if g.owner[a] == tg:
+            g.units[a, :] = 0
+            g.owner[a] = -1
+    for name, units in (
+        ("pentos", (1, 0, 0, 0, 1)),
+        ("myr", (1, 0, 0, 0, 1)),
+        ("norvos", (0,) * 4 + (1,)),
+    ):
+        a = board.index(name)
+        g.units[a, :] = units
+        g.owner[a] = tg
+    g.supply[tg] = 0
+    _, armies = _reserve_and_armies(g, t, tg)
+    assert tuple(int(x) for x in armies) == (2, 0, 0, 2)  # two armies of 2, dragons counted

@@ -42,7 +42,9 @@ from gotsim.rules.ids import Unit
 from gotsim.rules.setup import load_setup
 
 BOARD8 = load_board("2e", board="mod8")
-RULES8 = rules_table("2e", 8, expansion="mod")
+# 8-player games without the Iron Bank (on by default at 8 players; positions of an Iron Bank
+# game are refused in one line, docs/rules.md IB1)
+RULES8 = rules_table("2e", 8, {"iron_bank": False}, expansion="mod")
 
 
 def start8() -> dict[str, Any]:
@@ -249,7 +251,9 @@ def test_a_position_resumes_with_its_loyalty_tokens_deck_iv_and_improvements() -
     assert int(np.abs(g.crown_bonus).sum() + np.abs(g.barrel_bonus).sum()) == 2
     assert position_from_record(record_from_position(p, seed=9), RULES8) == p
     # the undrawn cards keep the order new_games shuffled them in
-    fresh = new_games([np.random.SeedSequence(4, spawn_key=(0,))], players=8, expansion="mod")
+    fresh = new_games(
+        [np.random.SeedSequence(4, spawn_key=(0,))], players=8, expansion="mod", iron_bank=False
+    )
     assert [c for c in fresh[0].deck4 if c not in g.deck4[:2]] == list(g.deck4[2:])
 
 
@@ -294,7 +298,9 @@ def boundaries8(seed: int) -> Iterator[np.recarray]:
     from gotsim.engine.machine import legal
 
     t = RULES8[0]
-    games = new_games([np.random.SeedSequence(seed, spawn_key=(0,))], players=8, expansion="mod")
+    games = new_games(
+        [np.random.SeedSequence(seed, spawn_key=(0,))], players=8, expansion="mod", iron_bank=False
+    )
     g = games[0]
     mask = np.zeros(N_ACTIONS, np.bool_)
     steps = {
@@ -359,7 +365,9 @@ def test_eight_player_records_round_trip_at_every_phase_boundary(seed: int) -> N
 
 
 def test_a_record_spec_states_placed_tokens_for_the_loader_to_check() -> None:
-    games = new_games([np.random.SeedSequence(3, spawn_key=(0,))], players=8, expansion="mod")
+    games = new_games(
+        [np.random.SeedSequence(3, spawn_key=(0,))], players=8, expansion="mod", iron_bank=False
+    )
     spec = position_spec(games, RULES8)
     assert spec["loyalty_placed"] == 1 and spec["westeros_deck_iv"] == []
     games[0].loyalty_placed = 2  # a record breaking the invariant is refused, not hidden

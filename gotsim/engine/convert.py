@@ -314,9 +314,8 @@ def position_rules(position: Position) -> np.recarray:
     edition, player count and variants."""
     if position.edition not in PLAYABLE:
         raise PositionError(f"edition: the engine cannot play {position.edition!r}")
-    return rules_table(
-        position.edition, position.players, dict(position.variants), position.expansion
-    )
+    variants = {"iron_bank": False, **position.variants}  # (a position holds no Iron Bank)
+    return rules_table(position.edition, position.players, variants, position.expansion)
 
 
 # --- record → position -------------------------------------------------------------------------

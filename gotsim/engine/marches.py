@@ -176,7 +176,7 @@ def is_attack(g, t, house: int, area: int) -> bool:
 def planned_count(g, house: int, a: int) -> int:
     """The house's units in ``a`` once the march planned so far is made (for the origin: before
     its leaving units are taken off)."""
-    m = g.moving[a, 0] + g.moving[a, 1] + g.moving[a, 2] + g.moving[a, 3]
+    m = g.moving[a, 0] + g.moving[a, 1] + g.moving[a, 2] + g.moving[a, 3] + g.moving[a, DRAGON]
     return m + (unit_count(g, a) if g.owner[a] == house else 0)
 
 
@@ -195,6 +195,7 @@ def planned_army_summary(g, t, house: int, origin: int):
         m = np.int64(g.moving[a, 0]) + g.moving[a, 1] + g.moving[a, 2] + g.moving[a, 3]
         m += g.moving[a, DRAGON]
         own = np.int64(g.units[a, 0]) + g.units[a, 1] + g.units[a, 2] + g.units[a, 3]
+        own += g.units[a, DRAGON]  # (dragons count for supply, M10)
         leaving += m
         n = m + (own if g.owner[a] == house else 0)
         n = n if a != origin else 0

@@ -26,7 +26,7 @@ from gotsim.engine.state import (
 )
 from gotsim.engine.westeros.common import add_unit, replace_unit
 from gotsim.jit import njit
-from gotsim.rules.ids import FOOTMAN, KNIGHT, SHIP, SIEGE
+from gotsim.rules.ids import DRAGON, FOOTMAN, KNIGHT, SHIP, SIEGE
 
 # --- mustering ------------------------------------------------------------------------------------
 
@@ -139,7 +139,7 @@ def _reserve_and_armies(g, t, house: int):
             n1 += k
             n2 += s
             n3 += e
-            n = f + k + s + e
+            n = f + k + s + e + g.units[a, DRAGON]  # (dragons count for supply, M10)
             a2 += n >= 2
             a3 += n >= 3
             a4 += n >= 4
