@@ -28,6 +28,10 @@ T = rules_table("2e", 7, None, "mod")[0]
 STARK = int(House.STARK)
 LANNISTER = int(House.LANNISTER)
 
+# a writable copy: the heuristic is compiled for writable parameter rows only (one compilation
+# for every way in, tests/test_simulate.py)
+PARAMS = DEFAULTS.copy()
+
 
 def area(name: str) -> int:
     return BOARD.index(name)
@@ -354,7 +358,7 @@ def _resolve_all(heuristic: bool, seeds: int) -> None:
             while g.pending == Decision.LOAN:
                 assert legal(g, T, mask) > 0
                 if heuristic:
-                    action = heuristic_action(g, T, np.int64(house), mask, DEFAULTS, memos[0])
+                    action = heuristic_action(g, T, np.int64(house), mask, PARAMS, memos[0])
                 else:
                     action = pick_from_mask(g.rng, 1 + house, mask)
                 assert mask[action], (card.name, action)
@@ -379,7 +383,7 @@ def test_ib8_heuristic_choices() -> None:
 
     def choose(g, house: int) -> int:
         legal(g, T, mask)
-        return int(heuristic_action(g, T, np.int64(house), mask, DEFAULTS, memos[0]))
+        return int(heuristic_action(g, T, np.int64(house), mask, PARAMS, memos[0]))
 
     g = start()
     start_loan(g, T, STARK, LoanCard.MASTER_AT_ARMS)
@@ -419,7 +423,7 @@ def _games_with_loans(players: int, games: int, heuristic: bool) -> int:
                 while g.pending == Decision.LOAN:
                     legal(g, t, mask)
                     if heuristic:
-                        action = heuristic_action(g, t, np.int64(house), mask, DEFAULTS, memos[0])
+                        action = heuristic_action(g, t, np.int64(house), mask, PARAMS, memos[0])
                     else:
                         action = pick_from_mask(g.rng, 1 + house, mask)
                     assert mask[action]
