@@ -1,4 +1,4 @@
-"""Mother of Dragons' Iron Bank (``iron_bank``; ``docs/rules.md`` IB1–IB9): the variant plays
+"""Mother of Dragons' Iron Bank (``iron_bank``; ``docs/rules.md`` IB1–IB10): the variant plays
 in Mother of Dragons games (refused in one line elsewhere), the rule facts (slots, costs,
 interest, who chooses the units an unpaid interest destroys) and the engine's casebook: slots
 sliding, the Iron Bank order token, buying a loan, interest and the units debts destroy."""
@@ -193,19 +193,21 @@ def test_ib8_each_loan_cards_terms_match_its_printed_effect() -> None:
 
 def test_every_ib_decision_names_tests_that_exist() -> None:
     """Each IB row of ``docs/rules.md`` names tests of this file (or of the loan cards'
-    ``test_iron_bank_loans.py`` or ``test_iron_bank_improvements.py``, IB9's casebook), or says
-    it is not built."""
+    ``test_iron_bank_loans.py``, ``test_iron_bank_improvements.py``, IB9's casebook, or
+    ``test_iron_bank_positions.py``, IB10's), or says it is not built."""
     import re
 
-    improvements = (Path(__file__).parent / "test_iron_bank_improvements.py").read_text("utf-8")
-    defined = set(globals()) | set(re.findall(r"^def (test_\w+)", improvements, re.M))
+    defined = set(globals())
+    for other in ("test_iron_bank_improvements.py", "test_iron_bank_positions.py"):
+        text = (Path(__file__).parent / other).read_text("utf-8")
+        defined |= set(re.findall(r"^def (test_\w+)", text, re.M))
 
     rows = [
         line
         for line in (ROOT / "docs" / "rules.md").read_text(encoding="utf-8").splitlines()
         if line.startswith("| IB")
     ]
-    assert [row.split("|")[1].strip() for row in rows] == [f"IB{i}" for i in range(1, 10)]
+    assert [row.split("|")[1].strip() for row in rows] == [f"IB{i}" for i in range(1, 11)]
     loans = (ROOT / "tests" / "test_iron_bank_loans.py").read_text(encoding="utf-8")
     for row in rows:
         names = re.findall(r"`(test_\w+)`", row.split("|")[-2])
@@ -448,21 +450,24 @@ def test_ib_players_answer_the_bank_legally() -> None:
     assert bought > 0
 
 
-def test_ib_positions_of_an_iron_bank_game_are_refused_in_one_line() -> None:
-    from gotsim.engine.convert import position_from_record
-    from gotsim.engine.position import (
-        PositionError,
-        dump_position,
-        load_position,
-        starting_position,
-    )
+def test_ib10_positions_of_an_iron_bank_game_are_written_and_read() -> None:
+    """IB10: a position of an Iron Bank game is written from its record (the slots and the
+    loans held) and read back; the Iron Bank at 7 players is a position's variant."""
+    from gotsim.engine.convert import position_from_record, record_from_position
+    from gotsim.engine.position import dump_position, load_position, starting_position
 
     spec = dump_position(starting_position("2e", 7, expansion="mod"))
-    with pytest.raises(PositionError, match="positions of an Iron Bank game are not supported"):
-        load_position({**spec, "variants": {**spec["variants"], "iron_bank": True}})
-    c = bank()
-    with pytest.raises(PositionError, match="positions of an Iron Bank game are not supported"):
-        position_from_record(c.g, c.rules)
+    p = load_position({**spec, "variants": {**spec["variants"], "iron_bank": True}})
+    assert p.iron_bank and p.loan_slots is None
+    c = hold(slots(bank(), 3, ib.EMPTY, 7), "stark", 5)
+    c.phase("planning", 3)
+    back = position_from_record(c.g, c.rules)
+    assert back.iron_bank
+    assert back.loan_slots == (ib.LOAN_CARDS[3], None, ib.LOAN_CARDS[7])
+    assert dict(back.loans) == {house_of("stark"): (ib.LOAN_CARDS[5],)}
+    again = record_from_position(back)[0]
+    assert again.loan_slot.tolist() == [3, -1, 7] and again.loans_held[house_of("stark")] == 32
+    assert sorted(again.loan_deck[: again.loan_deck_n]) == [0, 1, 2, 4, 6, 8, 9, 10, 11]
 
 
 def test_ib5_no_consolidate_power_does_not_forbid_the_iron_bank_token() -> None:

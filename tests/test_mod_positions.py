@@ -42,9 +42,7 @@ from gotsim.rules.ids import Unit
 from gotsim.rules.setup import load_setup
 
 BOARD8 = load_board("2e", board="mod8")
-# 8-player games without the Iron Bank (on by default at 8 players; positions of an Iron Bank
-# game are refused in one line, docs/rules.md IB1)
-RULES8 = rules_table("2e", 8, {"iron_bank": False}, expansion="mod")
+RULES8 = rules_table("2e", 8, expansion="mod")  # (with the Iron Bank, on at 8 players: IB1)
 
 
 def start8() -> dict[str, Any]:
@@ -62,6 +60,8 @@ def round3(**changes: Any) -> dict[str, Any]:
     spec["loyalty_taken"] = 3
     spec["dragon_boost"] = 1
     spec["westeros_deck_iv"] = ["fire_made_flesh", "the_long_plan"]
+    # the Iron Bank's slots (the start leaves them to be dealt; by round 3 they are fixed)
+    spec["iron_bank"] = {"slots": ["spymaster", None, "customs_officer"], "loans": {}}
     spec.update(changes)
     return spec
 
@@ -111,7 +111,7 @@ def test_the_westeros_phase_has_not_drawn_this_rounds_card() -> None:
 def test_other_games_write_nothing_new() -> None:
     for p in (starting_position("2e", 6), starting_position("2e", 7, expansion="mod")):
         spec = dump_position(p)
-        assert not {"loyalty_taken", "dragon_boost", "westeros_deck_iv"} & set(spec)
+        assert not {"loyalty_taken", "dragon_boost", "westeros_deck_iv", "iron_bank"} & set(spec)
         assert not any(
             {"loyalty", "crown_bonus", "barrel_bonus", "castle_delta"} & set(r)
             for r in spec["areas"].values()
@@ -249,11 +249,10 @@ def test_a_position_resumes_with_its_loyalty_tokens_deck_iv_and_improvements() -
     assert g.barrel_bonus[BOARD8.index("seagard")] == 1
     assert g.castle_delta[BOARD8.index("seagard")] == -1
     assert int(np.abs(g.crown_bonus).sum() + np.abs(g.barrel_bonus).sum()) == 2
+    assert g.improved == 1  # (the readers look at them)
     assert position_from_record(record_from_position(p, seed=9), RULES8) == p
     # the undrawn cards keep the order new_games shuffled them in
-    fresh = new_games(
-        [np.random.SeedSequence(4, spawn_key=(0,))], players=8, expansion="mod", iron_bank=False
-    )
+    fresh = new_games([np.random.SeedSequence(4, spawn_key=(0,))], players=8, expansion="mod")
     assert [c for c in fresh[0].deck4 if c not in g.deck4[:2]] == list(g.deck4[2:])
 
 
@@ -279,6 +278,7 @@ NOT_IN_POSITION = (
     "westeros_drawn",
     "wildlings",
     "deck4",  # (the drawn ones are the position's; the others' order is hidden)
+    "loan_deck",  # (the Iron Bank's: the cards in it are the position's, their order hidden)
     "battles",
     "battles_won",
     "marched",
@@ -298,9 +298,7 @@ def boundaries8(seed: int) -> Iterator[np.recarray]:
     from gotsim.engine.machine import legal
 
     t = RULES8[0]
-    games = new_games(
-        [np.random.SeedSequence(seed, spawn_key=(0,))], players=8, expansion="mod", iron_bank=False
-    )
+    games = new_games([np.random.SeedSequence(seed, spawn_key=(0,))], players=8, expansion="mod")
     g = games[0]
     mask = np.zeros(N_ACTIONS, np.bool_)
     steps = {
@@ -365,9 +363,7 @@ def test_eight_player_records_round_trip_at_every_phase_boundary(seed: int) -> N
 
 
 def test_a_record_spec_states_placed_tokens_for_the_loader_to_check() -> None:
-    games = new_games(
-        [np.random.SeedSequence(3, spawn_key=(0,))], players=8, expansion="mod", iron_bank=False
-    )
+    games = new_games([np.random.SeedSequence(3, spawn_key=(0,))], players=8, expansion="mod")
     spec = position_spec(games, RULES8)
     assert spec["loyalty_placed"] == 1 and spec["westeros_deck_iv"] == []
     games[0].loyalty_placed = 2  # a record breaking the invariant is refused, not hidden

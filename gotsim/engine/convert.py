@@ -3,7 +3,9 @@ position read back from a record at a phase boundary.
 
 ``record_from_position(p, seed)`` builds a one-game record (``STATE_DTYPE``) that ``advance``
 picks up at the start of the position's phase (or action step); the Westeros and wildling decks,
-which a position does not fix, are shuffled from the seed's nature stream as in ``new_games``.
+which a position does not fix, are shuffled from the seed's nature stream as in ``new_games``
+(and so are Westeros deck IV's undrawn cards and the cards of the Iron Bank's loan deck, those
+in neither its slots nor a house's loans).
 ``position_from_record(g, rules)`` reads a record back as a ``Position``; the record must stand at
 a phase boundary: no decision pending at the start of a phase, or the first decision of a phase
 whose answer nothing before it depends on. Playing on from a position (``play_from_position``,
@@ -58,6 +60,7 @@ from gotsim.engine.state import (
 from gotsim.engine.tables import board_of, expansion_of, rules_table
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House, OrderType, Unit
+from gotsim.rules.iron_bank import LOAN_CARDS
 from gotsim.rules.objectives import Objective
 from gotsim.rules.variants import played_card_set
 
@@ -107,10 +110,16 @@ POSITION_FIELDS: tuple[str, ...] = (
     "dragon_boost",
     "deck4_next",
     "deck4_drawn",
-    # the Iron Bank's improvements (zero unless a loan put them)
+    # the Iron Bank's improvements (zero unless a loan put them) and the flag that has the
+    # readers look at them (board_state.add_improvement)
     "crown_bonus",
     "barrel_bonus",
     "castle_delta",
+    "improved",
+    # the Iron Bank's interest work space, as the engine leaves it at a phase boundary (set by
+    # _position_fields; zero without the Iron Bank)
+    "debt_pos",
+    "debt_left",
 )
 
 
@@ -250,7 +259,34 @@ def _position_fields(p: Position) -> NDArray[np.void]:
         for area, n in getattr(p, key).items():
             g[key][board.index(area)] = n
             g["improved"] = 1  # (the readers then look at them, board_state.add_improvement)
+    # The interest (IB6) is paid at the start of each Westeros phase from round 2: not begun
+    # at the start of a Westeros phase (a boundary never stands in the middle of it), done
+    # (every house in turn order charged) in the phases after it, not yet in round 1
+    paid = p.iron_bank and p.round > 1 and p.phase != RoundPhase.WESTEROS
+    g["debt_pos"] = p.players + 1 if paid else 0
+    g["debt_left"] = 0
     return g
+
+
+def _loans_in_place(games: np.recarray, p: Position) -> None:
+    """The Iron Bank of the position: its slots and loans held, the other loan cards in the
+    deck in the order ``new_games`` shuffled them (its first slot's card, then its deck). A
+    position whose slots are not fixed keeps ``new_games``' slots, the setup's."""
+    if p.loan_slots is None:
+        return
+    slots = [-1 if card is None else LOAN_CARDS.index(card) for card in p.loan_slots]
+    held = {LOAN_CARDS.index(card) for cards in p.loans.values() for card in cards}
+    for g in games:
+        shuffled = [int(c) for c in g["loan_slot"] if c >= 0]
+        shuffled += [int(c) for c in g["loan_deck"][: int(g["loan_deck_n"])]]
+        deck = [c for c in shuffled if c not in slots and c not in held]
+        g["loan_deck"][:] = -1
+        g["loan_deck"][: len(deck)] = deck
+        g["loan_deck_n"] = len(deck)
+        g["loan_slot"][:] = slots
+        g["loans_held"][:] = 0
+        for house, cards in p.loans.items():
+            g["loans_held"][house] = sum(1 << LOAN_CARDS.index(card) for card in cards)
 
 
 def _deck_iv_drawn_first(games: np.recarray, drawn: tuple[str, ...]) -> None:
@@ -270,7 +306,7 @@ def position_records(p: Position, seeds: Sequence[np.random.SeedSequence]) -> np
         edition=p.edition,
         players=p.players,
         expansion=p.expansion,
-        iron_bank=False,  # (positions of an Iron Bank game are refused)
+        iron_bank=p.iron_bank,
     )
     fields = _position_fields(p)
     dealing = p.expansion == "affc" and p.objectives is None
@@ -284,6 +320,8 @@ def position_records(p: Position, seeds: Sequence[np.random.SeedSequence]) -> np
         games["loop_house"] = 0
     if p.loyalty_game:
         _deck_iv_drawn_first(games, p.deck_iv)
+    if p.iron_bank:
+        _loans_in_place(games, p)
     return games
 
 
@@ -314,8 +352,9 @@ def position_rules(position: Position) -> np.recarray:
     edition, player count and variants."""
     if position.edition not in PLAYABLE:
         raise PositionError(f"edition: the engine cannot play {position.edition!r}")
-    variants = {"iron_bank": False, **position.variants}  # (a position holds no Iron Bank)
-    return rules_table(position.edition, position.players, variants, position.expansion)
+    return rules_table(
+        position.edition, position.players, dict(position.variants), position.expansion
+    )
 
 
 # --- record → position -------------------------------------------------------------------------
@@ -386,7 +425,12 @@ def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
         return action, ActionStep.CONSOLIDATE_POWER
     if g.combat_area >= 0:
         raise NotAtBoundaryError("a battle is in progress")
-    if phase == Phase.WESTEROS and pending == Decision.NONE and all_clear(g, WESTEROS_COUNTERS):
+    if (
+        phase == Phase.WESTEROS
+        and pending == Decision.NONE
+        and all_clear(g, WESTEROS_COUNTERS)
+        and (not t.iron_bank or g.debt_pos == 0)  # (the Iron Bank's interest not begun)
+    ):
         return RoundPhase.WESTEROS, None
     if phase == Phase.OBJECTIVES and _dealing(g, t):
         return RoundPhase.PLANNING, None  # A Feast for Crows: the objective cards just dealt
@@ -439,8 +483,6 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     phase, step = boundary(g, t)
     if t.edition != 2:
         raise PositionError("edition: reading a 1st-edition record back as a position is not built")
-    if t.iron_bank:
-        raise PositionError("variants.iron_bank: positions of an Iron Bank game are not supported")
     expansion = expansion_of(t)
     card_set = played_card_set(expansion, bool(t.adwd_house_cards))
     board = board_of(t)
@@ -497,6 +539,7 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
             "adwd_house_cards": card_set == "adwd",
             **({"eyrie_port": True} if t.eyrie_port else {}),
             **({"sea_orders": bool(t.sea_orders)} if expansion == "mod" else {}),
+            **({"iron_bank": bool(t.iron_bank)} if expansion == "mod" else {}),
         },
         "round": int(g.game_round),
         "phase": phase.id,
@@ -528,6 +571,8 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
         spec["loyalty_placed"] = int(g.loyalty_placed)
         spec["dragon_boost"] = int(g.dragon_boost)
         spec["westeros_deck_iv"] = [ids[int(c)] for c in g.deck4[: int(g.deck4_next)]]
+    if t.iron_bank:  # the slots and the loans held; the loan deck's order is hidden
+        spec["iron_bank"] = _iron_bank_spec(g, t, houses)
     if t.victory_points:  # A Feast for Crows: points and objective cards
         spec["victory_points"] = {h.id: int(g.vp[h]) for h in houses}
         if not _dealing(g, t):
@@ -538,6 +583,22 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
             h.id: [o.id for o in Objective if g.objective_at[o] == OBJ_SCORED + h] for h in houses
         }
     return spec
+
+
+def _iron_bank_spec(g: Record, t: Record, houses: list[House]) -> dict[str, Any]:
+    """The record's Iron Bank as a position writes it (``iron_bank``): the slots' cards and
+    each house's loans. A vassal holding loans (which the engine never lets happen) is refused:
+    a position has no vassals to hold them."""
+    for house in House:
+        if g.loans_held[house] and t.vassal[house]:
+            raise PositionError(f"iron_bank.loans.{house.id}: a vassal holds no loans")
+    loans: dict[str, list[str]] = {}
+    for house in houses:
+        held = int(g.loans_held[house])
+        if held:
+            loans[house.id] = [card for c, card in enumerate(LOAN_CARDS) if (held >> c) & 1]
+    slots = [None if c < 0 else LOAN_CARDS[int(c)] for c in g.loan_slot]
+    return {"slots": slots, "loans": loans}
 
 
 def position_from_record(g: Record, rules: Any, *, kings_court_swap: bool = False) -> Position:

@@ -107,14 +107,11 @@ class StudyResult:
 
 
 @lru_cache(maxsize=4)
-def _position_start(text: str) -> tuple[Any, np.recarray]:
-    """The position and a one-game record standing in it (its board fields are copied into
-    every game of a block; the decks come from each game's own seed)."""
-    from gotsim.engine.convert import record_from_position
-    from gotsim.engine.position import load_position
+def _position_start(text: str) -> Any:
+    """The position, checked for what an engine record can hold."""
+    from gotsim.engine.convert import resumable_position
 
-    position = load_position(json.loads(text))
-    return position, record_from_position(position)
+    return resumable_position(json.loads(text))
 
 
 def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
@@ -122,26 +119,19 @@ def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
     them (that function has no ``first_game`` yet, so a block builds its own records)."""
     import numba
 
-    from gotsim.engine.convert import POSITION_FIELDS
-    from gotsim.engine.init import new_games
+    from gotsim.engine.convert import position_records
     from gotsim.engine.tables import rules_table
     from gotsim.play.simulate import EngineIncompleteError, play_batch
 
     assert task.position is not None
-    position, start = _position_start(task.position)
+    position = _position_start(task.position)
     seeds = [
         np.random.SeedSequence(task.seed, spawn_key=(i,))
         for i in range(task.first_game, task.first_game + task.n_games)
     ]
-    games = new_games(
-        seeds,
-        edition=position.edition,
-        players=position.players,
-        expansion=position.expansion,
-        iron_bank=False,  # (positions of an Iron Bank game are refused)
-    )
-    for name in POSITION_FIELDS:
-        games[name][:] = start[name][0]
+    # each game's decks (Westeros, wildlings, deck IV's undrawn cards, the Iron Bank's loan deck)
+    # from its own seed, as play_from_position has them
+    games = position_records(position, seeds)
     rules = rules_table(
         position.edition,
         position.players,

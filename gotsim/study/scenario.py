@@ -632,6 +632,9 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
         if not given[SEA_ORDERS] and SEA_ORDERS not in axes:
             fixed[SEA_ORDERS] = bool(position["variants"].get(SEA_ORDERS, False))
             given[SEA_ORDERS] = True
+        if not given[IRON_BANK] and IRON_BANK not in axes:
+            fixed[IRON_BANK] = bool(position["variants"].get(IRON_BANK, False))
+            given[IRON_BANK] = True  # the position says whether its game has the Iron Bank
 
     cells = []
     for index, combination in enumerate(itertools.product(*axes.values())):
@@ -798,6 +801,13 @@ def _check_cell(
                 _key("expansion", axes),
                 f"start_position is a {position.get('expansion') or 'base'}-game position, the "
                 f"cell plays {cell.expansion or 'the base game'}{where}",
+            )
+        bank = bool(position["variants"].get(IRON_BANK, False))
+        if (IRON_BANK in cell.modules) != bank:
+            r.fail(
+                _key(IRON_BANK, axes),
+                f"start_position is of a game {'with' if bank else 'without'} the Iron Bank; "
+                f"the cell plays {'without' if bank else 'with'} it{where}",
             )
         held = bool(position["variants"].get(ADWD_HOUSE_CARDS, False))
         if (ADWD_HOUSE_CARDS in cell.modules) != held:

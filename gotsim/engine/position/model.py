@@ -29,6 +29,7 @@ VARIANTS: tuple[str, ...] = (
     "adwd_house_cards",
     "eyrie_port",
     "sea_orders",
+    "iron_bank",
 )
 TOP_KEYS: tuple[str, ...] = (
     "format",
@@ -55,6 +56,7 @@ TOP_KEYS: tuple[str, ...] = (
     "loyalty_placed",
     "dragon_boost",
     "westeros_deck_iv",
+    "iron_bank",
     "wildling_threat",
     "restriction",
     "impassable",
@@ -86,6 +88,8 @@ AREA_KEYS: tuple[str, ...] = (
     "barrel_bonus",
     "castle_delta",
 )
+# the Iron Bank of a position: the loan cards face up in the slots and the loans each house holds
+IRON_BANK_KEYS: tuple[str, ...] = ("slots", "loans")
 # the Iron Bank's improvements of an area, as the record names them (``docs/rules.md`` IB9):
 # crowns and barrels added, the change of its castle level
 IMPROVEMENTS: tuple[str, ...] = ("crown_bonus", "barrel_bonus", "castle_delta")
@@ -281,6 +285,13 @@ class Position:
     crown_bonus: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     barrel_bonus: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     castle_delta: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    # the Iron Bank (``variants.iron_bank``): the loan cards face up in the three slots, first
+    # (cost 7) to third (cost 1), None an empty slot; None for the whole: not fixed, the slots as
+    # set up, their card dealt from the loan deck when the game resumes (round 1, no loan held).
+    # The loans each house holds (houses holding one; ``rules.iron_bank.LOAN_CARDS`` order).
+    # Every other loan card is in the loan deck, whose order is not part of a position
+    loan_slots: tuple[str | None, ...] | None = None
+    loans: Mapping[House, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
 
     def __repr__(self) -> str:
         step = f"/{self.step.id}" if self.step is not None else ""
@@ -300,6 +311,11 @@ class Position:
     def loyalty_game(self) -> bool:
         """Mother of Dragons at 8 players: loyalty tokens, dragons and Westeros deck IV."""
         return self.setup.loyalty_to_win > 0
+
+    @property
+    def iron_bank(self) -> bool:
+        """Whether the game plays Mother of Dragons' Iron Bank (on by default at 8 players)."""
+        return bool(self.variants.get("iron_bank"))
 
     @property
     def loyalty_placed(self) -> int:
@@ -411,12 +427,13 @@ def dump_position(position: Position) -> dict[str, Any]:
     if p.expansion is not None:
         out["expansion"] = p.expansion
     # (the A Dance with Dragons cards only when on: a base-game position reads as it always did)
-    # (Mother of Dragons' sea orders always: they are on unless switched off)
-    optional = ("adwd_house_cards", "eyrie_port", "sea_orders")
+    # (Mother of Dragons' sea orders and Iron Bank always: the one is on unless switched off,
+    # the other's default goes by the player count)
+    optional = ("adwd_house_cards", "eyrie_port", "sea_orders", "iron_bank")
     variants = {
         k: v
         for k, v in p.variants.items()
-        if k not in optional or v or (k == "sea_orders" and p.expansion == "mod")
+        if k not in optional or v or (k in ("sea_orders", "iron_bank") and p.expansion == "mod")
     }
     out.update(
         {
@@ -451,6 +468,10 @@ def dump_position(position: Position) -> dict[str, Any]:
         out["loyalty_taken"] = p.loyalty_taken
         out["dragon_boost"] = p.dragon_boost
         out["westeros_deck_iv"] = list(p.deck_iv)
+    if p.iron_bank:  # the slots (left out while not fixed) and the loans held
+        bank: dict[str, Any] = {} if p.loan_slots is None else {"slots": list(p.loan_slots)}
+        bank["loans"] = {h.id: list(cards) for h, cards in p.loans.items()}
+        out["iron_bank"] = bank
     out.update(
         {
             "wildling_threat": p.wildling_threat,

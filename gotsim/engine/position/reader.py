@@ -14,6 +14,7 @@ from gotsim.engine.position.model import (
     AREA_KEYS,
     FORMAT,
     IMPROVEMENTS,
+    IRON_BANK_KEYS,
     REQUIRED_KEYS,
     RESOLVED_BEFORE,
     RESTRICTIONS,
@@ -39,6 +40,7 @@ from gotsim.engine.position.queries import control
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import game_cards, house_deck
 from gotsim.rules.ids import EDITIONS, AreaKind, House, Unit
+from gotsim.rules.iron_bank import LOAN_CARDS, N_SLOTS, STARTING_POWER_TOKENS
 from gotsim.rules.objectives import Objective
 from gotsim.rules.setup import TRACKS, Setup, SetupDataError, load_setup
 from gotsim.rules.units import unit_facts
@@ -47,6 +49,7 @@ from gotsim.rules.variants import (
     Rules,
     expansion_board,
     expansion_name,
+    iron_bank_default,
     played_card_set,
 )
 
@@ -120,6 +123,7 @@ class _Reader:
         variants = self.variants()
         self.card_set = played_card_set(self.expansion, variants["adwd_house_cards"])
         self.sea_orders: bool = variants["sea_orders"]  # Mother of Dragons' sea order tokens
+        self.bank: bool = variants["iron_bank"]  # Mother of Dragons' Iron Bank
         if variants["eyrie_port"]:  # A Feast for Crows: the board with The Eyrie's port
             self.board = load_board(edition, board=expansion_board(self.expansion, players, True))
         self.deck_order = {c.id: i for i, c in enumerate(game_cards(edition, self.card_set))}
@@ -213,6 +217,7 @@ class _Reader:
         impassable = self.impassable()
         areas = self.areas(phase, set(impassable))
         taken, boost, deck_iv = self.loyalty(round_, phase, areas["loyalty"])
+        loan_slots, loans = self.iron_bank(round_)
         position = Position(
             edition=self.edition,
             players=self.players,
@@ -251,6 +256,8 @@ class _Reader:
             dragon_boost=boost,
             deck_iv=deck_iv,
             **{key: MappingProxyType(areas[key]) for key in IMPROVEMENTS},
+            loan_slots=loan_slots,
+            loans=MappingProxyType(loans),
         )
         _check_board(position, self.setup)
         return position
@@ -362,6 +369,80 @@ class _Reader:
             )
         return taken, boost, tuple(raw)
 
+    def iron_bank(
+        self, round_: int
+    ) -> tuple[tuple[str | None, ...] | None, dict[House, tuple[str, ...]]]:
+        """The Iron Bank (``docs/rules.md`` IB10): ``iron_bank.slots``, the three slots' loan
+        cards (null: empty), and ``iron_bank.loans``, each house's loans held; each card once.
+        The slots may be left out only in round 1 while no loan is held (they are then as set
+        up, the first slot's card dealt from the loan deck when the game resumes). One card
+        enters the first slot each round and slides one slot along a round later, so by round
+        ``r`` a card stands in slot ``k`` (from 0) only if ``k < r`` and at most ``r`` cards are
+        out of the deck."""
+        raw = self.spec.get("iron_bank")
+        if not self.bank:
+            if raw is not None:
+                raise fail(
+                    "iron_bank", "only a game with the Iron Bank (variants.iron_bank) has it"
+                )
+            return None, {}
+        bank = read_object({} if raw is None else raw, "iron_bank")
+        check_keys(bank, IRON_BANK_KEYS, "iron_bank.")
+        seen: dict[str, str] = {}
+
+        def card(value: Any, where: str) -> str:
+            if not isinstance(value, str) or value not in LOAN_CARDS:
+                raise fail(where, f"unknown loan card {value!r}{hint(value, LOAN_CARDS)}")
+            if value in seen:
+                raise fail(where, f"{value} is listed twice (also {seen[value]})")
+            seen[value] = where
+            return value
+
+        slots: tuple[str | None, ...] | None = None
+        if "slots" in bank:
+            listed = bank["slots"]
+            where = "iron_bank.slots"
+            if not isinstance(listed, list):
+                raise fail(
+                    where, "must be the list of the 3 slots' loan cards, null for an empty one"
+                )
+            if len(listed) != N_SLOTS:
+                raise fail(where, f"the Iron Bank has {N_SLOTS} loan slots, got {len(listed)}")
+            for k, value in enumerate(listed):
+                if value is None:
+                    continue
+                card(value, f"{where}[{k}]")
+                if k >= round_:
+                    raise fail(
+                        f"{where}[{k}]",
+                        f"a loan card reaches slot {k + 1} in round {k + 1} at the earliest "
+                        f"(one slide a round), not in round {round_}",
+                    )
+            slots = tuple(listed)
+        held = read_object(bank.get("loans", {}), "iron_bank.loans")
+        loans: dict[House, tuple[str, ...]] = {}
+        for name, listed in held.items():
+            where = f"iron_bank.loans.{name}"
+            house = self.house(name, where)
+            if not isinstance(listed, list):
+                raise fail(where, "must be a list of loan card ids")
+            cards = {card(value, f"{where}[{i}]") for i, value in enumerate(listed)}
+            if cards:
+                loans[house] = tuple(c for c in LOAN_CARDS if c in cards)
+        if slots is None and (round_ > 1 or loans):
+            raise fail(
+                "iron_bank.slots",
+                "required after round 1 or once a loan is held (the 3 slots' loan cards, null "
+                "for an empty one)",
+            )
+        if len(seen) > round_:
+            raise fail(
+                "iron_bank",
+                f"{len(seen)} loan cards in the slots and held by round {round_}; one leaves the "
+                "loan deck each round at most",
+            )
+        return slots, {h: loans[h] for h in self.houses if h in loans}
+
     def text(self, key: str) -> str:
         value = self.spec.get(key, "")
         if not isinstance(value, str):
@@ -370,13 +451,14 @@ class _Reader:
 
     def variants(self) -> dict[str, bool]:
         raw = read_object(self.spec.get("variants", {}), "variants")
-        if raw.get("iron_bank"):  # (its loan deck, slots and loans held are not written yet)
-            raise fail("variants.iron_bank", "positions of an Iron Bank game are not supported")
         check_keys(raw, VARIANTS, "variants.")
         # an expansion's own option is on unless switched off (A Dance with Dragons' house
-        # cards, Mother of Dragons' sea orders)
+        # cards, Mother of Dragons' sea orders); the Iron Bank as the rules default it (IB1: on
+        # in Mother of Dragons at 8 players)
         own = {"adwd": "adwd_house_cards", "mod": "sea_orders"}.get(self.expansion or "")
-        out = {key: read_bool(raw.get(key, key == own), f"variants.{key}") for key in VARIANTS}
+        defaults = {key: key == own for key in VARIANTS}
+        defaults["iron_bank"] = iron_bank_default(self.expansion, self.players)
+        out = {key: read_bool(raw.get(key, defaults[key]), f"variants.{key}") for key in VARIANTS}
         if out["kings_court_swap"] and self.expansion is not None:
             raise fail(
                 "variants.kings_court_swap",
@@ -390,6 +472,8 @@ class _Reader:
             raise fail("variants.eyrie_port", "an A Feast for Crows option (expansion affc)")
         if out["sea_orders"] and self.expansion != "mod":
             raise fail("variants.sea_orders", "a Mother of Dragons option (expansion mod)")
+        if out["iron_bank"] and self.expansion != "mod":
+            raise fail("variants.iron_bank", "a Mother of Dragons option (expansion mod)")
         return out
 
     def phase(self) -> tuple[RoundPhase, ActionStep | None]:
@@ -528,7 +612,7 @@ class _Reader:
                 *IMPROVEMENTS,
             )
         }
-        tokens = order_tokens(self.edition, sea_orders=self.sea_orders)
+        tokens = order_tokens(self.edition, sea_orders=self.sea_orders, iron_bank=self.bank)
         for area_id in sorted(raw, key=lambda a: board.area_index.get(a, -1)):
             where = f"areas.{area_id}"
             if area_id not in board.area_index:
@@ -564,6 +648,12 @@ class _Reader:
                     out["routed"][area_id] = routed
             if "order" in record:
                 order = record["order"]
+                if order == "sea_iron_bank" and not self.bank:
+                    raise fail(
+                        f"{where}.order",
+                        "sea_iron_bank is the Iron Bank's order token; this game plays without "
+                        "the Iron Bank (variants.iron_bank)",
+                    )
                 if not isinstance(order, str) or order not in tokens:
                     raise fail(
                         f"{where}.order",
@@ -715,7 +805,8 @@ def _check_board(p: Position, setup: Setup) -> None:
     """Cross-area rules: ports, unit limits, order tokens and stars, power, supply."""
     board = p.board
     held = control(p)
-    tokens = order_tokens(p.edition, sea_orders=bool(p.variants.get("sea_orders")))
+    sea_orders = bool(p.variants.get("sea_orders"))
+    tokens = order_tokens(p.edition, sea_orders=sea_orders, iron_bank=p.iron_bank)
     for area, house in p.occupants.items():
         i = board.index(area)
         if board.kind[i] != AreaKind.PORT:
@@ -823,15 +914,25 @@ def starting_position(
     *,
     kings_court_swap: bool = False,
     expansion: str | None = None,
+    iron_bank: bool | None = None,
 ) -> Position:
     """The position at the start of round 1 (planning phase), built from ``load_setup``
-    (``expansion``: a 2nd-edition expansion's own start, with its house cards).
+    (``expansion``: a 2nd-edition expansion's own start, with its house cards; ``iron_bank``:
+    Mother of Dragons with or without the Iron Bank, by default as the rules have it, on at 8
+    players: 7 power tokens in hand, the loan slots dealt when the game resumes).
 
     >>> p = starting_position("2e", 4)
     >>> p.neutral_forces["storms_end"], p.power[House.STARK], p.wildling_threat
     (4, 5, 2)
+    >>> bank = starting_position("2e", 8, expansion="mod")
+    >>> bank.iron_bank, bank.power[House.TARGARYEN], bank.loan_slots
+    (True, 7, None)
     """
     setup = load_setup(edition, players, kings_court_swap=kings_court_swap, expansion=expansion)
+    bank = iron_bank_default(setup.expansion, players) if iron_bank is None else iron_bank
+    if bank and setup.expansion != "mod":
+        raise fail("variants.iron_bank", "a Mother of Dragons option (expansion mod)")
+    power = {h: STARTING_POWER_TOKENS if bank else setup.power[h] for h in setup.houses}
     cards = Rules.of(edition, players, None, setup.expansion).card_set
     board = load_board(edition, board=setup.board)
     occupants: dict[str, House] = {}
@@ -855,6 +956,7 @@ def starting_position(
                 "adwd_house_cards": cards == "adwd",
                 "eyrie_port": False,
                 "sea_orders": setup.expansion == "mod",
+                "iron_bank": bank,
             }
         ),
         round=1,
@@ -872,7 +974,7 @@ def starting_position(
         tracks=MappingProxyType({t: setup.tracks[t] for t in TRACKS}),
         blade_used=False,
         raven_used=False,
-        power=MappingProxyType({h: setup.power[h] for h in setup.houses}),
+        power=MappingProxyType(power),
         supply=MappingProxyType({h: setup.supply[h] for h in setup.houses}),
         hands=MappingProxyType(
             {h: tuple(c.id for c in house_deck(edition, h, cards)) for h in setup.houses}
