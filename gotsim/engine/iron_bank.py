@@ -18,7 +18,7 @@ import numpy as np
 from gotsim.engine.board_state import ask, controller, lose_power, unit_count
 from gotsim.engine.loans import start_loan
 from gotsim.engine.state import ACT_NONE, N_LOAN_SLOTS, N_LOANS, Decision, U
-from gotsim.engine.westeros.common import remove_unit
+from gotsim.engine.westeros.common import all_units, only_unit_type, remove_unit, unit_types_in
 from gotsim.jit import njit
 from gotsim.rules.iron_bank import SLOT_COSTS as _SLOT_COSTS
 
@@ -118,15 +118,6 @@ def interest_chooser(g, t, debtor: int) -> int:
 
 
 @njit
-def units_of(g, t, house: int) -> int:
-    n = 0
-    for a in range(t.n_areas):
-        if g.owner[a] == house:
-            n += unit_count(g, a)
-    return n
-
-
-@njit
 def _single_choice(g, t, house: int) -> int:
     """The area of ``house``'s units when they are all of one type in one area, else -1."""
     found = -1
@@ -135,22 +126,10 @@ def _single_choice(g, t, house: int) -> int:
             continue
         if found >= 0:
             return -1
-        kinds = 0
-        for u in range(U):
-            if g.units[a, u] > 0:
-                kinds += 1
-        if kinds > 1:
+        if unit_types_in(g, a) > 1:
             return -1
         found = a
     return found
-
-
-@njit
-def _first_unit(g, a: int) -> int:
-    for u in range(U):
-        if g.units[a, u] > 0:
-            return u
-    return -1
 
 
 @njit
@@ -177,7 +156,7 @@ def interest_step(g, t) -> bool:
     while g.debt_pos <= t.players:
         debtor = g.track[0, g.debt_pos - 1]
         while g.debt_left > 0:
-            left = units_of(g, t, debtor)
+            left = all_units(g, t, debtor)
             if left == 0:
                 g.debt_left = 0
                 break
@@ -192,7 +171,7 @@ def interest_step(g, t) -> bool:
                     if g.owner[a] == debtor and unit_count(g, a) > 0:
                         only = a
                         break
-            remove_unit(g, t, only, _first_unit(g, only))
+            remove_unit(g, t, only, only_unit_type(g, only))
             g.debt_left -= 1
         if g.debt_pos < t.players:
             _charge(g, t, g.debt_pos)
@@ -220,14 +199,10 @@ def debt_apply(g, t, house: int, action: int) -> None:
     debtor = g.ctx[1]
     if g.ctx[0] == PICK_AREA:
         a = action
-        kinds = 0
-        for u in range(U):
-            if g.units[a, u] > 0:
-                kinds += 1
-        if kinds > 1:
+        if unit_types_in(g, a) > 1:
             ask(g, Decision.PAY_DEBT, house, PICK_UNIT, debtor, a, g.debt_left)
             return
-        u = _first_unit(g, a)
+        u = only_unit_type(g, a)
     else:
         a = g.ctx[2]
         u = action
