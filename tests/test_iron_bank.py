@@ -53,6 +53,32 @@ def test_ib1_default_off_at_seven_players_on_at_eight() -> None:
     assert not iron_bank_default(None, 6)
 
 
+def test_ib1_default_on_on_the_eight_house_board_with_vassals(tmp_path: Path) -> None:
+    """IB1, V21: S&R's player count is 8 on the 8-house board, vassals included, so the Iron Bank
+    is on there by default (Rules, the starting records, scenarios), off on the 7-house board."""
+    from gotsim.engine.init import new_games
+    from gotsim.study.scenario import load_scenario
+
+    eight = {"vassals": True, "eight_houses": True}
+    assert iron_bank_default("mod", 5, True)
+    assert Rules.of("2e", 5, eight, "mod").on("iron_bank")
+    assert not Rules.of("2e", 5, {**eight, "iron_bank": False}, "mod").on("iron_bank")
+    assert not Rules.of("2e", 5, {"vassals": True}, "mod").on("iron_bank")
+    seeds = [np.random.SeedSequence(11, spawn_key=(k,)) for k in range(2)]
+    games = new_games(seeds, players=5, expansion="mod", vassals=True, eight_houses=True)
+    assert (games.loan_deck_n > 0).all()
+    assert (games.power[:, 7] == 7).all()  # a player's 7 tokens (IB1)
+    seven = new_games(seeds[:1], players=5, expansion="mod", vassals=True)
+    assert (seven.loan_deck_n == 0).all()
+    path = tmp_path / "v8.toml"
+    path.write_text(
+        'name = "v8"\nseed = 1\nexpansion = "mod"\nplayers = 5\ngames = 10\n'
+        "[variants]\nvassals = true\neight_houses = true\n"
+    )
+    (cell,) = load_scenario(path).cells
+    assert "iron_bank" in cell.modules and "eight_houses" in cell.modules
+
+
 def test_ib1_seven_power_tokens_and_the_loan_deck_at_the_start() -> None:
     """IB1, IB2: 7 power tokens in hand with the Iron Bank (5 without); the loan deck shuffled
     from the nature stream after every other deck, so the other decks are the same with or

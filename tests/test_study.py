@@ -763,6 +763,21 @@ def test_compare_within_strata_and_houses_in_play() -> None:
         compare(games, house="lannister", by="nope")
 
 
+def test_win_rates_leave_vassals_out() -> None:
+    """A vassal never wins (V9): in a vassal game it has no win rate; the same house playing in
+    another game keeps its row."""
+    games = pd.DataFrame(
+        {
+            "winner": ["stark", "lannister", "stark", "martell"],
+            "castles_martell": [2, 3, 1, 4],
+            "vassal_houses": ["martell,arryn", "martell,arryn", "martell,arryn", ""],
+        }
+    )
+    rates = win_rates(games).set_index("house")
+    assert rates.loc["martell", "games"] == 1 and rates.loc["martell", "wins"] == 1
+    assert rates.loc["stark", "games"] == 4 and "arryn" not in rates.index
+
+
 # --- player models -------------------------------------------------------------------------------
 
 

@@ -93,10 +93,14 @@ def wilson_interval(wins: Any, n: Any, level: float = 0.95) -> tuple[Any, Any]:
 
 
 def _in_play(games: pd.DataFrame, house: str) -> pd.Series:
+    """The games ``house`` plays in as a player: on the board (a ``castles_<house>`` value) and
+    not a vassal (``vassal_houses``; a vassal never wins, so it has no win rate)."""
     column = f"castles_{house}"
-    if column in games.columns:
-        return games[column].notna()
-    return pd.Series(True, index=games.index)
+    playing = games[column].notna() if column in games.columns else pd.Series(True, games.index)
+    if "vassal_houses" in games.columns:
+        vassals = games["vassal_houses"].fillna("").astype(str).str.split(",")
+        playing &= ~vassals.apply(lambda names: house in names)
+    return playing
 
 
 def _houses(games: pd.DataFrame) -> list[str]:

@@ -191,7 +191,7 @@ def _games_from(
     if setup.victory_points:  # A Feast for Crows: the objective cards are dealt
         _deal(games, rules_table(edition, players, expansion=setup.expansion))
     if iron_bank is None:  # (the rules' default: on in 8-player Mother of Dragons games)
-        iron_bank = iron_bank_default(setup.expansion, players) and not vassals
+        iron_bank = iron_bank_default(setup.expansion, players, vassals and eight_houses)
     if iron_bank:  # Mother of Dragons' Iron Bank: after every other shuffle (IB1, IB2)
         for house in setup.houses:
             if house not in setup.vassals:

@@ -80,9 +80,7 @@ EYRIE_PORT = "eyrie_port"
 # Mother of Dragons: every house has a march -1 and a support +0 token for sea areas only
 SEA_ORDERS = "sea_orders"
 # Mother of Dragons: the Iron Bank (loans, interest, its sea order token; 7 starting power tokens).
-# S&R has it off at 7 players and locked on at 8 (``iron_bank_default``). While the engine does
-# not play it (``gotsim.rules.iron_bank.IRON_BANK_PLAYABLE`` false), a game that switches it on
-# is refused in one line rather than played with part of the rule.
+# S&R has it off at 7 players and locked on on the 8-house board (``iron_bank_default``).
 IRON_BANK = "iron_bank"
 # the 2nd edition's expansions a game can be played with (``expansion=``, ``--expansion``, a
 # scenario's ``expansion``): name → the scenario's key in ``data/2e/expansions.json``. ``None``
@@ -109,15 +107,15 @@ _SECOND_EDITION_HAS = {
 }
 
 
-def iron_bank_default(expansion: str | None, players: int) -> bool:
+def iron_bank_default(expansion: str | None, players: int, eight_houses: bool = False) -> bool:
     """Whether a game of ``expansion`` at ``players`` plays the Iron Bank unless told otherwise:
-    S&R locks it on in the 8-player Mother of Dragons game and leaves it off at 7. While the
-    Iron Bank is not playable, the 8-player game goes without it rather than being refused.
+    S&R locks it on when Mother of Dragons is played on the 8-house board (8 players, or fewer
+    with vassals and ``eight_houses``: S&R's player count is then 8) and leaves it off at 7.
 
-    >>> iron_bank_default("mod", 7), iron_bank_default(None, 6)
-    (False, False)
+    >>> iron_bank_default("mod", 7), iron_bank_default(None, 6), iron_bank_default("mod", 5, True)
+    (False, False, True)
     """
-    return expansion == "mod" and players == 8 and IRON_BANK_PLAYABLE
+    return expansion == "mod" and (players == 8 or eight_houses) and IRON_BANK_PLAYABLE
 
 
 def expansion_name(value: object) -> str | None:
@@ -269,7 +267,8 @@ class Rules:
             if default and default not in (variants or {}):
                 flags[default] = True
             if IRON_BANK not in (variants or {}):
-                flags[IRON_BANK] = iron_bank_default(expansion, players)
+                eight = flags[VASSALS] and flags[EIGHT_HOUSES]
+                flags[IRON_BANK] = iron_bank_default(expansion, players, eight)
             on = frozenset(k for k, on in flags.items() if on)
             return cls(edition, players, on, expansion, house_cards)
         return cls(edition, players, frozenset(variants), expansion, house_cards)

@@ -28,6 +28,7 @@ from gotsim.rules.setup import load_setup
 from gotsim.rules.variants import (
     ADWD_HOUSE_CARDS,
     CLASH_OF_KINGS_VARIANTS,
+    EIGHT_HOUSES,
     EXPANSION_PLAYERS,
     EYRIE_PORT,
     IRON_BANK,
@@ -76,8 +77,8 @@ TOP_KEYS: tuple[str, ...] = (
 )
 SETUP_KEYS: tuple[str, ...] = ("houses", "kings_court_swap")
 # the 1st edition's A Clash of Kings modules and the 2nd edition's A Dance with Dragons house
-# cards, A Feast for Crows' Eyrie port and Mother of Dragons' sea orders and Iron Bank, each a
-# [variants] switch and a [grid] axis (a cell's ``modules``)
+# cards, A Feast for Crows' Eyrie port and Mother of Dragons' sea orders, Iron Bank, vassals and
+# their 8-house board, each a [variants] switch and a [grid] axis (a cell's ``modules``)
 MODULES: tuple[str, ...] = (
     *CLASH_OF_KINGS_VARIANTS,
     ADWD_HOUSE_CARDS,
@@ -85,6 +86,7 @@ MODULES: tuple[str, ...] = (
     SEA_ORDERS,
     IRON_BANK,
     VASSALS,
+    EIGHT_HOUSES,
 )
 VARIANT_KEYS: tuple[str, ...] = ("tides_of_battle", *MODULES)
 COMPARE_KEYS: tuple[str, ...] = ("by", "houses", "baseline")
@@ -175,7 +177,7 @@ def _cell_key(cell: Cell) -> dict[str, Any]:
     key = cell.params() | {"policies": dict(cell.policies)}
     if cell.expansion is None:
         del key["expansion"]
-    for option in (EYRIE_PORT, SEA_ORDERS, IRON_BANK, VASSALS):  # (nor an option when off)
+    for option in (EYRIE_PORT, SEA_ORDERS, IRON_BANK, VASSALS, EIGHT_HOUSES):  # (nor when off)
         if not key[option]:
             del key[option]
     return key
@@ -648,8 +650,9 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
         if values["expansion"] == "mod" and not sea_set:
             values[SEA_ORDERS] = True  # Mother of Dragons' sea orders, unless switched off
         bank_set = given[IRON_BANK] or IRON_BANK in axes
-        if not bank_set and not values[VASSALS]:  # the Iron Bank as Rules has it (IB1)
-            values[IRON_BANK] = iron_bank_default(values["expansion"], values["players"])
+        if not bank_set:  # the Iron Bank as Rules has it (IB1)
+            eight = values[VASSALS] and values[EIGHT_HOUSES]
+            values[IRON_BANK] = iron_bank_default(values["expansion"], values["players"], eight)
         modules = tuple(m for m in MODULES if values.pop(m))
         cell = Cell(index=index, modules=modules, **values)
         _check_cell(r, cell, axes, setup, position)
@@ -681,7 +684,11 @@ def _key(axis: str, axes: Mapping[str, Any]) -> str:
 def _player_houses(cell: Cell) -> list[str]:
     """The houses a cell's players play (with vassals: not the vassals)."""
     setup = load_setup(
-        cell.edition, cell.players, expansion=cell.expansion, vassals=VASSALS in cell.modules
+        cell.edition,
+        cell.players,
+        expansion=cell.expansion,
+        vassals=VASSALS in cell.modules,
+        eight_houses=EIGHT_HOUSES in cell.modules,
     )
     return [h.id for h in setup.houses if h not in setup.vassals]
 
@@ -719,6 +726,12 @@ def _check_cell(
             f'the Iron Bank is a Mother of Dragons option (expansion = "mod"){where}',
         )
     vassals = VASSALS in cell.modules
+    if EIGHT_HOUSES in cell.modules and not vassals:
+        r.fail(
+            _key(EIGHT_HOUSES, axes),
+            "eight_houses (Mother of Dragons' 8-house board) is a vassals option: add "
+            f"vassals = true{where}",
+        )
     if vassals:
         try:
             Rules.of(cell.edition, cell.players, cell.variants, cell.expansion)
@@ -745,7 +758,7 @@ def _check_cell(
             f"Tides of Battle is a 2nd-edition variant; the 1st edition has none{where}",
         )
     for module in cell.modules:
-        if module in (EYRIE_PORT, SEA_ORDERS, IRON_BANK, VASSALS):
+        if module in (EYRIE_PORT, SEA_ORDERS, IRON_BANK, VASSALS, EIGHT_HOUSES):
             continue  # (checked with the expansion above)
         if module == ADWD_HOUSE_CARDS:
             if cell.edition != "2e":
