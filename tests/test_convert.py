@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from positioncase import differ_when_played_out, phase_starts, resumed_copy
 
 import gotsim
 from gotsim.engine import machine
@@ -26,7 +27,7 @@ from gotsim.engine.convert import (
     position_rules,
     record_from_position,
 )
-from gotsim.engine.counters import PHASE_COUNTERS, WESTEROS_COUNTERS, WESTEROS_WORK, all_clear
+from gotsim.engine.counters import PHASE_COUNTERS, WESTEROS_COUNTERS, all_clear
 from gotsim.engine.game import Game, RandomPolicy
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
@@ -47,7 +48,6 @@ from gotsim.engine.position.queries import _can_reach
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, ORDER_NAMES, Decision, Phase
 from gotsim.engine.tables import rules_table
-from gotsim.play.runner import play_random_one
 from gotsim.play.simulate import play_from_position, simulate_from_position
 from gotsim.rules.board import load_board
 from gotsim.rules.cards import house_deck
@@ -55,40 +55,6 @@ from gotsim.rules.ids import AreaKind, House
 
 BOARD = load_board("2e")
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "positions"
-
-# Record fields that are work space of a decision or battle long over: they may differ between
-# a game and the same game resumed from its position without changing anything to come.
-SCRATCH = {
-    "ctx",
-    "battle",
-    "combat_from",
-    "combat_step",
-    "losses",
-    "support_side",
-    "moving",
-    "bid",
-    *WESTEROS_WORK,
-    "walk_lands",
-    "walk_seas",
-}
-# What a position does not hold and a resumed game copies from the original to replay it.
-NOT_IN_POSITION = (
-    "rng",
-    "westeros",
-    "westeros_next",
-    "westeros_drawn",
-    "wildlings",
-    "battles",
-    "battles_won",
-    "marched",
-    "history",
-    "history_castles",
-    "history_stars",
-    "history_battles",
-    "history_castles_lost",
-    "history_castles_lost_in_battle",
-    "castle_holder",
-)
 
 
 def spec_of(p: Position) -> dict[str, Any]:
@@ -220,43 +186,13 @@ def test_westeros_position_starts_the_phase() -> None:
 
 # --- random games, snapshot at every phase boundary -------------------------------------------
 
-PHASE_STEP: Mapping[int, Callable[[Any, Any], None]] = {
-    Phase.PLANNING: machine._planning,
-    Phase.RAVEN: machine._raven,
-    Phase.RAIDS: machine._raids,
-    Phase.MARCHES: machine._marches,
-    Phase.CONSOLIDATE: machine._consolidate,
-    Phase.CLEANUP: machine._cleanup,
-    Phase.WESTEROS: machine._westeros,
-}
-
 
 def boundaries(players: int, seed: int, tides: bool) -> Iterator[tuple[np.recarray, Any]]:
-    """A random game played like ``advance`` does, phase function by phase function, yielding
-    a copy of the record each time a phase has just begun (nothing pending)."""
+    """A random game yielding a copy of the record at each phase start (``phase_starts``)."""
     rules = rules_table("2e", players, {"tides_of_battle": tides})
-    t = rules[0]
     games = new_games([np.random.SeedSequence(seed, spawn_key=(0,))], players=players)
-    g = games[0]
-    mask = np.zeros(N_ACTIONS, np.bool_)
-    while not g.done:
-        if g.pending == Decision.NONE:
-            before = int(g.phase)
-            PHASE_STEP[before](g, t)
-            if g.phase != before and g.pending == Decision.NONE and not g.done:
-                yield games.copy(), rules
-            continue
-        legal(g, t, mask)
-        machine.apply_legal(g, t, pick_from_mask(g.rng, 1 + g.pending_house, mask))
-    yield games.copy(), rules  # the finished game
-
-
-def resumed_copy(games: np.recarray, p: Position) -> np.recarray:
-    """The record rebuilt from its position, with what a position does not hold copied over."""
-    again = record_from_position(p)
-    for name in NOT_IN_POSITION:
-        again[name] = games[name]
-    return again
+    for snapshot in phase_starts(games, rules[0]):
+        yield snapshot, rules
 
 
 GAMES = [(3, 0, False), (4, 2, True), (5, 3, False), (6, 0, False), (6, 1, True)]
@@ -279,14 +215,7 @@ def test_round_trips_at_every_phase_boundary(players: int, seed: int, tides: boo
         seen.add((p.phase, p.step))
         if games[0].done:
             continue
-        original, again = games.copy(), resumed_copy(games, p)
-        play_random_one(original[0], t, 1_000_000)
-        play_random_one(again[0], t, 1_000_000)
-        differ = [
-            name
-            for name in original.dtype.names or ()
-            if name not in SCRATCH and not np.array_equal(original[name], again[name])
-        ]
+        differ = differ_when_played_out(games.copy(), resumed_copy(games, p), t)
         assert differ == [], f"{where}: resumed game differs in {differ}"
     assert {s for ph, s in seen if ph == RoundPhase.ACTION} == set(ActionStep)
     assert {ph for ph, _ in seen} == set(RoundPhase)

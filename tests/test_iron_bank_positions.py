@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from positioncase import differ_when_played_out, phase_starts, resumed_copy
 
 from gotsim.cli import main
-from gotsim.engine import machine
 from gotsim.engine.convert import (
     NotAtBoundaryError,
     boundary,
@@ -25,7 +25,6 @@ from gotsim.engine.convert import (
     position_spec,
     record_from_position,
 )
-from gotsim.engine.counters import WESTEROS_WORK
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
 from gotsim.engine.iron_bank import interest_step
@@ -36,10 +35,8 @@ from gotsim.engine.position import (
     load_position,
     starting_position,
 )
-from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.state import N_ACTIONS, Decision, Order, Phase
+from gotsim.engine.state import Order, Phase
 from gotsim.engine.tables import rules_table
-from gotsim.play.runner import play_random_one
 from gotsim.rules.board import load_board
 from gotsim.rules.ids import House
 from gotsim.rules.iron_bank import LOAN_CARDS
@@ -356,69 +353,13 @@ def test_ib10_a_vassal_holding_loans_is_refused() -> None:
         position_spec(games, rules)
 
 
-# Record fields that are work space of a decision or battle long over (tests/test_convert.py)
-SCRATCH = {
-    "ctx",
-    "battle",
-    "combat_from",
-    "combat_step",
-    "losses",
-    "support_side",
-    "moving",
-    "bid",
-    *WESTEROS_WORK,
-    "walk_lands",
-    "walk_seas",
-}
-# what a position does not hold: a resumed game copies it from the original to replay it
-NOT_IN_POSITION = (
-    "rng",
-    "westeros",
-    "westeros_next",
-    "westeros_drawn",
-    "wildlings",
-    "loan_deck",  # (the cards in it are the position's; their order is hidden)
-    "battles",
-    "battles_won",
-    "marched",
-    "history",
-    "history_castles",
-    "history_stars",
-    "history_battles",
-    "history_castles_lost",
-    "history_castles_lost_in_battle",
-    "castle_holder",
-)
-
-
 def boundaries7(seed: int) -> Iterator[np.recarray]:
-    """A random 7-player game with the Iron Bank played phase function by phase function,
-    yielding a copy of the record each time a phase has just begun (nothing pending)."""
-    t = RULES7[0]
+    """A random 7-player game with the Iron Bank, a copy of the record at each phase start
+    (``phase_starts``)."""
     games = new_games(
         [np.random.SeedSequence(seed, spawn_key=(0,))], players=7, expansion="mod", iron_bank=True
     )
-    g = games[0]
-    mask = np.zeros(N_ACTIONS, np.bool_)
-    steps = {
-        Phase.PLANNING: machine._planning,
-        Phase.RAVEN: machine._raven,
-        Phase.RAIDS: machine._raids,
-        Phase.MARCHES: machine._marches,
-        Phase.CONSOLIDATE: machine._consolidate,
-        Phase.CLEANUP: machine._cleanup,
-        Phase.WESTEROS: machine._westeros,
-    }
-    while not g.done:
-        if g.pending == Decision.NONE:
-            before = int(g.phase)
-            steps[before](g, t)
-            if g.phase != before and g.pending == Decision.NONE and not g.done:
-                yield games.copy()
-            continue
-        machine.legal(g, t, mask)
-        machine.apply_legal(g, t, pick_from_mask(g.rng, 1 + g.pending_house, mask))
-    yield games.copy()
+    return phase_starts(games, RULES7[0])
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -441,17 +382,9 @@ def test_ib10_records_round_trip_at_every_phase_boundary(seed: int) -> None:
         assert position_from_record(record_from_position(p, seed=5), RULES7) == p, where
         if g.done:
             continue
-        original, again = games.copy(), record_from_position(p)
+        again = resumed_copy(games, p)
         assert again[0].loan_deck_n == g.loan_deck_n, where
-        for name in NOT_IN_POSITION:
-            again[name] = games[name]
-        play_random_one(original[0], t, 1_000_000)
-        play_random_one(again[0], t, 1_000_000)
-        differ = [
-            name
-            for name in original.dtype.names or ()
-            if name not in SCRATCH and not np.array_equal(original[name], again[name])
-        ]
+        differ = differ_when_played_out(games.copy(), again, t)
         assert differ == [], f"{where}: resumed game differs in {differ}"
         assert violations(again[0], t) == []
     assert seen_loans and seen_slots

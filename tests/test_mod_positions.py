@@ -13,16 +13,15 @@ from typing import Any
 import numpy as np
 import pytest
 from matplotlib.colors import to_hex
+from positioncase import differ_when_played_out, phase_starts, resumed_copy
 
 from gotsim.analysis.board_plot import draw_board, draw_position, draw_setup
 from gotsim.cli import main
-from gotsim.engine import machine
 from gotsim.engine.convert import (
     position_from_record,
     position_spec,
     record_from_position,
 )
-from gotsim.engine.counters import WESTEROS_WORK
 from gotsim.engine.init import new_games
 from gotsim.engine.invariants import violations
 from gotsim.engine.position import (
@@ -33,10 +32,8 @@ from gotsim.engine.position import (
     starting_position,
 )
 from gotsim.engine.position.model import deck_iv_cards
-from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.state import N_ACTIONS, Decision, Phase
+from gotsim.engine.state import Phase
 from gotsim.engine.tables import rules_table
-from gotsim.play.runner import play_random_one
 from gotsim.rules.board import load_board
 from gotsim.rules.ids import Unit
 from gotsim.rules.setup import load_setup
@@ -256,70 +253,10 @@ def test_a_position_resumes_with_its_loyalty_tokens_deck_iv_and_improvements() -
     assert [c for c in fresh[0].deck4 if c not in g.deck4[:2]] == list(g.deck4[2:])
 
 
-# Record fields that are work space of a decision or battle long over, and what a position does
-# not hold (a resumed game copies them from the original), as in tests/test_convert.py.
-SCRATCH = {
-    "ctx",
-    "battle",
-    "combat_from",
-    "combat_step",
-    "losses",
-    "support_side",
-    "moving",
-    "bid",
-    *WESTEROS_WORK,
-    "walk_lands",
-    "walk_seas",
-}
-NOT_IN_POSITION = (
-    "rng",
-    "westeros",
-    "westeros_next",
-    "westeros_drawn",
-    "wildlings",
-    "deck4",  # (the drawn ones are the position's; the others' order is hidden)
-    "loan_deck",  # (the Iron Bank's: the cards in it are the position's, their order hidden)
-    "battles",
-    "battles_won",
-    "marched",
-    "history",
-    "history_castles",
-    "history_stars",
-    "history_battles",
-    "history_castles_lost",
-    "history_castles_lost_in_battle",
-    "castle_holder",
-)
-
-
 def boundaries8(seed: int) -> Iterator[np.recarray]:
-    """A random 8-player game played phase function by phase function, yielding a copy of the
-    record each time a phase has just begun (nothing pending)."""
-    from gotsim.engine.machine import legal
-
-    t = RULES8[0]
+    """A random 8-player game, a copy of the record at each phase start (``phase_starts``)."""
     games = new_games([np.random.SeedSequence(seed, spawn_key=(0,))], players=8, expansion="mod")
-    g = games[0]
-    mask = np.zeros(N_ACTIONS, np.bool_)
-    steps = {
-        Phase.PLANNING: machine._planning,
-        Phase.RAVEN: machine._raven,
-        Phase.RAIDS: machine._raids,
-        Phase.MARCHES: machine._marches,
-        Phase.CONSOLIDATE: machine._consolidate,
-        Phase.CLEANUP: machine._cleanup,
-        Phase.WESTEROS: machine._westeros,
-    }
-    while not g.done:
-        if g.pending == Decision.NONE:
-            before = int(g.phase)
-            steps[before](g, t)
-            if g.phase != before and g.pending == Decision.NONE and not g.done:
-                yield games.copy()
-            continue
-        legal(g, t, mask)
-        machine.apply_legal(g, t, pick_from_mask(g.rng, 1 + g.pending_house, mask))
-    yield games.copy()
+    return phase_starts(games, RULES8[0])
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -347,16 +284,8 @@ def test_eight_player_records_round_trip_at_every_phase_boundary(seed: int) -> N
         assert position_from_record(record_from_position(p, seed=5), RULES8) == p, where
         if g.done:
             continue
-        original, again = games.copy(), record_from_position(p)
-        for name in NOT_IN_POSITION:
-            again[name] = games[name]
-        play_random_one(original[0], t, 1_000_000)
-        play_random_one(again[0], t, 1_000_000)
-        differ = [
-            name
-            for name in original.dtype.names or ()
-            if name not in SCRATCH and not np.array_equal(original[name], again[name])
-        ]
+        again = resumed_copy(games, p)
+        differ = differ_when_played_out(games.copy(), again, t)
         assert differ == [], f"{where}: resumed game differs in {differ}"
         assert violations(again[0], t) == []
     assert seen_tokens and seen_deck
