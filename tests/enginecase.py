@@ -183,7 +183,13 @@ class Case:
         )
         self.g = self.games[0]
         self.log: list[str] = []
-        self.auto: dict[Decision, str] = {Decision.LEAVE_POWER: "no", Decision.BLADE: "keep"}
+        # answered without a script line unless a line names them (Mother of Dragons' gifts of
+        # power tokens open every planning phase: no gift)
+        self.auto: dict[Decision, str] = {
+            Decision.LEAVE_POWER: "no",
+            Decision.BLADE: "keep",
+            Decision.GIFT_POWER: "none",
+        }
         if empty:
             self.clear()
 
@@ -418,6 +424,8 @@ class Case:
             return TRACKS[action]
         if kind in (Decision.TIE_ORDER, Decision.CLAIM_VASSAL, Decision.TARGARYEN_BID):
             return House(action).id
+        if kind == Decision.GIFT_POWER and g.ctx[0] == 0:
+            return House(action).id  # (then the number of tokens)
         if kind == Decision.MUSTER:
             for name, code in MUSTER_WORDS.items():
                 if code == action:
@@ -469,6 +477,8 @@ class Case:
         if kind in TRACK_KINDS:
             return TRACKS.index(word)
         if kind in (Decision.TIE_ORDER, Decision.CLAIM_VASSAL, Decision.TARGARYEN_BID):
+            return house_of(word)
+        if kind == Decision.GIFT_POWER and g.ctx[0] == 0:
             return house_of(word)
         if kind == Decision.MUSTER and word in MUSTER_WORDS:
             return MUSTER_WORDS[word]

@@ -540,6 +540,7 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
             **({"eyrie_port": True} if t.eyrie_port else {}),
             **({"sea_orders": bool(t.sea_orders)} if expansion == "mod" else {}),
             **({"iron_bank": bool(t.iron_bank)} if expansion == "mod" else {}),
+            **({"gift_power": bool(t.gift_power)} if expansion == "mod" else {}),
         },
         "round": int(g.game_round),
         "phase": phase.id,

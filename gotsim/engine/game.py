@@ -645,6 +645,14 @@ class Game:
             return f"claims {house_words(action)} as its vassal this round"
         if kind == Decision.TARGARYEN_BID:
             return f"hands 1 power of its bid to {house_words(action)}"
+        if kind == Decision.GIFT_POWER:
+            if ctx[0] == 0:
+                return (
+                    "gives no power"
+                    if action == ACT_NONE
+                    else f"gives power to {house_words(action)}"
+                )
+            return f"gives {action} power to {house_words(ctx[1])}"
         if kind == Decision.OBJECTIVE:
             return self._objective(house, ctx, action)
         if kind == Decision.LOYALTY:

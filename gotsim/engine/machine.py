@@ -16,6 +16,7 @@ import numpy as np
 
 from gotsim.engine import battle as bt
 from gotsim.engine import combat as cb
+from gotsim.engine import gifts as gf
 from gotsim.engine import iron_bank as ib
 from gotsim.engine import loans as lo
 from gotsim.engine import loyalty as ly
@@ -194,6 +195,8 @@ def _planning(g, t) -> None:
         clear_fortifications(g, t)  # units the Westeros phase destroyed
     if t.vassals and vs.claim_step(g, t):
         return  # the players claim the vassals first (V2)
+    if t.gift_power and gf.gift_step(g, t):
+        return  # then each player may give power tokens (M19)
     if t.one_time_orders and g.plan_one_time_done == 0 and ot.planning_step(g, t):
         return  # a one-time order first (plan_one_time_*), then the others
     a = turn_order_area(g, t)
@@ -210,6 +213,8 @@ def _planning(g, t) -> None:
     clear_phase_counters(g)
     if t.vassals:
         vs.end_of_planning(g)
+    if t.gift_power:
+        gf.end_of_planning(g)
 
 
 # --- the Messenger Raven ------------------------------------------------------------------------
@@ -775,6 +780,8 @@ def legal(g, t, mask) -> int:
         ob.objective_legal(g, t, mask)
     elif kind == Decision.CLAIM_VASSAL:
         vs.claim_legal(g, t, mask)
+    elif kind == Decision.GIFT_POWER:
+        gf.gift_legal(g, t, mask)
     elif kind == Decision.LOYALTY:
         d4.deck4_legal(g, t, mask)
     elif kind == Decision.LOAN:
@@ -883,6 +890,8 @@ def apply_legal(g, t, action: int) -> None:
         ob.objective_apply(g, t, house, action)
     elif kind == Decision.CLAIM_VASSAL:
         vs.claim_apply(g, t, house, action)
+    elif kind == Decision.GIFT_POWER:
+        gf.gift_apply(g, t, house, action)
     elif kind == Decision.LOYALTY:
         d4.deck4_apply(g, t, house, action)
     elif kind == Decision.LOAN:

@@ -287,6 +287,9 @@ class Decision(IntEnum):
     # 2e Mother of Dragons' Clash of Kings (gotsim.engine.westeros.bidding)
     TARGARYEN_BID = 46  # ctx0 Track, ctx1 power of Targaryen's bid left to hand out; action =
     # House whose bid one of them raises
+    # 2e Mother of Dragons' gifts of power tokens (``gift_power``; gotsim.engine.gifts)
+    GIFT_POWER = 47  # ctx0 step (0: the receiver, 1: how many), ctx1 the receiver; action = a
+    # House (ACT_NONE: no gift), then the number of power tokens given
 
 
 class ObjectiveStep(IntEnum):
@@ -436,6 +439,10 @@ def state_dtype(
         ("loans_held", np.uint16, (H,)),
         ("debt_pos", np.int8, ()),
         ("debt_left", np.int8, ()),
+        # Mother of Dragons' gifts of power tokens (engine.gifts, docs/rules.md M19): the place
+        # in the planning phase's turn order of the next house offered a gift (0 not begun,
+        # GIFTS_DONE done)
+        ("gift_turn", np.int8, ()),
         # --- statistics ------------------------------------------------------------------------
         # per round r (row r-1), columns H_*: Westeros cards drawn I-III (after any Winter Is
         # Coming), threat at round end, wildling attacks, last attack's result (1 Night's Watch,

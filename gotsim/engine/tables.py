@@ -28,6 +28,7 @@ from gotsim.rules.variants import (
     EIGHT_HOUSES,
     EXPANSIONS,
     EYRIE_PORT,
+    GIFT_POWER,
     IRON_BANK,
     SEA_ORDERS,
     VASSALS,
@@ -116,6 +117,8 @@ RULES_DTYPE = np.dtype(
         # area whose controller pays 1 less for a loan (Braavos, IB3; -1 none on the board)
         ("iron_bank", np.uint8),
         ("braavos", np.int8),
+        # Mother of Dragons' gifts of power tokens (``gift_power``; engine.gifts): 1 when allowed
+        ("gift_power", np.uint8),
         # the vassals variant (gotsim.engine.vassals): 1 in a vassal game, and per House 1 for
         # a vassal (a house on the board no player takes)
         ("vassals", np.uint8),
@@ -262,6 +265,7 @@ def _rules_table(chosen: Rules) -> np.recarray:
     t["eyrie_port"] = chosen.on(EYRIE_PORT)
     t["sea_orders"] = chosen.on(SEA_ORDERS)
     t["iron_bank"] = chosen.on(IRON_BANK)
+    t["gift_power"] = chosen.on(GIFT_POWER)
     t["braavos"] = board.area_index.get(BRAAVOS, -1)
     if setup.victory_points:
         for objective in objectives():

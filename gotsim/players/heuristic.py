@@ -13,7 +13,7 @@ import numpy as np
 
 from gotsim.engine.machine import apply_legal, legal, order_allowed
 from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.state import N_ACTIONS, Decision
+from gotsim.engine.state import ACT_NONE, N_ACTIONS, Decision
 from gotsim.engine.vassals import deciding_house
 from gotsim.jit import njit
 from gotsim.players import fighting as fi
@@ -118,6 +118,8 @@ def _choose(g, t, house: int, mask, params, memo) -> int:
         return ob.objective_choice(g, t, house, mask, params, memo)
     if kind == Decision.CLAIM_VASSAL:
         return vs.claim_choice(g, t, house, mask)
+    if kind == Decision.GIFT_POWER:
+        return ACT_NONE  # never gives power away (docs/players.md, modelling)
     if kind == Decision.LOYALTY:
         return lo.loyalty_choice(g, t, house, mask, params, memo)
     if kind == Decision.LOAN:

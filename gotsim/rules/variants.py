@@ -37,6 +37,7 @@ VARIANTS: tuple[str, ...] = (
     "iron_bank",
     "vassals",
     "eight_houses",
+    "gift_power",
 )
 # the 1st edition's A Clash of Kings modules (each refused with the 2nd edition)
 CLASH_OF_KINGS_VARIANTS: tuple[str, ...] = VARIANTS[2:8]
@@ -82,6 +83,10 @@ SEA_ORDERS = "sea_orders"
 # Mother of Dragons: the Iron Bank (loans, interest, its sea order token; 7 starting power tokens).
 # S&R has it off at 7 players and locked on on the 8-house board (``iron_bank_default``).
 IRON_BANK = "iron_bank"
+# Mother of Dragons: players may give power tokens from their hand to one another (S&R's
+# ``allowGiftingPowerTokens``, on by default in its Mother of Dragons games; forbidden in A Feast
+# for Crows). Asked once a round, at the start of the planning phase (``gotsim.engine.gifts``).
+GIFT_POWER = "gift_power"
 # the 2nd edition's expansions a game can be played with (``expansion=``, ``--expansion``, a
 # scenario's ``expansion``): name → the scenario's key in ``data/2e/expansions.json``. ``None``
 # (or ``"base"``) is the base game.
@@ -98,8 +103,12 @@ EXPANSION_PLAYERS: dict[str, int] = {name: n[0] for name, n in EXPANSION_PLAYER_
 # player counts of an expansion named by the design but not played yet, for a clear refusal
 PLANNED_PLAYERS: dict[str, tuple[int, ...]] = {}
 # the variants an expansion plays with unless switched off (A Dance with Dragons: its house
-# cards; Mother of Dragons: its sea order tokens, on by default as in S&R)
-_EXPANSION_DEFAULTS = {"adwd": ADWD_HOUSE_CARDS, "mod": SEA_ORDERS}
+# cards; Mother of Dragons: its sea order tokens and gifts of power tokens, on by default as in
+# S&R)
+_EXPANSION_DEFAULTS: dict[str, tuple[str, ...]] = {
+    "adwd": (ADWD_HOUSE_CARDS,),
+    "mod": (SEA_ORDERS, GIFT_POWER),
+}
 # what the 2nd edition refuses of them, after "the 2nd edition has"
 _SECOND_EDITION_HAS = {
     "siege_engines": "them in its base game",
@@ -232,6 +241,10 @@ class Rules:
             raise ValueError(
                 "sea_orders (sea order tokens) is a Mother of Dragons option (expansion mod)"
             )
+        if GIFT_POWER in self.variants and self.expansion != "mod":
+            raise ValueError(
+                "gift_power (gifts of power tokens) is a Mother of Dragons option (expansion mod)"
+            )
         if IRON_BANK in self.variants:
             refusal = iron_bank_refusal(self.expansion)
             if refusal:
@@ -256,16 +269,16 @@ class Rules:
     ) -> Rules:
         """The rules of ``edition`` at ``players`` with ``variants``: a mapping of switches
         (``{"tides_of_battle": True}``, as in scenarios and ``simulate``) or the names on, and
-        ``expansion``. An expansion's own option (A Dance with Dragons' house cards,
-        ``adwd_house_cards``; Mother of Dragons' ``sea_orders``) is on unless the mapping
-        switches it off. ``house_cards`` names a house-card set outright (``"mod"``: the Mother
-        of Dragons decks A)."""
+        ``expansion``. An expansion's own options (A Dance with Dragons' house cards,
+        ``adwd_house_cards``; Mother of Dragons' ``sea_orders`` and ``gift_power``) are on unless
+        the mapping switches them off. ``house_cards`` names a house-card set outright
+        (``"mod"``: the Mother of Dragons decks A)."""
         expansion = expansion_name(expansion)
         if variants is None or isinstance(variants, Mapping):
             flags = variant_flags(variants)
-            default = _EXPANSION_DEFAULTS.get(expansion or "")
-            if default and default not in (variants or {}):
-                flags[default] = True
+            for default in _EXPANSION_DEFAULTS.get(expansion or "", ()):
+                if default not in (variants or {}):
+                    flags[default] = True
             if IRON_BANK not in (variants or {}):
                 eight = flags[VASSALS] and flags[EIGHT_HOUSES]
                 flags[IRON_BANK] = iron_bank_default(expansion, players, eight)
@@ -370,6 +383,7 @@ __all__ = [
     "EXPANSION_PLAYERS",
     "EXPANSION_PLAYER_COUNTS",
     "EYRIE_PORT",
+    "GIFT_POWER",
     "IRON_BANK",
     "PLANNED_PLAYERS",
     "SEA_ORDERS",

@@ -31,6 +31,7 @@ from gotsim.rules.variants import (
     EIGHT_HOUSES,
     EXPANSION_PLAYERS,
     EYRIE_PORT,
+    GIFT_POWER,
     IRON_BANK,
     SEA_ORDERS,
     VASSALS,
@@ -77,14 +78,16 @@ TOP_KEYS: tuple[str, ...] = (
 )
 SETUP_KEYS: tuple[str, ...] = ("houses", "kings_court_swap")
 # the 1st edition's A Clash of Kings modules and the 2nd edition's A Dance with Dragons house
-# cards, A Feast for Crows' Eyrie port and Mother of Dragons' sea orders, Iron Bank, vassals and
-# their 8-house board, each a [variants] switch and a [grid] axis (a cell's ``modules``)
+# cards, A Feast for Crows' Eyrie port and Mother of Dragons' sea orders, Iron Bank, gifts of
+# power tokens, vassals and their 8-house board, each a [variants] switch and a [grid] axis (a
+# cell's ``modules``)
 MODULES: tuple[str, ...] = (
     *CLASH_OF_KINGS_VARIANTS,
     ADWD_HOUSE_CARDS,
     EYRIE_PORT,
     SEA_ORDERS,
     IRON_BANK,
+    GIFT_POWER,
     VASSALS,
     EIGHT_HOUSES,
 )
@@ -177,7 +180,7 @@ def _cell_key(cell: Cell) -> dict[str, Any]:
     key = cell.params() | {"policies": dict(cell.policies)}
     if cell.expansion is None:
         del key["expansion"]
-    for option in (EYRIE_PORT, SEA_ORDERS, IRON_BANK, VASSALS, EIGHT_HOUSES):  # (nor when off)
+    for option in (EYRIE_PORT, SEA_ORDERS, IRON_BANK, GIFT_POWER, VASSALS, EIGHT_HOUSES):
         if not key[option]:
             del key[option]
     return key
@@ -646,9 +649,9 @@ def _build(r: _Reader, raw: Mapping[str, Any]) -> Scenario:
         cards_set = given[ADWD_HOUSE_CARDS] or ADWD_HOUSE_CARDS in axes
         if values["expansion"] == "adwd" and not cards_set:
             values[ADWD_HOUSE_CARDS] = True  # the expansion's own cards, unless switched off
-        sea_set = given[SEA_ORDERS] or SEA_ORDERS in axes
-        if values["expansion"] == "mod" and not sea_set:
-            values[SEA_ORDERS] = True  # Mother of Dragons' sea orders, unless switched off
+        for option in (SEA_ORDERS, GIFT_POWER):  # Mother of Dragons' own, unless switched off
+            if values["expansion"] == "mod" and not (given[option] or option in axes):
+                values[option] = True
         bank_set = given[IRON_BANK] or IRON_BANK in axes
         if not bank_set:  # the Iron Bank as Rules has it (IB1)
             eight = values[VASSALS] and values[EIGHT_HOUSES]
@@ -720,6 +723,11 @@ def _check_cell(
             _key(SEA_ORDERS, axes),
             f'sea orders are a Mother of Dragons option (expansion = "mod"){where}',
         )
+    if GIFT_POWER in cell.modules and cell.expansion != "mod":
+        r.fail(
+            _key(GIFT_POWER, axes),
+            f'gifts of power tokens are a Mother of Dragons option (expansion = "mod"){where}',
+        )
     if IRON_BANK in cell.modules and cell.expansion != "mod":
         r.fail(
             _key(IRON_BANK, axes),
@@ -758,7 +766,7 @@ def _check_cell(
             f"Tides of Battle is a 2nd-edition variant; the 1st edition has none{where}",
         )
     for module in cell.modules:
-        if module in (EYRIE_PORT, SEA_ORDERS, IRON_BANK, VASSALS, EIGHT_HOUSES):
+        if module in (EYRIE_PORT, SEA_ORDERS, IRON_BANK, GIFT_POWER, VASSALS, EIGHT_HOUSES):
             continue  # (checked with the expansion above)
         if module == ADWD_HOUSE_CARDS:
             if cell.edition != "2e":

@@ -30,6 +30,7 @@ VARIANTS: tuple[str, ...] = (
     "eyrie_port",
     "sea_orders",
     "iron_bank",
+    "gift_power",
 )
 TOP_KEYS: tuple[str, ...] = (
     "format",

@@ -452,11 +452,11 @@ class _Reader:
     def variants(self) -> dict[str, bool]:
         raw = read_object(self.spec.get("variants", {}), "variants")
         check_keys(raw, VARIANTS, "variants.")
-        # an expansion's own option is on unless switched off (A Dance with Dragons' house
-        # cards, Mother of Dragons' sea orders); the Iron Bank as the rules default it (IB1: on
-        # in Mother of Dragons at 8 players)
-        own = {"adwd": "adwd_house_cards", "mod": "sea_orders"}.get(self.expansion or "")
-        defaults = {key: key == own for key in VARIANTS}
+        # an expansion's own options are on unless switched off (A Dance with Dragons' house
+        # cards, Mother of Dragons' sea orders and gifts of power tokens); the Iron Bank as the
+        # rules default it (IB1: on in Mother of Dragons at 8 players)
+        own = {"adwd": ("adwd_house_cards",), "mod": ("sea_orders", "gift_power")}
+        defaults = {key: key in own.get(self.expansion or "", ()) for key in VARIANTS}
         defaults["iron_bank"] = iron_bank_default(self.expansion, self.players)
         out = {key: read_bool(raw.get(key, defaults[key]), f"variants.{key}") for key in VARIANTS}
         if out["kings_court_swap"] and self.expansion is not None:
@@ -472,6 +472,8 @@ class _Reader:
             raise fail("variants.eyrie_port", "an A Feast for Crows option (expansion affc)")
         if out["sea_orders"] and self.expansion != "mod":
             raise fail("variants.sea_orders", "a Mother of Dragons option (expansion mod)")
+        if out["gift_power"] and self.expansion != "mod":
+            raise fail("variants.gift_power", "a Mother of Dragons option (expansion mod)")
         if out["iron_bank"] and self.expansion != "mod":
             raise fail("variants.iron_bank", "a Mother of Dragons option (expansion mod)")
         return out
@@ -957,6 +959,7 @@ def starting_position(
                 "eyrie_port": False,
                 "sea_orders": setup.expansion == "mod",
                 "iron_bank": bank,
+                "gift_power": setup.expansion == "mod",
             }
         ),
         round=1,
