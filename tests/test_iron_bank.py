@@ -45,8 +45,8 @@ def test_ib1_the_variant_plays_in_mother_of_dragons_and_is_refused_elsewhere() -
 
 def test_ib1_default_off_at_seven_players_on_at_eight() -> None:
     """IB1: S&R leaves the Iron Bank off at 7 players and locks it on at 8."""
-    assert Rules.of("2e", 7, None, "mod").variants == frozenset({"sea_orders"})
-    assert Rules.of("2e", 7, {"iron_bank": False}, "mod").variants == frozenset({"sea_orders"})
+    assert Rules.of("2e", 7, None, "mod").variants == frozenset({"sea_orders", "gift_power"})
+    assert Rules.of("2e", 7, {"iron_bank": False}, "mod").variants == frozenset({"sea_orders", "gift_power"})
     assert not iron_bank_default("mod", 7)
     assert iron_bank_default("mod", 8)
     assert Rules.of("2e", 8, None, "mod").on("iron_bank")
@@ -296,7 +296,7 @@ def test_ib5_the_iron_bank_token_only_in_seas_and_only_with_the_bank() -> None:
             the_shivering_sea  stark S
             winterfell         stark F
         """)
-        c.phase("planning", 1).advance()
+        c.phase("planning", 1).settle()  # (no gift of power tokens)
         seen = set()
         while c.pending == "stark PLACE_ORDER":
             here = c.board.area_ids[int(c.g.ctx[0])]
@@ -505,6 +505,6 @@ def test_ib5_no_consolidate_power_does_not_forbid_the_iron_bank_token() -> None:
     c.place("the_shivering_sea  stark S")
     c.phase("planning", 1)
     c.g.restrict = Restriction.NO_CONSOLIDATE
-    c.advance()
+    c.settle()  # (no gift of power tokens)
     assert c.pending == "stark PLACE_ORDER"
     assert "sea_iron_bank" in c.options() and "consolidate_power" not in c.options()

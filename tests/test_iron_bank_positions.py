@@ -362,7 +362,7 @@ def boundaries7(seed: int) -> Iterator[np.recarray]:
     return phase_starts(games, RULES7[0])
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, 3])
 def test_ib10_records_round_trip_at_every_phase_boundary(seed: int) -> None:
     """At each phase start of a random 7-player game with the Iron Bank: the record's position
     reads back its slots and loans held; position → record → position is the identity; and the

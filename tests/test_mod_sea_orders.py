@@ -22,7 +22,7 @@ def mod(*, sea_orders: bool = True) -> Case:
 
 def planning(c: Case, house: str) -> Case:
     """``c`` at ``house``'s first order decision of round 1."""
-    c.phase("planning", 1).advance()
+    c.phase("planning", 1).settle()  # (no gift of power tokens)
     assert c.pending == f"{house} PLACE_ORDER", c.pending
     return c
 
@@ -168,7 +168,7 @@ def test_heuristic_and_random_players_use_sea_orders_legally() -> None:
     for policy in (RandomPolicy(), HeuristicPolicy()):
         game = Game(players=7, seed=3, expansion="mod")
         sea = 0
-        while game.pending is not None and game.record.game_round <= 4:
+        while game.pending is not None and game.record.game_round <= 6:
             pending = game.pending
             action = policy(game, pending)
             assert action in pending.legal

@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 
 from gotsim.engine import marches as mv
 from gotsim.engine.counters import WESTEROS_COUNTERS, all_clear
+from gotsim.engine.gifts import GIFTS_DONE
 from gotsim.engine.init import new_games, place_neutral_forces
 from gotsim.engine.objectives import DEALT, S_KEEP
 from gotsim.engine.position import (
@@ -120,6 +121,8 @@ POSITION_FIELDS: tuple[str, ...] = (
     # _position_fields; zero without the Iron Bank)
     "debt_pos",
     "debt_left",
+    # gifts of power tokens (M19): done in a planning phase once an order stands
+    "gift_turn",
 )
 
 
@@ -265,6 +268,8 @@ def _position_fields(p: Position) -> NDArray[np.void]:
     paid = p.iron_bank and p.round > 1 and p.phase != RoundPhase.WESTEROS
     g["debt_pos"] = p.players + 1 if paid else 0
     g["debt_left"] = 0
+    # Gifts of power tokens (M19) open the planning phase, before any order is placed
+    g["gift_turn"] = GIFTS_DONE if p.phase == RoundPhase.PLANNING and p.orders else 0
     return g
 
 
@@ -440,6 +445,12 @@ def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
             "the next Westeros phase is the next boundary"
         )
     if phase == Phase.PLANNING and pending in (Decision.NONE, Decision.PLACE_ORDER):
+        if t.gift_power and g.gift_turn != 0 and (g.order[: t.n_areas] < 0).all():
+            raise NotAtBoundaryError(
+                "the gifts of power tokens of this planning phase are made and no order is "
+                "placed yet (a position there would offer the gifts again); the first order "
+                "placed is the next boundary"
+            )
         return RoundPhase.PLANNING, None
     if phase == Phase.RAVEN:
         if (pending == Decision.NONE and g.raven_asked == 0) or pending == Decision.RAVEN:
