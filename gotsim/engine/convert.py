@@ -269,7 +269,8 @@ def _position_fields(p: Position) -> NDArray[np.void]:
     g["debt_pos"] = p.players + 1 if paid else 0
     g["debt_left"] = 0
     # Gifts of power tokens (M19) open the planning phase, before any order is placed
-    g["gift_turn"] = GIFTS_DONE if p.phase == RoundPhase.PLANNING and p.orders else 0
+    made = p.variants.get("gift_power") and p.phase == RoundPhase.PLANNING and p.orders
+    g["gift_turn"] = GIFTS_DONE if made else 0
     return g
 
 
