@@ -159,9 +159,16 @@ def test_m19_random_games_give_and_keep_every_invariant() -> None:
                 if g.done:
                     break
                 gift = g.pending == Decision.GIFT_POWER
-                gifts += gift and g.ctx[0] == gf.PICK_AMOUNT
+                amount = gift and g.ctx[0] == gf.PICK_AMOUNT
+                gifts += amount
+                giver, receiver, before = g.pending_house, g.ctx[1], g.power.copy()
                 legal(g, t, mask)
-                apply_legal(g, t, pick_from_mask(g.rng, 1 + g.pending_house, mask))
+                action = pick_from_mask(g.rng, 1 + g.pending_house, mask)
+                apply_legal(g, t, action)
+                if amount:  # (conserved: the giver loses exactly what the receiver gains)
+                    change = g.power.astype(int) - before
+                    assert change[receiver] == action and change[giver] == -action
+                    assert change.sum() == 0
                 if gift:
                     assert violations(g, t) == []
             assert violations(g, t) == []
