@@ -151,7 +151,7 @@ def test_m19_random_games_give_and_keep_every_invariant() -> None:
             players=players,
             expansion="mod",
         )
-        gifts = 0
+        gifts, givers = 0, set()
         mask = np.zeros(N_ACTIONS, np.bool_)
         for g in games:
             while not g.done:
@@ -169,10 +169,13 @@ def test_m19_random_games_give_and_keep_every_invariant() -> None:
                     change = g.power.astype(int) - before
                     assert change[receiver] == action and change[giver] == -action
                     assert change.sum() == 0
+                    givers.add(int(giver))
                 if gift:
                     assert violations(g, t) == []
             assert violations(g, t) == []
         assert gifts > 10, players
+        # Targaryen, a player house at 8 players, gives as any other (S&R: it always may)
+        assert (int(House.TARGARYEN) in givers) == (players == 8)
 
 
 def test_m19_positions_carry_the_option() -> None:
