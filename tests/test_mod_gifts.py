@@ -151,7 +151,7 @@ def test_m19_random_games_give_and_keep_every_invariant() -> None:
             players=players,
             expansion="mod",
         )
-        gifts = 0
+        gifts, givers = 0, set()
         mask = np.zeros(N_ACTIONS, np.bool_)
         for g in games:
             while not g.done:
@@ -159,13 +159,23 @@ def test_m19_random_games_give_and_keep_every_invariant() -> None:
                 if g.done:
                     break
                 gift = g.pending == Decision.GIFT_POWER
-                gifts += gift and g.ctx[0] == gf.PICK_AMOUNT
+                amount = gift and g.ctx[0] == gf.PICK_AMOUNT
+                gifts += amount
+                giver, receiver, before = g.pending_house, g.ctx[1], g.power.copy()
                 legal(g, t, mask)
-                apply_legal(g, t, pick_from_mask(g.rng, 1 + g.pending_house, mask))
+                action = pick_from_mask(g.rng, 1 + g.pending_house, mask)
+                apply_legal(g, t, action)
+                if amount:  # (conserved: the giver loses exactly what the receiver gains)
+                    change = g.power.astype(int) - before
+                    assert change[receiver] == action and change[giver] == -action
+                    assert change.sum() == 0
+                    givers.add(int(giver))
                 if gift:
                     assert violations(g, t) == []
             assert violations(g, t) == []
         assert gifts > 10, players
+        # Targaryen, a player house at 8 players, gives as any other (S&R: it always may)
+        assert (int(House.TARGARYEN) in givers) == (players == 8)
 
 
 def test_m19_positions_carry_the_option() -> None:
