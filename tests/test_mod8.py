@@ -528,3 +528,67 @@ def test_dragons_count_for_supply_when_mustering() -> None:
     g.supply[tg] = 0
     _, armies = _reserve_and_armies(g, t, tg)
     assert tuple(int(x) for x in armies) == (2, 0, 0, 2)  # two armies of 2, dragons counted
+
+
+def test_heuristic_raids_the_iron_bank_order() -> None:
+    """A raid may remove the Iron Bank order (IB5), which stops its loan: the heuristic counts it
+    among the orders a raid takes, worth a little less than a consolidate power order, and its
+    planner counts a predicted Iron Bank order as raidable."""
+    from gotsim.engine.area_bits import no_bits
+    from gotsim.engine.machine import raid_reaches
+    from gotsim.engine.state import Order
+    from gotsim.players.memo import new_memos
+    from gotsim.players.orders import RAIDABLE_IF_PREDICTED, _raidable_chance
+    from gotsim.players.raids import IRON_BANK_RAID, _raid_value, raid_takes
+
+    g = start()
+    stark, lannister = int(House.STARK), int(House.LANNISTER)
+    a = area("the_narrow_sea")
+    x = next(
+        int(y)
+        for y in T.neighbours[a]
+        if y >= 0 and T.kind[y] == T.kind[a] and g.owner[y] < 0 and raid_reaches(T, a, y)
+    )
+    for b, house in ((a, stark), (x, lannister)):
+        g.owner[b] = house
+        g.units[b, Unit.SHIP] = 1
+    g.order[a] = int(Order.RAID)
+    g.order[x] = int(Order.SEA_IRON_BANK)
+    assert raid_takes(g, T, stark, a, x)
+    assert _raid_value(g, T, stark, a, x, new_memos(1)[0], no_bits()) == IRON_BANK_RAID
+    g.order[x] = int(Order.MARCH_ZERO)
+    assert not raid_takes(g, T, stark, a, x)
+    memo = new_memos(1)[0]
+    memo.pred_key[lannister] = g.game_round
+    memo.pred[lannister, x] = int(Order.SEA_IRON_BANK)
+    assert _raidable_chance(g, T, memo, x, True) == RAIDABLE_IF_PREDICTED[0]
+
+
+def test_other_houses_value_keeping_loyalty_tokens_from_targaryen() -> None:
+    """An area with loyalty tokens is worth more to every other house (held by it, by nobody or
+    by Targaryen), the more so as Targaryen nears 7 victory points and most where the tokens
+    would win it the game; tokens another house holds are kept from Targaryen already."""
+    from gotsim.players.memo import new_memos
+    from gotsim.players.view import DENY_VALUE, DENY_WIN, init_memo, value_for
+
+    g = start()
+    memo = new_memos(1)[0]
+    init_memo(T, memo)
+    stark, lannister = int(House.STARK), int(House.LANNISTER)
+    x = area("the_twins")
+    g.owner[x] = -1
+    bare = value_for(g, T, memo, stark, x)
+    g.loyalty[x] = 1
+    g.loyalty_placed += 1
+    early = value_for(g, T, memo, stark, x)
+    assert early > bare + DENY_VALUE - 1e-6
+    g.loyalty_taken = 3
+    later = value_for(g, T, memo, stark, x)
+    assert later > early
+    g.loyalty_taken = 5  # with Pentos 6 points: this token wins
+    assert value_for(g, T, memo, stark, x) > later + DENY_WIN - 1e-6
+    g.owner[x] = lannister
+    g.units[x, Unit.FOOTMAN] = 1
+    assert abs(value_for(g, T, memo, stark, x) - bare) < 1e-6
+    g.owner[x] = TARGARYEN
+    assert value_for(g, T, memo, stark, x) > later

@@ -65,6 +65,7 @@ from gotsim.players.view import (
 )
 
 MARCH, DEFENSE, SUPPORT, RAID, CONSOLIDATE = 1, 2, 3, 4, 5
+IRON_BANK = 6  # Mother of Dragons' Iron Bank order (OrderType.IRON_BANK): raided like consolidate
 NEG = -1.0e9
 STAR_COST = 0.15  # a star spent here is one not spent elsewhere
 RAID_EMPTY = 3.0  # second heuristic: cost of a raid that finds nothing to raid
@@ -150,7 +151,7 @@ def _raidable_chance(g, t, memo, x: int, foresight: bool) -> float:
         kt = ORDER_TYPE[k]
         if kt == RAID:
             return RAIDABLE_IF_PREDICTED[3]
-        raidable = kt == SUPPORT or kt == CONSOLIDATE
+        raidable = kt == SUPPORT or kt == CONSOLIDATE or kt == IRON_BANK
         return RAIDABLE_IF_PREDICTED[0] if raidable else RAIDABLE_IF_PREDICTED[1]
     s = army_strength(g, t, x)
     if s <= 1:

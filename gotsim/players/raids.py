@@ -18,6 +18,7 @@ from gotsim.jit import njit
 from gotsim.players.orders import (
     CONSOLIDATE,
     DEFENSE,
+    IRON_BANK,
     MARCH,
     NEG,
     RAID,
@@ -39,6 +40,10 @@ from gotsim.players.view import (
     support_reaches,
     value_for,
 )
+
+# Mother of Dragons: worth of raiding an Iron Bank order (the loan it would buy is stopped;
+# a little less than a consolidate power order, which also gives the raider power)
+IRON_BANK_RAID = 1.0
 
 # --- the Messenger Raven ----------------------------------------------------------------------
 
@@ -107,7 +112,7 @@ def raid_takes(g, t, house: int, a: int, x: int) -> bool:
     if g.order[x] < 0 or not enemy_in_raid_reach(g, t, house, a, x):
         return False
     kt = ORDER_TYPE[g.order[x]]
-    if kt == SUPPORT or kt == RAID or kt == CONSOLIDATE:
+    if kt == SUPPORT or kt == RAID or kt == CONSOLIDATE or kt == IRON_BANK:
         return True
     return kt == DEFENSE and g.order[a] == O_RAID_STAR
 
@@ -188,6 +193,8 @@ def _raid_value(g, t, house: int, source: int, x: int, memo, targets) -> float:
     kt = ORDER_TYPE[kind]
     if kt == CONSOLIDATE:
         return 1.2 + (0.4 if kind == O_CONSOLIDATE_STAR else 0.0)
+    if kt == IRON_BANK:  # Mother of Dragons: the raid stops a loan (IB5)
+        return IRON_BANK_RAID
     # a target of the house's marches, or an order that can support in a battle there
     targeted = has_bit(targets, x)
     if not targeted:

@@ -7,6 +7,7 @@ Compiled (numba); shared by order planning and march resolution.
 from __future__ import annotations
 
 from gotsim.engine.board_state import LAND, SEA, controller, is_fort
+from gotsim.engine.loyalty import TARGARYEN, targaryen_points
 from gotsim.jit import njit
 from gotsim.players.params import P_AGGRESSION, P_DEFENCE, P_EXPANSION, P_RISK, P_VERSION
 from gotsim.players.view import (
@@ -18,6 +19,7 @@ from gotsim.players.view import (
     land_strength,
     live,
     lose_chance,
+    loyalty_denial,
     value_for,
 )
 
@@ -27,6 +29,7 @@ NEAR_WIN_BONUS = 3.0
 EXPOSURE = 0.4  # worth of a unit put at risk, per strength point
 WEAK_SPARE = 1.0  # second heuristic: less worth per area worth of attacking the last house
 HOME_RISK = 1.0  # second heuristic: the least weight of losing its home (``vacate_cost``)
+DENY_NEAR = 0.1  # Mother of Dragons: worth per strength point next to a loyalty token's denial
 
 
 @njit
@@ -55,6 +58,10 @@ def lead_of(g, t, memo, house: int, rival: int) -> float:
     if rival < 0 or rival == house:
         return 0.0
     c = memo.castles[rival]
+    if t.loyalty_to_win != 0 and rival == TARGARYEN:
+        # Mother of Dragons: Targaryen races for loyalty tokens; its victory points count as
+        # castles where they are more (docs/players.md)
+        c = max(c, targaryen_points(g, t))
     v = LEAD_WEIGHT * max(0, c - LEAD_FREE)
     if c >= t.castles_to_win - 1:
         v += NEAR_WIN_BONUS
@@ -208,6 +215,14 @@ def position_value(g, t, memo, house: int, a: int) -> float:
                 v += 0.25
         return v
     v = 0.0
+    if t.loyalty_to_win != 0 and house != TARGARYEN:
+        # Mother of Dragons: next to loyalty tokens, to take or hold them before Targaryen
+        for j in range(t.neighbours.shape[1]):
+            y = t.neighbours[a, j]
+            if y < 0:
+                break
+            if g.loyalty[y] > 0:
+                v += DENY_NEAR * loyalty_denial(g, t, house, y)
     for j in range(t.fort_neighbours.shape[1]):  # the castles and strongholds next to it
         y = t.fort_neighbours[a, j]
         if y < 0:

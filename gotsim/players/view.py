@@ -24,6 +24,7 @@ from gotsim.engine.board_state import (
     unit_count,
 )
 from gotsim.engine.dragons import dragon_strength
+from gotsim.engine.loyalty import targaryen_points
 from gotsim.engine.rng import next_u64
 from gotsim.engine.state import H, Phase, U
 from gotsim.jit import njit
@@ -42,6 +43,12 @@ SEA_PER_COAST = 0.15
 # victory: 7 of them), whatever the distance from Pentos (docs/players.md)
 LOYALTY_VALUE = 2.5
 TARGARYEN = int(House.TARGARYEN)
+# Mother of Dragons: what a loyalty token is worth to every other house kept from Targaryen
+# (``loyalty_denial``): DENY_VALUE each, times 1 + Targaryen's victory points / DENY_GROWTH,
+# and DENY_WIN more where the tokens would bring it to its winning total
+DENY_VALUE = 1.0
+DENY_GROWTH = 3.0
+DENY_WIN = 3.0
 NEAR_HOME = 2  # steps from the home area at full worth
 FAR_STEP = 0.08  # worth lost per step beyond
 FAR_FLOOR = 0.5
@@ -159,9 +166,33 @@ def value_for(g, t, memo, house: int, a: int) -> float:
         v += HOME_BONUS
     if memo.fort[a]:
         v += 0.25 * memo.castles[house]
-    if t.loyalty_to_win != 0 and house == TARGARYEN:  # Mother of Dragons: its victory
-        return v * memo.reach_scale[house, a] + LOYALTY_VALUE * g.loyalty[a]
+    if t.loyalty_to_win != 0:  # Mother of Dragons at 8 players: the loyalty race
+        if house == TARGARYEN:  # its victory
+            return v * memo.reach_scale[house, a] + LOYALTY_VALUE * g.loyalty[a]
+        if g.loyalty[a] > 0:
+            return v * memo.reach_scale[house, a] + loyalty_denial(g, t, house, a)
     return v * memo.reach_scale[house, a]
+
+
+@njit
+def loyalty_denial(g, t, house: int, a: int) -> float:
+    """Mother of Dragons: worth to ``house`` (not Targaryen) of keeping the loyalty tokens in
+    ``a`` from Targaryen, whose dragons fly to any land area: it takes the tokens of every area it
+    controls, so an area held by ``house``, by nobody or by Targaryen (its tokens not yet taken)
+    is worth holding or taking; one another house holds is denied already. The worth grows with
+    Targaryen's victory points toward ``t.loyalty_to_win``, and jumps where these tokens would
+    win it the game (docs/players.md)."""
+    n = g.loyalty[a]
+    if n <= 0 or not g.in_play[TARGARYEN]:
+        return 0.0
+    c = controller(g, t, a)
+    if c >= 0 and c != house and c != TARGARYEN:
+        return 0.0
+    vp = targaryen_points(g, t)
+    v = DENY_VALUE * n * (1.0 + vp / DENY_GROWTH)
+    if vp + n >= t.loyalty_to_win:
+        v += DENY_WIN
+    return v
 
 
 @njit
