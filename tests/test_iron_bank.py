@@ -46,7 +46,9 @@ def test_ib1_the_variant_plays_in_mother_of_dragons_and_is_refused_elsewhere() -
 def test_ib1_default_off_at_seven_players_on_at_eight() -> None:
     """IB1: S&R leaves the Iron Bank off at 7 players and locks it on at 8."""
     assert Rules.of("2e", 7, None, "mod").variants == frozenset({"sea_orders", "gift_power"})
-    assert Rules.of("2e", 7, {"iron_bank": False}, "mod").variants == frozenset({"sea_orders", "gift_power"})
+    assert Rules.of("2e", 7, {"iron_bank": False}, "mod").variants == frozenset(
+        {"sea_orders", "gift_power"}
+    )
     assert not iron_bank_default("mod", 7)
     assert iron_bank_default("mod", 8)
     assert Rules.of("2e", 8, None, "mod").on("iron_bank")
