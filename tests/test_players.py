@@ -601,6 +601,52 @@ def test_second_heuristic_predicts_the_other_houses_orders_fairly() -> None:
     assert (memo.pred_key == 0).all()
 
 
+def test_second_heuristic_cheap_prediction_reads_simple_area_facts() -> None:
+    """With ``foresight`` 2 the other houses' orders are predicted from simple facts of each
+    area instead of a plan: a lone footman next to Stark raids, three strength next to another
+    house marches, a footman out of every other house's reach consolidates power; the other
+    houses' own plans are left alone and no random number is drawn."""
+    from enginecase import Case, area
+
+    from gotsim.players.orders import (
+        LIGHT_MARCH,
+        LIGHT_QUIET_LAND,
+        LIGHT_RAID,
+        RAIDABLE_IF_PREDICTED,
+        _raidable_chance,
+        plan_orders,
+    )
+    from gotsim.players.params import P_FORESIGHT
+
+    stark, lannister, greyjoy = int(House.STARK), int(House.LANNISTER), int(House.GREYJOY)
+    _, v2 = _v1_v2_rows()
+    rows = v2.copy()
+    rows[:, P_FORESIGHT] = 2.0
+    case = Case(6).phase("planning")
+    case.place("""
+        moat_cailin stark F
+        the_twins   lannister F
+        seagard     greyjoy 2F K
+        pyke        greyjoy F
+    """)
+    g, t = case.g, case.t
+    memo = _memo_playing(rows)
+    streams = g.rng.copy()
+    lannister_plan = memo.plan[lannister].copy()
+    plan_orders(g, t, stark, rows[stark], memo)
+    others = [s for s in range(g.rng.shape[0]) if s != 1 + stark]
+    assert (g.rng[others] == streams[others]).all()
+    assert memo.pred_key[lannister] == g.game_round and memo.pred_key[stark] == 0
+    assert memo.pred[lannister, area("the_twins")] == LIGHT_RAID
+    assert memo.pred[greyjoy, area("seagard")] == LIGHT_MARCH
+    assert memo.pred[greyjoy, area("pyke")] == LIGHT_QUIET_LAND
+    assert memo.pred[greyjoy, area("moat_cailin")] == -1
+    assert memo.plan_key[lannister] == 0 and (memo.plan[lannister] == lannister_plan).all()
+    assert memo.plan[stark, area("moat_cailin")] >= 0
+    assert _raidable_chance(g, t, memo, area("the_twins"), True) == RAIDABLE_IF_PREDICTED[3]
+    assert _raidable_chance(g, t, memo, area("seagard"), True) == RAIDABLE_IF_PREDICTED[1]
+
+
 def test_second_heuristic_counts_an_order_once_for_two_raids() -> None:
     """Lannister's lone footmen in the Fingers and Seagard are next to Stark's Twins; the Fingers'
     is also the only enemy next to Stark's Mountains of the Moon. A raid in the Twins is worth

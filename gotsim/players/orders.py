@@ -74,6 +74,9 @@ RAID_EMPTY = 3.0  # second heuristic: cost of a raid that finds nothing to raid
 # that a predicted raid is still there when the house's raid resolves (its house resolves it
 # first about half the time)
 RAIDABLE_IF_PREDICTED = (0.90, 0.12, 0.78, 0.45)
+# the order kinds the cheap prediction (``foresight`` 2, ``_predict_light``) gives
+LIGHT_QUIET_LAND, LIGHT_SUPPORT = int(Order.CONSOLIDATE), int(Order.SUPPORT_ZERO)
+LIGHT_MARCH, LIGHT_RAID = int(Order.MARCH_ZERO), int(Order.RAID)
 SPARE_STAR_LOSS = 0.3  # second heuristic: a spare star may change an order's kind for this less
 # Mother of Dragons: a sea order token is worth this more than the plain token of its kind in a
 # sea area, so a fleet takes it first and leaves the plain tokens to the land
@@ -278,6 +281,39 @@ def _move_raids(house: int, memo, areas, na: int, score) -> None:
 
 
 @njit
+def _predict_light(g, t, e: int, memo) -> None:
+    """Second heuristic with ``foresight`` 2: a cheap prediction of house ``e``'s orders this
+    round, into ``memo.pred``, from simple facts of each of its areas with units instead of a
+    full plan: out of reach of any other house's raid, a consolidate power (land) or support
+    (sea); next to another house, a march with strength 3 or more on land, a raid with
+    strength 1 or less, else a support."""
+    for a in range(t.n_areas):
+        memo.pred[e, a] = -1
+        if g.owner[a] != e or unit_count(g, a) == 0:
+            continue
+        contact = False
+        for j in range(t.neighbours.shape[1]):
+            x = t.neighbours[a, j]
+            if x < 0:
+                break
+            o = g.owner[x]
+            if o >= 0 and o != e and raid_reaches(t, a, x):
+                contact = True
+                break
+        land = t.kind[a] == LAND
+        if not contact:
+            memo.pred[e, a] = LIGHT_QUIET_LAND if land else LIGHT_SUPPORT
+            continue
+        s = army_strength(g, t, a)
+        if land and s >= 3:
+            memo.pred[e, a] = LIGHT_MARCH
+        elif s <= 1:
+            memo.pred[e, a] = LIGHT_RAID
+        else:
+            memo.pred[e, a] = LIGHT_SUPPORT
+
+
+@njit
 def _predict_orders(g, t, house: int, params, memo) -> None:
     """Second heuristic: the order each other house will likely place in each of its areas this
     round, into ``memo.pred`` (-1 none): the plan ``house``'s own heuristic (``params``, without
@@ -298,6 +334,12 @@ def _predict_orders(g, t, house: int, params, memo) -> None:
             e = g.owner[x]
             if e >= 0 and e != house and raid_reaches(t, a, x):
                 near |= 1 << e
+    if params[P_FORESIGHT] > 1.5:
+        for e in range(H):
+            if (near >> e) & 1 != 0 and memo.pred_key[e] != r:
+                _predict_light(g, t, e, memo)
+                memo.pred_key[e] = r
+        return
     row = memo.pred_params
     for k in range(row.shape[0]):
         row[k] = params[k]
