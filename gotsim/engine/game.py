@@ -650,7 +650,7 @@ class Game:
                 return (
                     "gives no power"
                     if action == ACT_NONE
-                    else f"gives power to {house_words(action)}"
+                    else f"chooses to give power to {house_words(action)}"
                 )
             return f"gives {action} power to {house_words(ctx[1])}"
         if kind == Decision.OBJECTIVE:
