@@ -166,6 +166,32 @@ def test_search_specs_are_checked(spec: dict[str, object], words: str) -> None:
         gotsim.simulate(1, players=3, policies={"stark": spec, "default": "heuristic"})
 
 
+def test_search_points_choose_where_it_searches() -> None:
+    """``points`` limits the search to some kinds of point: with none the house plays exactly as
+    its heuristic; with the bids only (2) a planning phase's orders are not searched."""
+    policies = {"stark": {**CHEAP, "points": 0}, "default": "heuristic"}
+    none = gotsim.simulate(3, players=3, policies=policies, seed=21)
+    plain = gotsim.simulate(3, players=3, policies="heuristic", seed=21)
+    pd.testing.assert_frame_equal(none, plain)
+    assert search_settings({"kind": "search"}).points == 31
+    game = Game(players=3, seed=5)
+    heuristic = HeuristicPolicy()
+    while (pending := game.pending) is not None and pending.kind != Decision.PLACE_ORDER:
+        game.step(heuristic(game, pending))
+    assert pending is not None
+    assert can_search(game.record, game.t) and can_search(game.record, game.t, 1)
+    assert not can_search(game.record, game.t, 2 + 4 + 8 + 16)
+    kinds = np.full(6, HEURISTIC, np.int8)
+    params = np.tile(DEFAULTS, (6, 1))
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    mask[list(pending.legal)] = True
+    for points, searched in ((2, 0), (1, 1)):
+        searcher = Searcher(SearchSettings(rollouts=2, candidates=6, horizon=1, points=points))
+        copy = game.games.copy()
+        searcher.choose(copy[0], game.t, int(pending.house), mask, new_memos(1)[0], kinds, params)
+        assert searcher.searches == searched, points
+
+
 def test_search_settings_come_from_the_spec() -> None:
     s = search_settings({"kind": "search", "rollouts": 8, "aggression": 0.9, "seed": 3})
     assert (s.rollouts, s.candidates, s.horizon, s.seed) == (8, 6, 0, 3)

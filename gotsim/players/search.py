@@ -107,19 +107,32 @@ VARIANTS: dict[int, tuple[dict[str, float], ...]] = {
 }
 VARIANTS[Decision.RAID_FROM] = VARIANTS[Decision.MARCH_FROM]
 SEARCH_POINTS = frozenset(VARIANTS)
+# the ``points`` knob: a sum of these bits, the kinds of search point searched (the heuristic
+# answers the others)
+POINT_BITS: dict[int, int] = {
+    Decision.PLACE_ORDER: 1,
+    Decision.BID: 2,
+    Decision.RAID_FROM: 4,
+    Decision.MARCH_FROM: 8,
+    Decision.MUSTER: 16,
+}
+ALL_POINTS = sum(POINT_BITS.values())
 
 
 @dataclass(frozen=True)
 class SearchSettings:
     """The search player's knobs: ``rollouts`` per candidate, ``candidates`` tried at most (the
     house's own heuristic first, then parameter variants), ``horizon`` rounds a rollout plays
-    before it is scored on castles (0: to the end), ``seed`` mixed into its random numbers, and
-    ``params`` (the heuristic parameters of its own house, the base of every variant)."""
+    before it is scored on castles (0: to the end), ``seed`` mixed into its random numbers,
+    ``points`` the kinds of search point it searches at (a sum of ``POINT_BITS``: orders 1, bids
+    2, raids 4, marches 8, musters 16; the heuristic answers the others) and ``params`` (the
+    heuristic parameters of its own house, the base of every variant)."""
 
     rollouts: int = 16
     candidates: int = 6
     horizon: int = 0
     seed: int = 0
+    points: int = ALL_POINTS
     params: tuple[float, ...] = tuple(p.default for p in PARAMS)
 
 
@@ -283,11 +296,12 @@ def resample_hidden(
         g.pending_house = -1
 
 
-def can_search(g: Any, t: Any) -> bool:
-    """Whether the pending decision is a search point whose hidden facts ``resample_hidden``
-    covers (one-time orders of A Clash of Kings, placed face down before the others, are not)."""
+def can_search(g: Any, t: Any, points: int = ALL_POINTS) -> bool:
+    """Whether the pending decision is a search point of a kind in ``points`` (a sum of
+    ``POINT_BITS``) whose hidden facts ``resample_hidden`` covers (one-time orders of A Clash of
+    Kings, placed face down before the others, are not)."""
     kind = int(g.pending)
-    if kind not in SEARCH_POINTS:
+    if kind not in SEARCH_POINTS or not points & POINT_BITS[kind]:
         return False
     return not (kind == Decision.PLACE_ORDER and t.one_time_orders)
 
@@ -339,7 +353,7 @@ class Searcher:
             if mask[action]:
                 return action
         self.plan = []
-        if not can_search(g, t):
+        if not can_search(g, t, self.settings.points):
             return int(heuristic_action(g, t, house, mask, self.params, memo))
         stretches = self._candidates(g, t, house, memo)
         best = 0
@@ -560,6 +574,8 @@ def settings_table(policies: str | Mapping[str, Any]) -> dict[int, SearchSetting
 
 
 __all__ = [
+    "ALL_POINTS",
+    "POINT_BITS",
     "SEARCH_POINTS",
     "VARIANTS",
     "SearchPolicy",
