@@ -428,13 +428,14 @@ def dump_position(position: Position) -> dict[str, Any]:
     if p.expansion is not None:
         out["expansion"] = p.expansion
     # (the A Dance with Dragons cards only when on: a base-game position reads as it always did)
-    # (Mother of Dragons' sea orders and Iron Bank always: the one is on unless switched off,
-    # the other's default goes by the player count)
-    optional = ("adwd_house_cards", "eyrie_port", "sea_orders", "iron_bank")
+    # (Mother of Dragons' own options always in a Mother of Dragons position: sea orders and
+    # gifts are on unless switched off, the Iron Bank's default goes by the player count)
+    own_mod = ("sea_orders", "iron_bank", "gift_power")
+    optional = ("adwd_house_cards", "eyrie_port", *own_mod)
     variants = {
         k: v
         for k, v in p.variants.items()
-        if k not in optional or v or (k in ("sea_orders", "iron_bank") and p.expansion == "mod")
+        if k not in optional or v or (k in own_mod and p.expansion == "mod")
     }
     out.update(
         {
