@@ -272,7 +272,7 @@ def bid(g, t, house: int, mask, params, memo) -> int:
     return b
 
 
-BID_SPREAD = 1.5  # a track bid varies by up to this many times ``noise`` (second heuristic)
+BID_SPREAD = 2.5  # a track bid varies by up to this many times ``noise`` (second heuristic)
 
 
 @njit
