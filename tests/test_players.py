@@ -39,6 +39,7 @@ from gotsim.players.params import (
     DEFAULTS,
     HEURISTIC,
     HOUSE_DEFAULTS,
+    P_NOISE,
     PARAM_NAMES,
     PARAMS,
     RANDOM,
@@ -833,6 +834,7 @@ def test_second_heuristic_bids_only_what_wins_its_place() -> None:
 
     lannister = int(House.LANNISTER)
     v1, v2 = _v1_v2_rows()
+    v2[:, P_NOISE] = 0.0  # (the bid itself, not its mixing: see the next test)
     case = Case(6).phase("westeros")
     case.power(lannister=12, baratheon=2, stark=1, greyjoy=2, tyrell=1, martell=2)
     case.g.ctx[0] = 0  # the Iron Throne track
@@ -852,6 +854,42 @@ def test_second_heuristic_bids_only_what_wins_its_place() -> None:
     for name, rows, want in (("v1", v1, 1), ("v2", v2, 0)):
         memo = _memo_playing(rows)
         assert int(bid(case.g, case.t, lannister, mask, rows[lannister], memo)) == want, name
+
+
+def test_second_heuristic_mixes_its_track_bids() -> None:
+    """With ``noise`` the second heuristic's track bid varies around the bid it trims to (up to
+    ``BID_SPREAD`` × noise of it, rounded at random, from the house's own stream): no rival can
+    count on outbidding it by one. Lannister (12 power, its tuned Iron Throne share 0.13)
+    against rivals of 6: the plain bid is 2; mixed, bids of 1 to 3 come up, their mean within 0.3
+    of 2; a bid of nothing stays nothing. The first heuristic's bid does not vary."""
+    from enginecase import Case
+
+    from gotsim.players.westeros import BID_SPREAD, bid
+
+    lannister = int(House.LANNISTER)
+    v1, v2 = _v1_v2_rows()
+    case = Case(6).phase("westeros")
+    case.power(lannister=12, baratheon=6, stark=6, greyjoy=6, tyrell=6, martell=6)
+    case.g.ctx[0] = 0  # the Iron Throne track
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    mask[:13] = True
+    plain = v2.copy()
+    plain[:, P_NOISE] = 0.0
+    base = int(bid(case.g, case.t, lannister, mask, plain[lannister], _memo_playing(plain)))
+    memo = _memo_playing(v2)
+    mixed = [int(bid(case.g, case.t, lannister, mask, v2[lannister], memo)) for _ in range(400)]
+    spread = BID_SPREAD * v2[lannister, P_NOISE]
+    assert 0.2 <= spread < 1.0
+    assert min(mixed) < base < max(mixed) <= 12
+    assert min(mixed) >= int(base * (1.0 - spread)) and max(mixed) <= int(base * (1 + spread)) + 1
+    assert abs(np.mean(mixed) - base) < 0.3
+    memo = _memo_playing(v1)
+    fixed = {int(bid(case.g, case.t, lannister, mask, v1[lannister], memo)) for _ in range(50)}
+    assert len(fixed) == 1
+    case.power(lannister=3, baratheon=8, stark=8, greyjoy=8, tyrell=8, martell=8)
+    memo = _memo_playing(v2)
+    nothing = {int(bid(case.g, case.t, lannister, mask, v2[lannister], memo)) for _ in range(50)}
+    assert nothing == {0}
 
 
 def test_second_heuristic_leaves_the_house_furthest_behind_alone() -> None:

@@ -129,8 +129,9 @@ PARAMS: tuple[Param, ...] = (
         0.0,
         1.0,
         "Unpredictability: the worth of each order and of each area to move into is varied by up "
-        "to this fraction (the house's own random stream), so openings differ between games; 0 "
-        "plays the same position the same way every time.",
+        "to this fraction (the house's own random stream), so openings differ between games; the "
+        "second heuristic also varies each influence-track bid by up to 2.5 times it "
+        "(westeros.BID_SPREAD); 0 plays the same position the same way every time.",
     ),
     Param(
         "version",

@@ -41,6 +41,7 @@ from gotsim.players.params import (
     P_BID_KINGS_COURT,
     P_DEFENCE,
     P_FORESIGHT,
+    P_NOISE,
     P_POWER,
     P_VERSION,
     P_WILDLINGS,
@@ -56,6 +57,7 @@ from gotsim.players.view import (
     danger,
     ensure_view,
     houses_in_play,
+    jitter,
     lose_chance,
     power_income,
     value_for,
@@ -265,7 +267,23 @@ def bid(g, t, house: int, mask, params, memo) -> int:
     b = _track_bid(g, t, house, what, params, top)
     if params[P_VERSION] >= 2.0 and params[P_FORESIGHT] > 0.5:
         b = _trimmed_bid(g, t, house, what, b, params)
+    if params[P_VERSION] >= 2.0 and params[P_NOISE] > 0.0 and b > 0:
+        b = _mixed_bid(g, house, b, min(top, int(g.power[house])), params[P_NOISE])
     return b
+
+
+BID_SPREAD = 2.5  # a track bid varies by up to this many times ``noise`` (second heuristic)
+
+
+@njit
+def _mixed_bid(g, house: int, b: int, most: int, noise: float) -> int:
+    """Second heuristic: the bid varied by up to ``BID_SPREAD`` × ``noise`` of itself (the house's
+    own random stream), rounded at random, so that no rival can count on outbidding it by one."""
+    x = b * jitter(g, house, BID_SPREAD * noise)
+    lo = int(x)
+    if jitter(g, house, 1.0) - 1.0 < 2.0 * (x - lo) - 1.0:
+        lo += 1
+    return max(0, min(lo, most))
 
 
 @njit
