@@ -592,3 +592,24 @@ def test_other_houses_value_keeping_loyalty_tokens_from_targaryen() -> None:
     assert abs(value_for(g, T, memo, stark, x) - bare) < 1e-6
     g.owner[x] = TARGARYEN
     assert value_for(g, T, memo, stark, x) > later
+
+
+def test_other_houses_weigh_targaryens_lead_more() -> None:
+    """In the loyalty race every other house weighs Targaryen's castle lead ``TARGARYEN_LEAD``
+    times another house's of the same size (docs/players.md)."""
+    from gotsim.players.memo import new_memos
+    from gotsim.players.values import TARGARYEN_LEAD, lead_of
+    from gotsim.players.view import init_memo
+
+    g = start()
+    memo = new_memos(1)[0]
+    init_memo(T, memo)
+    stark, greyjoy = int(House.STARK), int(House.GREYJOY)
+    memo.castles[:] = 2
+    memo.castles[TARGARYEN] = 5
+    memo.castles[greyjoy] = 5
+    plain = lead_of(g, T, memo, stark, greyjoy)
+    assert plain > 0.0
+    assert TARGARYEN_LEAD > 1.0
+    assert lead_of(g, T, memo, stark, TARGARYEN) == pytest.approx(TARGARYEN_LEAD * plain)
+    assert lead_of(g, T, memo, TARGARYEN, TARGARYEN) == 0.0

@@ -26,6 +26,9 @@ from gotsim.players.view import (
 LEAD_FREE = 3  # castles a house may hold before the others start to mind its lead
 LEAD_WEIGHT = 1.0  # worth per castle beyond LEAD_FREE of taking one from its holder
 NEAR_WIN_BONUS = 3.0
+# Mother of Dragons at 8 players: every other house weighs Targaryen's lead this many times
+# (the lead it takes from Essos and the loyalty race, which no rule of the game sets back)
+TARGARYEN_LEAD = 3.0
 EXPOSURE = 0.4  # worth of a unit put at risk, per strength point
 WEAK_SPARE = 1.0  # second heuristic: less worth per area worth of attacking the last house
 HOME_RISK = 1.0  # second heuristic: the least weight of losing its home (``vacate_cost``)
@@ -54,7 +57,7 @@ def defender_of(g, t, x: int) -> int:
 @njit
 def lead_of(g, t, memo, house: int, rival: int) -> float:
     """How much ``rival``'s castle lead should worry ``house`` (0 for modest holdings, rising
-    steeply as it nears victory)."""
+    steeply as it nears victory; Targaryen's ``TARGARYEN_LEAD`` times in the loyalty race)."""
     if rival < 0 or rival == house:
         return 0.0
     c = memo.castles[rival]
@@ -69,6 +72,8 @@ def lead_of(g, t, memo, house: int, rival: int) -> float:
     # than this one counts twice in that race, the more so the nearer the end
     if c > memo.castles[house]:
         v += CASTLE_VALUE * g.game_round / t.max_rounds
+    if t.loyalty_to_win != 0 and rival == TARGARYEN:
+        v *= TARGARYEN_LEAD
     return v
 
 
