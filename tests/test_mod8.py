@@ -596,7 +596,7 @@ def test_other_houses_value_keeping_loyalty_tokens_from_targaryen() -> None:
 
 def test_other_houses_weigh_targaryens_lead_more() -> None:
     """In the loyalty race every other house weighs Targaryen's castle lead ``TARGARYEN_LEAD``
-    times another house's of the same size (docs/players.md)."""
+    times another house's of the same size, unless Targaryen is a vassal (docs/players.md)."""
     from gotsim.players.memo import new_memos
     from gotsim.players.values import TARGARYEN_LEAD, lead_of
     from gotsim.players.view import init_memo
@@ -613,3 +613,8 @@ def test_other_houses_weigh_targaryens_lead_more() -> None:
     assert TARGARYEN_LEAD > 1.0
     assert lead_of(g, T, memo, stark, TARGARYEN) == pytest.approx(TARGARYEN_LEAD * plain)
     assert lead_of(g, T, memo, TARGARYEN, TARGARYEN) == 0.0
+    vassal_rules = rules_table("2e", 8, None, "mod").copy()  # (a copy: the table is shared)
+    tv = vassal_rules[0]
+    tv.vassals = 1
+    tv.vassal[TARGARYEN] = 1  # a vassal wins nothing: its lead counts as another house's
+    assert lead_of(g, tv, memo, stark, TARGARYEN) == pytest.approx(plain)

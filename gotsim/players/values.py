@@ -72,8 +72,8 @@ def lead_of(g, t, memo, house: int, rival: int) -> float:
     # than this one counts twice in that race, the more so the nearer the end
     if c > memo.castles[house]:
         v += CASTLE_VALUE * g.game_round / t.max_rounds
-    if t.loyalty_to_win != 0 and rival == TARGARYEN:
-        v *= TARGARYEN_LEAD
+    if t.loyalty_to_win != 0 and rival == TARGARYEN and not (t.vassals and t.vassal[rival]):
+        v *= TARGARYEN_LEAD  # (a vassal Targaryen wins nothing: no more than any other house)
     return v
 
 
