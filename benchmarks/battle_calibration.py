@@ -43,6 +43,7 @@ def _attacks_planned(g: Any, t: Any, memo: Any, house: int, origin: int, moves: 
     """(area, defender, estimate) of each attack in a march's planned moves."""
     out = []
     strength = t.unit_strength
+    ensure_view(g, t, memo)
     for x in range(int(t.n_areas)):
         if moves[x].sum() == 0:
             continue
@@ -59,7 +60,6 @@ def _attacks_planned(g: Any, t: Any, memo: Any, house: int, origin: int, moves: 
             units += 4.0 * moves[x, SIEGE]
         margin = float(battle_margin(g, t, house, origin, x, units, memo))
         tie = e < 0 or bool(fiefdoms_higher(g, house, e))
-        ensure_view(g, t, memo)
         out.append((x, e, float(win_chance(memo, margin, house, e, tie))))
     return out
 
