@@ -278,6 +278,16 @@ def dest_key(memo, house: int, planning: bool) -> int:
     return memo.view_key * 16 + house * 2 + (1 if planning else 0)
 
 
+@njit(inline="always")
+def _dest_noise(params, planning: bool) -> float:
+    """The noise on each destination's worth (``dest_info``): none while the second heuristic
+    plans its orders, so that a house's plan and the prediction of it share one evaluation of
+    each area (``orders._plan``); the house's noise on its orders' worths varies its plan."""
+    if planning and params[P_VERSION] >= 2.0:
+        return 0.0
+    return params[P_NOISE]
+
+
 @njit
 def dest_info(
     g, t, memo, house: int, x: int, planning: bool, expansion: float, noise: float
@@ -370,10 +380,11 @@ def allocate(
     included. Siege engines stay."""
     land = t.kind[origin] == LAND
     key = dest_key(memo, house, planning)  # dest_info is asked only for what is not filled yet
+    d_noise = _dest_noise(params, planning)
     for r in range(n_reach):
         x = memo.reach[r]
         if memo.d_key[x] != key:
-            dest_info(g, t, memo, house, x, planning, params[P_EXPANSION], params[P_NOISE])
+            dest_info(g, t, memo, house, x, planning, params[P_EXPANSION], d_noise)
         kind = memo.d_kind[x]
         if x == exclude or kind == D_BATTLE:
             memo.cand_v[r] = NEG
@@ -383,7 +394,9 @@ def allocate(
         memo.cand_v[r] = memo.d_val[x]
         memo.sent[r] = memo.d_hold[x] if kind == D_OWN else 0.0
     if memo.d_key[origin] != key:
-        dest_info(g, t, memo, house, origin, planning, params[P_EXPANSION], params[P_NOISE])
+        dest_info(
+            g, t, memo, house, origin, planning, params[P_EXPANSION], _dest_noise(params, planning)
+        )
     t_o = memo.d_thr[origin]
     pos_o = memo.d_pos[origin]
     v_o = value_for(g, t, memo, house, origin)
@@ -448,7 +461,9 @@ def _empty_origin_cost(g, t, house: int, origin: int, params, memo, planning: bo
     if _staying(g, origin, left) != 0 or t.kind[origin] != LAND:
         return 0.0
     if memo.d_key[origin] != dest_key(memo, house, planning):
-        dest_info(g, t, memo, house, origin, planning, params[P_EXPANSION], params[P_NOISE])
+        dest_info(
+            g, t, memo, house, origin, planning, params[P_EXPANSION], _dest_noise(params, planning)
+        )
     return -vacate_cost(g, t, memo, house, origin, params, memo.d_thr[origin])
 
 
@@ -505,6 +520,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         return
     n_reach = reach_list(g, t, house, origin, memo)
     key = dest_key(memo, house, planning)
+    d_noise = _dest_noise(params, planning)
     fighters = 0
     for u in range(SIEGE):  # footmen, knights and ships at their strength
         fighters += t.unit_strength[u] * avail[u]
@@ -521,7 +537,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         if fighters == 0:
             break
         if memo.d_key[x] != key:
-            dest_info(g, t, memo, house, x, planning, params[P_EXPANSION], params[P_NOISE])
+            dest_info(g, t, memo, house, x, planning, params[P_EXPANSION], d_noise)
         if memo.d_kind[x] != D_BATTLE:
             continue
         if land and avail[FOOTMAN] + avail[KNIGHT] + avail[DRAGON] == 0:

@@ -13,7 +13,7 @@ import numpy as np
 
 from gotsim.engine.combat import BATTLE_LEN, N_PARTS
 from gotsim.engine.state import A_MAX, N_ACTIONS, N_ORDER_KINDS, H, U
-from gotsim.players.params import N_PARAMS
+from gotsim.players.params import N_PARAMS, defaults_for
 
 MEMO_DTYPE = np.dtype(
     [
@@ -109,6 +109,9 @@ MEMO_DTYPE = np.dtype(
         ("pred_key", np.int32, (H,)),  # round of the prediction, 0 none
         ("pred", np.int8, (H, A_MAX)),  # predicted Order kind per area, -1 none
         ("pred_params", np.float64, (N_PARAMS,)),  # work space: the parameters it plans with
+        # each house's own defaults (its tuned set of "heuristic"), the parameters its orders are
+        # predicted with (filled in every fresh memo)
+        ("guess_params", np.float64, (H, N_PARAMS)),
         ("pred_save", np.int8, (2, A_MAX)),  # work space: the other house's own plan, kept
         ("pred_value", np.float64, (A_MAX,)),
         ("p_left", np.int64, (N_ORDER_KINDS,)),
@@ -154,6 +157,8 @@ def _fresh_memo() -> np.ndarray:
     memo = np.zeros(1, MEMO_DTYPE)
     for key in ("view_key", "march_key", "tyrion_key", "d_key", "wc_key", "hand_key"):
         memo[key] = -1
+    for h in range(H):
+        memo["guess_params"][0, h] = defaults_for(h)
     memo.setflags(write=False)
     return memo
 

@@ -314,13 +314,23 @@ def _predict_light(g, t, e: int, memo) -> None:
 
 
 @njit
+def same_params(a, b) -> bool:
+    """Whether two parameter rows are the same but for ``noise``."""
+    for k in range(a.shape[0]):  # noqa: SIM110 (a plain loop compiles to less)
+        if k != P_NOISE and a[k] != b[k]:
+            return False
+    return True
+
+
+@njit
 def _predict_orders(g, t, house: int, params, memo) -> None:
     """Second heuristic: the order each other house will likely place in each of its areas this
-    round, into ``memo.pred`` (-1 none): the plan ``house``'s own heuristic (``params``, without
-    noise) would make in its place from the public board, every area and token still open, as
-    before any order of the round. Made for the houses next to its units (the ones it may
-    raid), once a round per house by the first planner that needs it, and shared; an other
-    house's own plan, if it made one, is left as it was."""
+    round, into ``memo.pred`` (-1 none): the plan the heuristic would make in its place with that
+    house's own defaults (``memo.guess_params``, its tuned set) without noise, from the public
+    board, every area and token still open, as before any order of the round. Made for the
+    houses next to ``house``'s units (the ones it may raid), once a round per house by the first
+    planner that needs it, and shared; an other house's own plan, if it made one, is left as it
+    was."""
     r = g.game_round
     n = t.n_areas
     near = 0  # the houses next to the house's armies and fleets, as bits: the ones it may raid
@@ -341,13 +351,18 @@ def _predict_orders(g, t, house: int, params, memo) -> None:
                 memo.pred_key[e] = r
         return
     row = memo.pred_params
-    for k in range(row.shape[0]):
-        row[k] = params[k]
-    row[P_NOISE] = 0.0
-    made = False
+    stale = False  # destination worths filled for a house with other parameters than its own
     for e in range(H):
         if (near >> e) & 1 == 0 or memo.pred_key[e] == r:
             continue
+        # the house's own defaults, without noise: its destination worths are then those its
+        # own plan counts, when it plays them (marching._dest_noise)
+        for k in range(row.shape[0]):
+            row[k] = memo.guess_params[e, k]
+        row[P_NOISE] = 0.0
+        if not same_params(row, memo.params[e]):
+            memo.d_key[:] = -1
+            stale = True
         key = memo.plan_key[e]
         # (every slot: the plan clears whole rows, the board's areas and any past them)
         for a in range(A_MAX):
@@ -363,9 +378,8 @@ def _predict_orders(g, t, house: int, params, memo) -> None:
             memo.plan_value[e, a] = memo.pred_value[a]
         memo.plan_key[e] = key
         memo.pred_key[e] = r
-        made = True
-    if made:
-        memo.d_key[:] = -1  # (destination worths filled for another house, without its noise)
+    if stale:
+        memo.d_key[:] = -1
 
 
 @njit
