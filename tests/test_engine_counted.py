@@ -77,7 +77,7 @@ from gotsim.engine.westeros import (
 )
 from gotsim.jit import njit
 from gotsim.play.runner import play_policies, play_policies_reused
-from gotsim.players.memo import MEMO_DTYPE, fresh_memo, new_memos, reset_memos
+from gotsim.players.memo import FRESH_WORDS, MEMO_DTYPE, fresh_memo, new_memos, reset_memos
 from gotsim.players.params import policy_table
 from gotsim.rules.board import load_board
 
@@ -519,7 +519,8 @@ def test_rules_table_lists(edition: str) -> None:
 
 
 def test_reset_memos_makes_them_fresh() -> None:
-    """A memo used by a game and reset is byte for byte a new one."""
+    """A memo used by a game and reset is byte for byte a new one, but for the work space after
+    ``FRESH_WORDS`` (read only where a key before it says it is filled)."""
     memos = new_memos(3)
     rules = rules_table("2e", 6)
     games = new_games([np.random.SeedSequence(4, spawn_key=(i,)) for i in range(3)])
@@ -532,9 +533,15 @@ def test_reset_memos_makes_them_fresh() -> None:
         memos,
         1_000_000,
     )
+
+    def head(m: np.ndarray) -> bytes:
+        return m.view(np.uint64).reshape(len(m), -1)[:, :FRESH_WORDS].tobytes()
+
+    assert head(memos) != head(new_memos(3))
     assert memos.tobytes() != new_memos(3).tobytes()
     reset_memos(memos)
-    assert memos.tobytes() == new_memos(3).tobytes()
+    assert head(memos) == head(new_memos(3))
+    assert (memos.ev_key == -1).all()  # (the kept evaluations dropped)
 
 
 def test_reused_memos_play_as_fresh_ones() -> None:
@@ -558,7 +565,9 @@ def test_reused_memos_play_as_fresh_ones() -> None:
     words = memos.view(np.uint64).reshape(len(memos), -1)
     play_policies_reused(reused, rules, kinds_n, params_n, memos, words, fresh_memo(rules), 10**6)
     assert reused.tobytes() == fresh.tobytes()
-    assert fresh_memo(rules).view(MEMO_DTYPE)["ready"] == 1
+    memo = np.zeros(1, MEMO_DTYPE)
+    memo.view(np.uint64)[:FRESH_WORDS] = fresh_memo(rules)
+    assert memo["ready"] == 1
 
 
 def test_ship_strengths_match_ship_strength() -> None:

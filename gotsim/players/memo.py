@@ -15,6 +15,10 @@ from gotsim.engine.combat import BATTLE_LEN, N_PARTS
 from gotsim.engine.state import A_MAX, N_ACTIONS, N_ORDER_KINDS, H, U
 from gotsim.players.params import N_PARAMS, defaults_for
 
+# the numbers kept per area of an order plan's evaluation (orders.EV_*): six, then the march's
+# result (marching.R_LEN)
+N_EV = 14
+
 MEMO_DTYPE = np.dtype(
     [
         ("ready", np.uint8),  # static tables filled
@@ -122,10 +126,23 @@ MEMO_DTYPE = np.dtype(
         ("b_parts", np.int64, (2, N_PARTS)),
         ("b_cards", np.int64, (4, 7)),
         ("b_table", np.int64, (7, 7)),
+        # each area's evaluation in the second heuristic's order plan (orders._plan: its defence,
+        # consolidate power and march worths without noise), kept per house for the view and
+        # parameters it was made with, and shared by the house's own plan and the prediction of
+        # it: the view key (-1 none) here, the rest after FRESH_WORDS
+        ("ev_key", np.int32, (H,)),
+        ("ev_params", np.float64, (H, N_PARAMS)),
+        ("ev_ok", np.uint8, (H, A_MAX)),  # the area's evaluation is filled
+        ("ev", np.float64, (H, A_MAX, N_EV)),
     ],
     align=True,
 )
 assert MEMO_DTYPE.itemsize % 8 == 0  # (aligned: a whole number of 64-bit words, reset_memos)
+# a reused memo is made fresh by its first FRESH_WORDS words: the fields after them are read only
+# where a key before them says they are filled
+_FIELDS = MEMO_DTYPE.fields
+assert _FIELDS is not None and _FIELDS["ev_params"][1] % 8 == 0
+FRESH_WORDS = _FIELDS["ev_params"][1] // 8
 
 
 def new_memos(n: int) -> np.recarray:
@@ -137,25 +154,28 @@ def new_memos(n: int) -> np.recarray:
 
 def reset_memos(memos: np.ndarray) -> None:
     """Make ``memos`` fresh again, for more games (reusing the memory saves allocating and
-    first touching some 31 kB a memo; the batch loop does this per thread, before each game,
+    first touching some 54 kB a memo, the work space after ``FRESH_WORDS`` left as it is; the
+    batch loop does this per thread, before each game,
     with ``fresh_memo``)."""
     # as 64-bit words: a structured assignment goes field by field, several times slower
-    memos.view(np.uint64).reshape(len(memos), -1)[...] = _FRESH.view(np.uint64)
+    words = memos.view(np.uint64).reshape(len(memos), -1)
+    words[:, :FRESH_WORDS] = _FRESH.view(np.uint64)[:FRESH_WORDS]
 
 
 def fresh_memo(rules: np.ndarray) -> np.ndarray:
-    """A fresh memo as 64-bit words, the board's tables of ``rules`` filled in (what a memo is
-    after its game's first decision): ``play_policies_reused`` copies it over reused memos."""
+    """A fresh memo's first ``FRESH_WORDS`` 64-bit words, the board's tables of ``rules`` filled
+    in (what a memo is after its game's first decision): ``play_policies_reused`` copies them over
+    reused memos (the rest is work space read only where a key in them says it is filled)."""
     from gotsim.players.view import init_memos
 
     memo = _FRESH.copy().view(np.recarray)
     init_memos(rules[0], memo)
-    return memo.view(np.uint64)
+    return memo.view(np.uint64)[:FRESH_WORDS].copy()
 
 
 def _fresh_memo() -> np.ndarray:
     memo = np.zeros(1, MEMO_DTYPE)
-    for key in ("view_key", "march_key", "tyrion_key", "d_key", "wc_key", "hand_key"):
+    for key in ("view_key", "march_key", "tyrion_key", "d_key", "wc_key", "hand_key", "ev_key"):
         memo[key] = -1
     for h in range(H):
         memo["guess_params"][0, h] = defaults_for(h)
@@ -165,4 +185,4 @@ def _fresh_memo() -> np.ndarray:
 
 _FRESH = _fresh_memo()
 
-__all__ = ["MEMO_DTYPE", "fresh_memo", "new_memos", "reset_memos"]
+__all__ = ["FRESH_WORDS", "MEMO_DTYPE", "N_EV", "fresh_memo", "new_memos", "reset_memos"]

@@ -27,6 +27,7 @@ from gotsim.engine.state import (
 from gotsim.jit import njit
 from gotsim.players.iron_bank import best_loan
 from gotsim.players.marching import R_GAIN, R_LEN, R_MARGIN, R_PEACEFUL, R_TARGET, evaluate_march
+from gotsim.players.memo import N_EV
 from gotsim.players.params import (
     P_AGGRESSION,
     P_DEFENCE,
@@ -83,6 +84,10 @@ SPARE_STAR_LOSS = 0.3  # second heuristic: a spare star may change an order's ki
 SEA_TOKEN_FIRST = 0.01
 IRON_BANK_SHARE = 0.5  # the part of a loan's gain an Iron Bank order is worth when planned
 O_SEA_IRON_BANK = int(Order.SEA_IRON_BANK)
+# an area's evaluation in an order plan (memo.ev, _evaluate_area), then the march's result
+EV_STRENGTH, EV_DEFENCE_ONE, EV_DEFENCE_TWO, EV_RAID_TARGETS = 0, 1, 2, 3
+EV_CONSOLIDATE, EV_CONSOLIDATE_STAR, EV_MARCH = 4, 5, 6
+assert EV_MARCH + R_LEN == N_EV
 # the march kinds phase 1 of a plan chooses among (the sea march last: base games never have it)
 MARCH_KINDS = (O_MARCH_MINUS, O_MARCH_ZERO, O_MARCH_PLUS, O_SEA_MARCH)
 
@@ -394,6 +399,53 @@ def plan_orders(g, t, house: int, params, memo, recount: bool = False) -> None:
 
 
 @njit
+def _evaluations_kept(memo, house: int, params, v2: bool) -> bool:
+    """Whether the second heuristic's plan of ``house`` with ``params`` keeps each area's
+    evaluation in ``memo.ev`` for the view, to be read again by the next plan of the house with
+    the same parameters but for noise (its own plan and the prediction of it); the kept ones are
+    dropped when the view or the parameters differ. The first heuristic (noise on each
+    destination's worth) keeps none: its evaluations overwrite the house's kept ones."""
+    if not v2:
+        memo.ev_key[house] = -1
+        return False
+    if memo.ev_key[house] != memo.view_key or not same_params(memo.ev_params[house], params):
+        memo.ev_key[house] = memo.view_key
+        for k in range(params.shape[0]):
+            memo.ev_params[house, k] = params[k]
+        memo.ev_ok[house, :] = 0
+    return True
+
+
+@njit
+def _evaluate_area(g, t, memo, house: int, a: int, params, last_round: bool, ev) -> None:
+    """The parts of area ``a``'s order worths in a plan of ``house`` that depend on neither noise
+    nor the other orders planned, into ``ev`` (``EV_*``; the march's result is added by the
+    plan): its strength, the worth of a defence order of strength 1 and 2, the raid targets next
+    to it, consolidate power and its star order (or a muster there instead)."""
+    ev[EV_STRENGTH] = army_strength(g, t, a)
+    d_a = danger(g, t, memo, house, a)  # (the view does not change while planning)
+    def_one, def_two = _defence_values(g, t, memo, house, a, d_a, params)
+    ev[EV_DEFENCE_ONE] = def_one
+    ev[EV_DEFENCE_TWO] = def_two
+    nr = _raid_targets(g, t, house, a)
+    ev[EV_RAID_TARGETS] = nr
+    inc = power_income(g, t, house, a)
+    safe = 1.0 - lose_chance(d_a, hold_strength(g, t, a))
+    cv = inc * (0.3 + 0.7 * params[P_POWER]) * safe * (1.0 - 0.1 * min(nr, 3))
+    if last_round:
+        cv *= 0.1
+    ev[EV_CONSOLIDATE] = cv
+    star_cv = cv - STAR_COST
+    points = muster_points_at(g, t, a)
+    if t.kind[a] == LAND and points > 0 and not last_round:
+        # the star order may muster here instead (castle 1 point, stronghold 2)
+        mv_ = 0.8 * points * (0.6 + 0.3 * min(d_a, 4.0))
+        if mv_ - STAR_COST > star_cv:
+            star_cv = mv_ - STAR_COST
+    ev[EV_CONSOLIDATE_STAR] = star_cv
+
+
+@njit
 def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
     """``plan_orders`` itself (``fresh``: every area of the house and every token counted as
     open, as before any order of the round was placed)."""
@@ -440,37 +492,28 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
     raid_mood = memo.p_mood[:, :na]
     raid_mood[:, :] = 1.0
 
+    cached = _evaluations_kept(memo, house, params, v2)
     for i in range(na):
         a = areas[i]
-        strength[i] = army_strength(g, t, a)
-        d_a = danger(g, t, memo, house, a)  # (the view does not change while planning)
+        ev = memo.ev[house, a]
+        evaluated = cached and memo.ev_ok[house, a] != 0
+        if not evaluated:
+            _evaluate_area(g, t, memo, house, a, params, last_round, ev)
+        strength[i] = ev[EV_STRENGTH]
         # defence
-        def_one, def_two = _defence_values(g, t, memo, house, a, d_a, params)
-        score[i, O_DEFENSE_ONE] = def_one
-        score[i, O_DEFENSE_TWO] = def_two - STAR_COST
+        score[i, O_DEFENSE_ONE] = ev[EV_DEFENCE_ONE]
+        score[i, O_DEFENSE_TWO] = ev[EV_DEFENCE_TWO] - STAR_COST
         # raids
-        nr = _raid_targets(g, t, house, a)
+        nr = int(ev[EV_RAID_TARGETS])
         if v2:
             rv = _raid_worth(g, t, memo, house, a, params, claim)
         else:
             rv = 0.3 * min(nr, 2) * (0.6 + params[P_POWER])
         score[i, O_RAID] = rv
         score[i, O_RAID_STAR] = rv + 0.1 * min(nr, 2) - STAR_COST
-        # consolidate power
-        inc = power_income(g, t, house, a)
-        safe = 1.0 - lose_chance(d_a, hold_strength(g, t, a))
-        cv = inc * (0.3 + 0.7 * params[P_POWER]) * safe * (1.0 - 0.1 * min(nr, 3))
-        if last_round:
-            cv *= 0.1
-        score[i, O_CONSOLIDATE] = cv
-        star_cv = cv - STAR_COST
-        points = muster_points_at(g, t, a)
-        if t.kind[a] == LAND and points > 0 and not last_round:
-            # the star order may muster here instead (castle 1 point, stronghold 2)
-            mv_ = 0.8 * points * (0.6 + 0.3 * min(d_a, 4.0))
-            if mv_ - STAR_COST > star_cv:
-                star_cv = mv_ - STAR_COST
-        score[i, O_CONSOLIDATE_STAR] = star_cv
+        # consolidate power (the star order may muster instead)
+        score[i, O_CONSOLIDATE] = ev[EV_CONSOLIDATE]
+        score[i, O_CONSOLIDATE_STAR] = ev[EV_CONSOLIDATE_STAR]
         # supports are scored once the marches are known; a small base for being ready
         score[i, O_SUPPORT_ZERO] = 0.0
         score[i, O_SUPPORT_ONE] = -STAR_COST
@@ -491,7 +534,15 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
                 best_alt = score[i, k]
         alt[i] = best_alt
         # marches
-        evaluate_march(g, t, house, a, params, memo, True, res)
+        if evaluated:
+            for k in range(R_LEN):
+                res[k] = ev[EV_MARCH + k]
+        else:
+            evaluate_march(g, t, house, a, params, memo, True, res)
+            for k in range(R_LEN):
+                ev[EV_MARCH + k] = res[k]
+            if cached:
+                memo.ev_ok[house, a] = 1
         mood = jitter(g, house, noise)  # one factor for all of this area's march options
         for k in range(3):
             if res[k] > 0.5 * NEG:
