@@ -33,8 +33,9 @@ from gotsim.play.tournament import (
 )
 from gotsim.players import HeuristicPolicy, Policy, make_policy, policy_params, policy_table
 from gotsim.players.fighting import card_win_table
-from gotsim.players.heuristic import heuristic_action
+from gotsim.players.heuristic import heuristic_action, load_params
 from gotsim.players.memo import new_memos
+from gotsim.players.orders import plan_orders
 from gotsim.players.params import (
     DEFAULTS,
     HEURISTIC,
@@ -296,6 +297,44 @@ def test_heuristic_never_reads_hidden_information() -> None:
             game.step(policy(game, pending))
     assert checked > 500
     assert redraws > 0  # the blade's redraw decision was among those checked
+
+
+def test_plan_reads_the_shared_evaluation_as_made_afresh() -> None:
+    """A house's order plan made after another house predicted it (each of its areas evaluated
+    then, in ``memo.ev``) is the plan made with every area evaluated afresh: the prediction is
+    made with the house's own defaults and the second heuristic plans without noise on each
+    destination, so the kept evaluation is the one the plan would count."""
+    policy = HeuristicPolicy()
+    rows = policy_table("heuristic")[1]
+    shared = 0
+    for seed in (21, 22):
+        game = Game(players=6, seed=seed)
+        last_round = 0
+        while (pending := game.pending) is not None and game.record.game_round <= 6:
+            g = game.record
+            if pending.kind == Decision.PLACE_ORDER and g.game_round != last_round:
+                last_round = int(g.game_round)
+                first = int(pending.house)
+                games = game.games.copy()
+                memos = game_memo(game).copy()[None].view(np.recarray)
+                load_params(memos[0], rows)
+                # the first planner predicts the houses next to it, evaluating their areas
+                plan_orders(games[0], game.t, first, rows[first], memos[0])
+                for h in BASE_HOUSES:
+                    if h == first or memos[0].pred_key[h] != g.game_round:
+                        continue
+                    assert memos[0].ev_ok[h].any()
+                    plans = []
+                    for keep in (True, False):
+                        gh, mh = games.copy(), memos.copy()
+                        if not keep:
+                            mh[0].ev_key[h] = -1  # every area evaluated afresh
+                        plan_orders(gh[0], game.t, int(h), rows[h], mh[0])
+                        plans.append(mh[0].plan[h].copy())
+                    assert plans[0].tolist() == plans[1].tolist(), (seed, g.game_round, h)
+                    shared += 1
+            game.step(policy(game, pending))
+    assert shared >= 20
 
 
 # --- Python wrapper and compiled loop --------------------------------------------------------
