@@ -112,7 +112,7 @@ MEMO_DTYPE = np.dtype(
         # the other houses' orders as the second heuristic predicts them (orders._predict_orders)
         ("pred_key", np.int32, (H,)),  # round of the prediction, 0 none
         ("pred", np.int8, (H, A_MAX)),  # predicted Order kind per area, -1 none
-        ("pred_params", np.float64, (N_PARAMS,)),  # work space: the parameters it plans with
+        ("pred_params", np.float64, (N_PARAMS,)),  # work space: a house's row, kept
         # each house's own defaults (its tuned set of "heuristic"), the parameters its orders are
         # predicted with (filled in every fresh memo)
         ("guess_params", np.float64, (H, N_PARAMS)),

@@ -355,17 +355,21 @@ def _predict_orders(g, t, house: int, params, memo) -> None:
                 _predict_light(g, t, e, memo)
                 memo.pred_key[e] = r
         return
-    row = memo.pred_params
+    held = memo.pred_params  # the predicted house's own row while it is predicted
     stale = False  # destination worths filled for a house with other parameters than its own
     for e in range(H):
         if (near >> e) & 1 == 0 or memo.pred_key[e] == r:
             continue
         # the house's own defaults, without noise: its destination worths are then those its
-        # own plan counts, when it plays them (marching._dest_noise)
+        # own plan counts, when it plays them (marching._dest_noise); its row in the memo is
+        # set to them while it is predicted (what is read there of a house is then the same
+        # whether it has decided yet, in a game played from Python, or not)
+        row = memo.params[e]
         for k in range(row.shape[0]):
+            held[k] = row[k]
             row[k] = memo.guess_params[e, k]
         row[P_NOISE] = 0.0
-        if not same_params(row, memo.params[e]):
+        if not same_params(row, held):
             memo.d_key[:] = -1
             stale = True
         key = memo.plan_key[e]
@@ -375,6 +379,8 @@ def _predict_orders(g, t, house: int, params, memo) -> None:
             memo.pred_save[1, a] = memo.plan_target[e, a]
             memo.pred_value[a] = memo.plan_value[e, a]
         _plan(g, t, e, row, memo, False, True)
+        for k in range(row.shape[0]):
+            row[k] = held[k]
         for a in range(n):
             memo.pred[e, a] = memo.plan[e, a]
         for a in range(A_MAX):
