@@ -316,7 +316,8 @@ def test_plan_reads_the_shared_evaluation_as_made_afresh() -> None:
                 last_round = int(g.game_round)
                 first = int(pending.house)
                 games = game.games.copy()
-                memos = game_memo(game).copy()[None].view(np.recarray)
+                memos = new_memos(1)
+                memos[0] = game_memo(game)
                 load_params(memos[0], rows)
                 # the first planner predicts the houses next to it, evaluating their areas
                 plan_orders(games[0], game.t, first, rows[first], memos[0])

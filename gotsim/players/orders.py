@@ -338,6 +338,13 @@ def _predict_orders(g, t, house: int, params, memo) -> None:
     was."""
     r = g.game_round
     n = t.n_areas
+    waiting = False  # another house not yet predicted this round
+    for e in range(H):
+        if e != house and g.in_play[e] and memo.pred_key[e] != r:
+            waiting = True
+            break
+    if not waiting:
+        return
     near = 0  # the houses next to the house's armies and fleets, as bits: the ones it may raid
     for a in range(n):
         if g.owner[a] != house or unit_count(g, a) == 0:
@@ -627,6 +634,9 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
     changed_att = 0
     changed_hold = no_bits()
     ok = memo.p_ok  # order kinds still open: tokens left, not restricted, a star if it needs one
+    top = N_ORDER_KINDS  # the order kinds the game has tokens of (Mother of Dragons' are last)
+    while top > 0 and order_count(t, top - 1) == 0:
+        top -= 1
     while True:
         for k in range(N_ORDER_KINDS):
             ok[k] = left[k] > 0 and usable[k] and not (ORDER_STAR[k] and stars <= 0)
@@ -673,7 +683,7 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
         for i in range(na):
             if done[i]:
                 continue
-            for k in range(N_ORDER_KINDS):
+            for k in range(top):
                 if ORDER_SEA_ONLY[k] and t.kind[areas[i]] != SEA:
                     continue  # (Mother of Dragons' sea order tokens)
                 if ok[k] and score[i, k] > best:
