@@ -85,7 +85,7 @@ SEA_TOKEN_FIRST = 0.01
 IRON_BANK_SHARE = 0.5  # the part of a loan's gain an Iron Bank order is worth when planned
 O_SEA_IRON_BANK = int(Order.SEA_IRON_BANK)
 # an area's evaluation in an order plan (memo.ev, _evaluate_area), then the march's result
-EV_STRENGTH, EV_DEFENCE_ONE, EV_DEFENCE_TWO, EV_RAID_TARGETS = 0, 1, 2, 3
+EV_ARMY, EV_DEFENCE_ONE, EV_DEFENCE_TWO, EV_RAID_TARGETS = 0, 1, 2, 3
 EV_CONSOLIDATE, EV_CONSOLIDATE_STAR, EV_MARCH = 4, 5, 6
 assert EV_MARCH + R_LEN == N_EV
 # the march kinds phase 1 of a plan chooses among (the sea march last: base games never have it)
@@ -435,7 +435,7 @@ def _evaluate_area(g, t, memo, house: int, a: int, params, last_round: bool, ev)
     nor the other orders planned, into ``ev`` (``EV_*``; the march's result is added by the
     plan): its strength, the worth of a defence order of strength 1 and 2, the raid targets next
     to it, consolidate power and its star order (or a muster there instead)."""
-    ev[EV_STRENGTH] = army_strength(g, t, a)
+    ev[EV_ARMY] = army_strength(g, t, a)
     d_a = danger(g, t, memo, house, a)  # (the view does not change while planning)
     def_one, def_two = _defence_values(g, t, memo, house, a, d_a, params)
     ev[EV_DEFENCE_ONE] = def_one
@@ -512,7 +512,7 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
         evaluated = cached and memo.ev_ok[house, a] != 0
         if not evaluated:
             _evaluate_area(g, t, memo, house, a, params, last_round, ev)
-        strength[i] = ev[EV_STRENGTH]
+        strength[i] = ev[EV_ARMY]
         # defence
         score[i, O_DEFENSE_ONE] = ev[EV_DEFENCE_ONE]
         score[i, O_DEFENSE_TWO] = ev[EV_DEFENCE_TWO] - STAR_COST
