@@ -278,24 +278,12 @@ def dest_key(memo, house: int, planning: bool) -> int:
     return memo.view_key * 16 + house * 2 + (1 if planning else 0)
 
 
-@njit(inline="always")
-def _dest_noise(params, planning: bool) -> float:
-    """The noise on each destination's worth (``dest_info``): none while the second heuristic
-    plans its orders, so that a house's plan and the prediction of it share one evaluation of
-    each area (``orders._plan``); the house's noise on its orders' worths varies its plan."""
-    if planning and params[P_VERSION] >= 2.0:
-        return 0.0
-    return params[P_NOISE]
-
-
 @njit
-def dest_info(
-    g, t, memo, house: int, x: int, planning: bool, expansion: float, noise: float
-) -> None:
-    """Fill ``memo.d_*[x]`` for ``house`` (once per view): whether entering ``x`` is a
-    battle, a new area to take (its worth for the first unit) or an own area (its worth, the
-    strength already there), the threat to it and, where units may go in peace, its position
-    worth (``expansion`` and ``noise``: the house's parameters)."""
+def dest_info(g, t, memo, house: int, x: int, planning: bool, params) -> None:
+    """Fill ``memo.d_*[x]`` for ``house`` (once per view; ``params``: its parameters): whether
+    entering ``x`` is a battle, a new area to take (its worth for the first unit) or an own area
+    (its worth, the strength already there), the threat to it and, where units may go in peace,
+    its position worth."""
     key = dest_key(memo, house, planning)
     if memo.d_key[x] == key:
         return
@@ -329,8 +317,12 @@ def dest_info(
         memo.d_kind[x] = D_TAKE
         if g.power_token[x] >= 0 and g.power_token[x] != house:
             v += 0.5
-        # varied by up to ± noise, once per view: the house's taste for this area this turn
-        memo.d_val[x] = v * (0.3 + expansion) * jitter(g, house, noise)
+        # varied by up to ± noise, once per view: the house's taste for this area this turn; not
+        # while the second heuristic plans its orders, so that a house's plan and the prediction
+        # of it share one evaluation of each area (orders._plan: its noise on the orders' worths
+        # varies its plan)
+        noise = 0.0 if planning and params[P_VERSION] >= 2.0 else params[P_NOISE]
+        memo.d_val[x] = v * (0.3 + params[P_EXPANSION]) * jitter(g, house, noise)
         memo.d_hold[x] = 0.0
 
 
@@ -380,11 +372,10 @@ def allocate(
     included. Siege engines stay."""
     land = t.kind[origin] == LAND
     key = dest_key(memo, house, planning)  # dest_info is asked only for what is not filled yet
-    d_noise = _dest_noise(params, planning)
     for r in range(n_reach):
         x = memo.reach[r]
         if memo.d_key[x] != key:
-            dest_info(g, t, memo, house, x, planning, params[P_EXPANSION], d_noise)
+            dest_info(g, t, memo, house, x, planning, params)
         kind = memo.d_kind[x]
         if x == exclude or kind == D_BATTLE:
             memo.cand_v[r] = NEG
@@ -394,9 +385,7 @@ def allocate(
         memo.cand_v[r] = memo.d_val[x]
         memo.sent[r] = memo.d_hold[x] if kind == D_OWN else 0.0
     if memo.d_key[origin] != key:
-        dest_info(
-            g, t, memo, house, origin, planning, params[P_EXPANSION], _dest_noise(params, planning)
-        )
+        dest_info(g, t, memo, house, origin, planning, params)
     t_o = memo.d_thr[origin]
     pos_o = memo.d_pos[origin]
     v_o = value_for(g, t, memo, house, origin)
@@ -461,9 +450,7 @@ def _empty_origin_cost(g, t, house: int, origin: int, params, memo, planning: bo
     if _staying(g, origin, left) != 0 or t.kind[origin] != LAND:
         return 0.0
     if memo.d_key[origin] != dest_key(memo, house, planning):
-        dest_info(
-            g, t, memo, house, origin, planning, params[P_EXPANSION], _dest_noise(params, planning)
-        )
+        dest_info(g, t, memo, house, origin, planning, params)
     return -vacate_cost(g, t, memo, house, origin, params, memo.d_thr[origin])
 
 
@@ -520,7 +507,6 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         return
     n_reach = reach_list(g, t, house, origin, memo)
     key = dest_key(memo, house, planning)
-    d_noise = _dest_noise(params, planning)
     fighters = 0
     for u in range(SIEGE):  # footmen, knights and ships at their strength
         fighters += t.unit_strength[u] * avail[u]
@@ -537,7 +523,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         if fighters == 0:
             break
         if memo.d_key[x] != key:
-            dest_info(g, t, memo, house, x, planning, params[P_EXPANSION], d_noise)
+            dest_info(g, t, memo, house, x, planning, params)
         if memo.d_kind[x] != D_BATTLE:
             continue
         if land and avail[FOOTMAN] + avail[KNIGHT] + avail[DRAGON] == 0:

@@ -154,9 +154,8 @@ def new_memos(n: int) -> np.recarray:
 
 def reset_memos(memos: np.ndarray) -> None:
     """Make ``memos`` fresh again, for more games (reusing the memory saves allocating and
-    first touching some 54 kB a memo, the work space after ``FRESH_WORDS`` left as it is; the
-    batch loop does this per thread, before each game,
-    with ``fresh_memo``)."""
+    first touching some 54 kB a memo; the work space after ``FRESH_WORDS`` is left as it is).
+    The batch loop does this per thread, before each game, with ``fresh_memo``."""
     # as 64-bit words: a structured assignment goes field by field, several times slower
     words = memos.view(np.uint64).reshape(len(memos), -1)
     words[:, :FRESH_WORDS] = _FRESH.view(np.uint64)[:FRESH_WORDS]

@@ -368,7 +368,7 @@ def _predict_orders(g, t, house: int, params, memo) -> None:
         if (near >> e) & 1 == 0 or memo.pred_key[e] == r:
             continue
         # the house's own defaults, without noise: its destination worths are then those its
-        # own plan counts, when it plays them (marching._dest_noise); its row in the memo is
+        # own plan counts, when it plays them (marching.dest_info); its row in the memo is
         # set to them while it is predicted (what is read there of a house is then the same
         # whether it has decided yet, in a game played from Python, or not)
         row = memo.params[e]
