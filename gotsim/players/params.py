@@ -153,7 +153,7 @@ PARAMS: tuple[Param, ...] = (
         "Second heuristic: above 0.5, before it plans its orders it predicts the orders of the "
         "houses next to it (the plan the heuristic would make in their place with their own "
         "defaults, from the public board) and places its raids by that prediction; games then "
-        "take about a fifth longer. Above 1.5, a cheap prediction instead, from simple facts "
+        "take about 14 % longer. Above 1.5, a cheap prediction instead, from simple facts "
         "of each area (reach of other houses, strength there; not yet measured for strength). "
         "Below 0.5, a neighbour's order counts as raidable by its strength alone.",
     ),
