@@ -46,6 +46,7 @@ from gotsim.players.view import (
     O_SUPPORT_ZERO,
     attack_strength,
     ensure_view,
+    final_round,
     init_memo,
     init_memos,
     local_danger,
@@ -73,7 +74,10 @@ def supports_plain(g, t, x: int, house: int, exclude: int) -> float:
 
 @njit
 def position_plain(g, t, memo, house: int, a: int) -> float:
-    """``position_value`` with every neighbour looked at."""
+    """``position_value`` with every neighbour looked at (nothing in the second heuristic's
+    last round)."""
+    if final_round(g, t, memo, house):
+        return 0.0
     v = 0.0
     if t.kind[a] != LAND:
         if t.kind[a] != SEA:

@@ -62,6 +62,7 @@ from gotsim.players.view import (
     danger,
     ensure_view,
     fiefdoms_higher,
+    final_round,
     hold_strength,
     jitter,
     largest_marcher,
@@ -397,6 +398,8 @@ def allocate(
     min_u = -1
     defence = 0.3 + params[P_DEFENCE]
     exposure = EXPOSURE * (1.2 - params[P_RISK])
+    if final_round(g, t, memo, house):
+        exposure = 0.0  # (no later round to keep a unit for)
     gv = memo.cand_g  # worth of sending the next unit to each destination
     for u in (KNIGHT, FOOTMAN, SHIP, DRAGON):
         if left[u] == 0:
@@ -455,12 +458,15 @@ def _empty_origin_cost(g, t, house: int, origin: int, params, memo, planning: bo
 
 
 @njit(inline="always")
-def _attack_at(memo, m, house, e, tie, gain, units, params, lead) -> float:
-    """Worth of an attack with board margin ``m``."""
+def _attack_at(memo, m, house, e, tie, gain, units, params, lead, final=False) -> float:
+    """Worth of an attack with board margin ``m`` (``final``: the second heuristic's last round,
+    ``view.final_round``, where only the area won counts: the units are needed no more)."""
     if e < 0:
         p = 1.0 if m >= 0.0 else 0.0
     else:
         p = win_chance(memo, m, house, e, tie)
+    if final:
+        return p * gain
     return attack_value(gain, 0.4 * units, p, params, lead)
 
 
@@ -514,6 +520,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         fighters += dragon_strength(g, t) * avail[DRAGON]
     march = g.order[origin]
     actual = float(march - 1) if 0 <= march <= 2 else 0.0
+    final = final_round(g, t, memo, house)
     # --- the best attack -------------------------------------------------------------------
     best_x = -1
     best_v = NEG
@@ -546,11 +553,11 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
         v0 = NEG
         v2 = NEG
         if planning:
-            v0 = _attack_at(memo, m0 - 1.0, house, e, tie, gain, units, params, lead)
-            v1 = _attack_at(memo, m0, house, e, tie, gain, units, params, lead)
-            v2 = _attack_at(memo, m0 + 1.0, house, e, tie, gain, units, params, lead)
+            v0 = _attack_at(memo, m0 - 1.0, house, e, tie, gain, units, params, lead, final)
+            v1 = _attack_at(memo, m0, house, e, tie, gain, units, params, lead, final)
+            v2 = _attack_at(memo, m0 + 1.0, house, e, tie, gain, units, params, lead, final)
         else:
-            v1 = _attack_at(memo, m0 + actual, house, e, tie, gain, units, params, lead)
+            v1 = _attack_at(memo, m0 + actual, house, e, tie, gain, units, params, lead, final)
         if v1 > best_v:
             best_v = v1
             best_x = x
@@ -603,6 +610,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
                 best_units - 1.0,
                 params,
                 lead_of(g, t, memo, house, e),
+                final,
             )
             empty_cost = vacate_cost(
                 g, t, memo, house, origin, params, threat_at(g, t, memo, house, origin, planning)

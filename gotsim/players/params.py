@@ -142,8 +142,9 @@ PARAMS: tuple[Param, ...] = (
         "star orders left over once every area has its order, guards its home areas against "
         "armies that ships can carry there (also after taking a sea next to them), raids where "
         "orders are likely raidable, takes back a raid with nothing to raid with the Raven, "
-        "keeps its fleets still unless a move gains clearly more, and leaves the house furthest "
-        "behind alone while others lead.",
+        "keeps its fleets still unless a move gains clearly more, leaves the house furthest "
+        "behind alone while others lead, and plays the last round for the ranking and a castle "
+        "short of victory for the win.",
     ),
     Param(
         "foresight",

@@ -15,6 +15,7 @@ from gotsim.players.view import (
     SHIP,
     SIEGE,
     danger,
+    final_round,
     hold_strength,
     land_strength,
     live,
@@ -207,6 +208,8 @@ def vacate_cost(g, t, memo, house: int, a: int, params, threat: float) -> float:
 def position_value(g, t, memo, house: int, a: int) -> float:
     """Worth of a unit of strength 1 standing in ``a``: on land, on the way to conquests (the
     castles and strongholds next to it held by others); at sea, next to the house's armies."""
+    if final_round(g, t, memo, house):
+        return 0.0
     if t.kind[a] != LAND:
         if t.kind[a] != SEA:
             return 0.0

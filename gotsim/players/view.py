@@ -29,6 +29,7 @@ from gotsim.engine.rng import next_u64
 from gotsim.engine.state import H, Phase, U
 from gotsim.jit import njit
 from gotsim.players.objectives import objective_values
+from gotsim.players.params import P_VERSION
 from gotsim.rules.ids import DRAGON, FOOTMAN, KNIGHT, SHIP, SIEGE, House
 
 CASTLE_VALUE = 3.0
@@ -157,10 +158,52 @@ def init_memos(t, memos) -> None:
         memo.ready = 1
 
 
+# the second heuristic's endgame (docs/players.md): in the last round of a game ranked by castles
+# only the ranking after the round's marches counts, and while one castle more wins the game
+# every castle is worth it
+FINAL_CASTLE = 6.0  # last round: a castle or stronghold
+FINAL_LAND = 0.5  # last round: any other land area (the ranking's first tie-break)
+WIN_CASTLE = 8.0  # one castle short of victory: more for each castle or stronghold
+
+
+@njit(inline="always")
+def _ranked_by_castles(t) -> bool:
+    """The game is won by castles, at once or in the last round's ranking: not A Feast for
+    Crows' points, Mother of Dragons' loyalty race or a game with vassals."""
+    return t.victory_points == 0 and t.loyalty_to_win == 0 and t.vassals == 0
+
+
+@njit
+def final_round(g, t, memo, house: int) -> bool:
+    """The second heuristic plays ``house``'s last round: after its marches only the ranking
+    counts (castles and strongholds, then land areas), so a unit lost, a position held or a
+    crown is worth nothing any more."""
+    return (
+        memo.params[house, P_VERSION] >= 2.0
+        and g.game_round >= t.max_rounds
+        and _ranked_by_castles(t)
+    )
+
+
+@njit
+def near_win(t, memo, house: int) -> bool:
+    """The second heuristic plays ``house`` one castle or stronghold short of victory."""
+    return (
+        memo.params[house, P_VERSION] >= 2.0
+        and _ranked_by_castles(t)
+        and memo.castles[house] >= t.castles_to_win - 1
+    )
+
+
 @njit
 def value_for(g, t, memo, house: int, a: int) -> float:
     """Worth of area ``a`` to ``house``: the static value, more for its own home and for
-    castles as it nears victory, less far from home."""
+    castles as it nears victory, less far from home (the second heuristic's last round: what
+    the ranking counts, ``final_round``)."""
+    if final_round(g, t, memo, house):
+        if memo.fort[a]:
+            return FINAL_CASTLE
+        return FINAL_LAND if t.kind[a] == LAND else 0.0
     v = memo.base_value[a] + memo.objective_value[house, a]
     if t.home[a] == house:
         v += HOME_BONUS
@@ -171,6 +214,8 @@ def value_for(g, t, memo, house: int, a: int) -> float:
             return v * memo.reach_scale[house, a] + LOYALTY_VALUE * g.loyalty[a]
         if g.loyalty[a] > 0:
             return v * memo.reach_scale[house, a] + loyalty_denial(g, t, house, a)
+    if memo.fort[a] and near_win(t, memo, house):
+        return v * memo.reach_scale[house, a] + WIN_CASTLE
     return v * memo.reach_scale[house, a]
 
 
