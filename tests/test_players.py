@@ -531,6 +531,63 @@ def _memo_playing(rows: np.ndarray) -> np.ndarray:
     return memo
 
 
+def test_second_heuristic_plays_the_last_round_for_the_ranking() -> None:
+    """In the last round only the ranking counts for the second heuristic: a castle or
+    stronghold is worth ``FINAL_CASTLE`` wherever it lies, other land ``FINAL_LAND``, a sea and
+    a position nothing; the first plays the round like any other. One castle short of victory,
+    every castle and stronghold is worth ``WIN_CASTLE`` more to the second."""
+    from enginecase import Case
+
+    from gotsim.engine.board_state import LAND, SEA
+    from gotsim.players.values import position_value
+    from gotsim.players.view import (
+        FINAL_CASTLE,
+        FINAL_LAND,
+        WIN_CASTLE,
+        ensure_view,
+        final_round,
+        near_win,
+        value_for,
+    )
+
+    stark = int(House.STARK)
+    case = Case(6).phase("planning")
+    g, t = case.g, case.t
+    v1, v2 = _v1_v2_rows()
+    memo = _memo_playing(v2)
+    ensure_view(g, t, memo)
+    n = t.n_areas
+    forts = [a for a in range(n) if memo.fort[a]]
+    plain = [a for a in range(n) if t.kind[a] == LAND and not memo.fort[a]]
+    seas = [a for a in range(n) if t.kind[a] == SEA]
+    assert forts and plain and seas
+    placed = [a for a in range(n) if position_value(g, t, memo, stark, a) > 0.0]
+    assert placed and not final_round(g, t, memo, stark)
+    before = [value_for(g, t, memo, stark, a) for a in range(n)]
+    g.game_round = t.max_rounds
+    ensure_view(g, t, memo)
+    assert final_round(g, t, memo, stark)
+    assert all(value_for(g, t, memo, stark, a) == FINAL_CASTLE for a in forts)
+    assert all(value_for(g, t, memo, stark, a) == FINAL_LAND for a in plain)
+    assert all(value_for(g, t, memo, stark, a) == 0.0 for a in seas)
+    assert all(position_value(g, t, memo, stark, a) == 0.0 for a in placed)
+    memo.params[:] = v1
+    assert not final_round(g, t, memo, stark)
+    assert [value_for(g, t, memo, stark, a) for a in range(n)] == before
+    # one castle short of victory, earlier in the game
+    g.game_round = 5
+    ensure_view(g, t, memo)
+    memo.castles[stark] = t.castles_to_win - 1
+    first = [value_for(g, t, memo, stark, a) for a in range(n)]
+    memo.params[:] = v2
+    assert near_win(t, memo, stark) and not final_round(g, t, memo, stark)
+    second = [value_for(g, t, memo, stark, a) for a in range(n)]
+    assert all(second[a] == first[a] + WIN_CASTLE for a in forts)
+    assert all(second[a] == first[a] for a in plain + seas)
+    memo.castles[stark] = t.castles_to_win - 2
+    assert not near_win(t, memo, stark)
+
+
 def test_second_heuristic_sees_a_landing_after_a_sea_is_taken() -> None:
     """Pyke, held by its garrison alone, has no enemy next to it; but Lannister's ship in the
     Golden Sound can move into an empty Ironman's Bay and carry Lannisport's knights to Pyke in
