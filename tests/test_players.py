@@ -588,6 +588,52 @@ def test_second_heuristic_plays_the_last_round_for_the_ranking() -> None:
     assert not near_win(t, memo, stark)
 
 
+def test_second_heuristic_holds_castles_from_a_rival_short_of_victory() -> None:
+    """While another house is one castle short of victory, each castle or stronghold of the
+    second heuristic's house that that house could attack is worth ``DENY_CASTLE`` more (not
+    one out of its reach); in the round before the last every castle and stronghold is worth
+    ``PENULT_CASTLE`` more (what is held then may be kept to the ranking). The first heuristic
+    values both as before."""
+    from enginecase import Case, area
+
+    from gotsim.engine.board_state import LAND
+    from gotsim.players.view import DENY_CASTLE, PENULT_CASTLE, ensure_view, value_for
+
+    stark, lannister = int(House.STARK), int(House.LANNISTER)
+    winterfell, white_harbor = area("winterfell"), area("white_harbor")
+    case = Case(6).phase("planning")
+    case.place("the_stony_shore lannister 2F")
+    g, t = case.g, case.t
+    g.game_round = 5
+    v1, v2 = _v1_v2_rows()
+    memo = _memo_playing(v1)
+    ensure_view(g, t, memo)
+    assert memo.threat[lannister, winterfell] > 0.0
+    assert memo.threat[lannister, white_harbor] == 0.0
+    n = t.n_areas
+    calm = [value_for(g, t, memo, stark, a) for a in range(n)]
+    memo.castles[lannister] = t.castles_to_win - 1
+    memo.near_win_bits = 1 << lannister
+    assert [value_for(g, t, memo, stark, a) for a in range(n)] == calm  # the first heuristic
+    memo.params[:] = v2
+    second = [value_for(g, t, memo, stark, a) for a in range(n)]
+    memo.castles[lannister] = 0
+    memo.near_win_bits = 0
+    plain = [value_for(g, t, memo, stark, a) for a in range(n)]
+    assert second[winterfell] == plain[winterfell] + DENY_CASTLE
+    assert all(second[a] == plain[a] for a in range(n) if a != winterfell)  # White Harbor too
+    # the round before the last
+    forts = [a for a in range(n) if memo.fort[a]]
+    others = [a for a in range(n) if t.kind[a] == LAND and not memo.fort[a]]
+    g.game_round = t.max_rounds - 1
+    ensure_view(g, t, memo)
+    late = [value_for(g, t, memo, stark, a) for a in range(n)]
+    assert all(late[a] == plain[a] + PENULT_CASTLE for a in forts)
+    assert all(late[a] == plain[a] for a in others)
+    memo.params[:] = v1
+    assert [value_for(g, t, memo, stark, a) for a in range(n)] == calm
+
+
 def test_second_heuristic_sees_a_landing_after_a_sea_is_taken() -> None:
     """Pyke, held by its garrison alone, has no enemy next to it; but Lannister's ship in the
     Golden Sound can move into an empty Ironman's Bay and carry Lannisport's knights to Pyke in

@@ -458,7 +458,7 @@ def _empty_origin_cost(g, t, house: int, origin: int, params, memo, planning: bo
 
 
 @njit(inline="always")
-def _attack_at(memo, m, house, e, tie, gain, units, params, lead, final=False) -> float:
+def _attack_at(memo, m, house, e, tie, gain, units, params, lead, final: bool) -> float:
     """Worth of an attack with board margin ``m`` (``final``: the second heuristic's last round,
     ``view.final_round``, where only the area won counts: the units are needed no more)."""
     if e < 0:

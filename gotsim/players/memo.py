@@ -61,6 +61,7 @@ MEMO_DTYPE = np.dtype(
         ("march_dests", np.int64, (2,)),  # the march plan's listed destinations
         ("tyrion_key", np.int32),  # the battle in which this game's Tyrion already cancelled
         ("castles", np.int32, (H,)),  # castles held per house, with the view
+        ("near_win_bits", np.int32),  # houses one castle short of victory (castle games)
         ("hsum", np.float64, (H,)),  # per-house sums (local danger)
         ("sup_sum", np.float64, (H,)),  # per-house revealed supports into a battle area
         # work space of the march planner (no allocations in the hot loop)

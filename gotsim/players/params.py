@@ -143,8 +143,9 @@ PARAMS: tuple[Param, ...] = (
         "armies that ships can carry there (also after taking a sea next to them), raids where "
         "orders are likely raidable, takes back a raid with nothing to raid with the Raven, "
         "keeps its fleets still unless a move gains clearly more, leaves the house furthest "
-        "behind alone while others lead, and plays the last round for the ranking and a castle "
-        "short of victory for the win.",
+        "behind alone while others lead, plays the last round for the ranking (its castles worth "
+        "more in the round before it) and a castle short of victory for the win, and holds its "
+        "castles against another house one castle short.",
     ),
     Param(
         "foresight",

@@ -164,6 +164,8 @@ def init_memos(t, memos) -> None:
 FINAL_CASTLE = 6.0  # last round: a castle or stronghold
 FINAL_LAND = 0.5  # last round: any other land area (the ranking's first tie-break)
 WIN_CASTLE = 8.0  # one castle short of victory: more for each castle or stronghold
+DENY_CASTLE = 8.0  # a rival one castle short of victory: more for each own castle it can reach
+PENULT_CASTLE = 3.0  # the round before the last: more for each castle or stronghold
 
 
 @njit(inline="always")
@@ -214,9 +216,27 @@ def value_for(g, t, memo, house: int, a: int) -> float:
             return v * memo.reach_scale[house, a] + LOYALTY_VALUE * g.loyalty[a]
         if g.loyalty[a] > 0:
             return v * memo.reach_scale[house, a] + loyalty_denial(g, t, house, a)
-    if memo.fort[a] and near_win(t, memo, house):
-        return v * memo.reach_scale[house, a] + WIN_CASTLE
-    return v * memo.reach_scale[house, a]
+    v *= memo.reach_scale[house, a]
+    if memo.fort[a] and memo.params[house, P_VERSION] >= 2.0 and _ranked_by_castles(t):
+        if near_win(t, memo, house):
+            v += WIN_CASTLE
+        if memo.near_win_bits & ~(1 << house) and _rival_near_win(g, t, memo, house, a):
+            v += DENY_CASTLE
+        if g.game_round == t.max_rounds - 1:  # what it holds now it may keep to the ranking
+            v += PENULT_CASTLE
+    return v
+
+
+@njit
+def _rival_near_win(g, t, memo, house: int, a: int) -> bool:
+    """Whether ``a`` is ``house``'s and another house one castle short of victory could bring
+    strength against it (``memo.threat``): holding it keeps that house from winning."""
+    if controller(g, t, a) != house:
+        return False
+    for e in range(H):
+        if e != house and (memo.near_win_bits >> e) & 1 and memo.threat[e, a] > 0.0:
+            return True
+    return False
 
 
 @njit
@@ -351,6 +371,11 @@ def refresh_counts(g, t, memo) -> None:
         c = controller(g, t, a)
         if c >= 0 and is_fort(g, t, a):
             memo.castles[c] += 1
+    memo.near_win_bits = 0
+    if _ranked_by_castles(t):
+        for e in range(H):
+            if memo.castles[e] >= t.castles_to_win - 1:
+                memo.near_win_bits |= 1 << e
     refresh_improved(g, t, memo)
     refresh_cards(g, t, memo)
 
