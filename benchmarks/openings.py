@@ -43,6 +43,7 @@ def opening(
     if search is not None:
         policy[house] = SearchPolicy(search)
     record = game.record
+    names = game.board.area_names
     orders: dict[int, list[str]] = {}
     moves: dict[int, list[str]] = {}
     held: dict[int, list[str]] = {}
@@ -50,7 +51,7 @@ def opening(
         r = int(record.game_round)
         if int(record.phase) in ACTION_PHASES and r not in orders:
             orders[r] = sorted(
-                f"{game._area(a)} {ORDER_NAMES[int(record.order[a])]}"
+                f"{names[a]} {ORDER_NAMES[int(record.order[a])]}"
                 for a in range(game.t.n_areas)
                 if record.owner[a] == house and record.order[a] >= 0
             )
@@ -62,7 +63,7 @@ def opening(
         game.step(action)
         if int(record.game_round) > r:
             held[r + 1] = sorted(
-                game._area(a) for a in range(game.t.n_areas) if record.owner[a] == house
+                names[a] for a in range(game.t.n_areas) if record.owner[a] == house
             )
     return {"orders": orders, "moves": moves, "held": held}
 

@@ -9,34 +9,20 @@ review the diff of ``tests/golden/``.
 from __future__ import annotations
 
 import difflib
-import importlib.util
 import itertools
 import json
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from scripts import load_script
 
 from gotsim.engine.position import load_position, starting_position
 from gotsim.engine.state import N_BASE_ORDER_KINDS, ORDER_COUNT, ORDER_NAMES, ORDER_STAR
 
-ROOT = Path(__file__).resolve().parents[1]
 REGEN_HINT = "if the change is intended, run: .venv/bin/python tools/regen_golden.py"
 
 
-def _load_regen() -> ModuleType:
-    path = ROOT / "tools" / "regen_golden.py"
-    spec = importlib.util.spec_from_file_location("regen_golden", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-regen = _load_regen()
+regen = load_script("tools/regen_golden.py")
 
 
 def golden_counts() -> dict[str, Any]:

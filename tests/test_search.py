@@ -4,8 +4,6 @@ leaves a game the engine can play on."""
 
 from __future__ import annotations
 
-from types import ModuleType
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -213,28 +211,16 @@ def test_scenarios_take_the_search_player_and_check_its_knobs() -> None:
         load_scenario({**base, "policies": {"stark": {"kind": "search", "rollouts": 2.5}}})
 
 
-def _openings_tool() -> ModuleType:
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "openings.py"
-    spec = importlib.util.spec_from_file_location("openings", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_openings_count_the_search_and_the_heuristic_alike() -> None:
     """``benchmarks/openings.py``: searching nowhere (``points`` 0), the house opens exactly as
     its heuristic in every game; searching, each game's round-1 orders are the house's three
     starting areas' orders, its marches are narrated in the order resolved, and the areas it
     holds at the start of round 2 are counted; the two differ where the search departs."""
+    from scripts import load_script
+
     from gotsim.rules.ids import House
 
-    tool = _openings_tool()
+    tool = load_script("benchmarks/openings.py")
     same = tool.compare(House.STARK, games=2, rounds=1, rollouts=2, points=0)
     assert same["games_differing"] == 0
     assert same["search"] == same["heuristic"]
