@@ -238,3 +238,37 @@ def test_openings_count_the_search_and_the_heuristic_alike() -> None:
         assert any(line.startswith("resolves its March in") for line in moves)
         assert "Winterfell" in " ".join(moves)
         assert out[side]["held"]["2"]
+
+
+def test_leaders_count_what_a_house_near_victory_gains_and_loses() -> None:
+    """``benchmarks/leaders.py``: each leader round's castles at its end are those at its start
+    plus the castles taken less those lost, every castle held is counted with its order, and
+    searching nowhere (``points`` 0) the seat's house is counted exactly as in the all-heuristic
+    games (the other houses may differ: which houses' orders are predicted in a round depends on
+    which heuristics shared the game's memo before, docs/players.md)."""
+    from scripts import load_script
+
+    tool = load_script("benchmarks/leaders.py")
+    rows = tool.leader_rounds(2000, 3, None)
+    assert rows
+    for row in rows:
+        assert row["castles"] >= 3
+        assert row["castles_after"] == row["castles"] + sum(row["gained"].values()) - row["lost"]
+        assert len(row["held"]) == row["castles"]
+        assert row["lost"] == sum(fort["lost"] for fort in row["held"])
+        assert {fort["order"] for fort in row["held"]} <= {
+            "march",
+            "defense",
+            "support",
+            "raid",
+            "consolidate_power",
+            "none",
+        }
+    same = tool.compare(2, castles=3, rollouts=2, points=0)
+    assert same["search"] == same["heuristic"]
+    assert same["field"].keys() == same["others"].keys()
+    for counted in same["heuristic"].values():
+        shares = [kind["share"] for kind in counted["orders_on_castles"].values()]
+        assert abs(sum(shares) - 1.0) < 0.01
+    searching = tool.compare(1, castles=3, rollouts=2)
+    assert {"search", "field", "others"} <= set(searching)
