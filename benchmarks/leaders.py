@@ -27,10 +27,10 @@ from typing import Any
 
 from gotsim.engine.board_state import controller, is_fort
 from gotsim.engine.game import Game
-from gotsim.engine.state import ORDER_NAMES, H, Phase
+from gotsim.engine.state import ORDER_TYPE, H, Phase
 from gotsim.players.policy import policies_for
 from gotsim.players.search import SearchPolicy
-from gotsim.rules.ids import House
+from gotsim.rules.ids import House, OrderType
 
 FIRST_SEED = 2000
 
@@ -78,7 +78,7 @@ def leader_rounds(
                     fort["threatened"] = any(
                         t.adjacent[b, a]
                         and record.owner[b] not in (-1, h)
-                        and order_kind(int(record.order[b])).endswith("march")
+                        and order_kind(int(record.order[b])) == "march"
                         for b in range(t.n_areas)
                     )
         pending = game.pending
@@ -99,6 +99,8 @@ def leader_rounds(
                     lost += fort["lost"]
                 rows.append(
                     {
+                        "round": row["round"],
+                        "house": row["house"],
                         "side": row["side"],
                         "castles": row["castles"],
                         "castles_after": sum(controller(record, t, a) == h for a in forts),
@@ -113,11 +115,9 @@ def leader_rounds(
 
 
 def order_kind(k: int) -> str:
-    """The kind of order ``k`` without its strength or star ("march", "defense", "support",
-    "raid", "consolidate_power", …; "none" for -1)."""
-    if k < 0:
-        return "none"
-    return ORDER_NAMES[k].rstrip("*").split("+")[0].split("-")[0]
+    """The type of order kind ``k`` ("march", "defense", "support", "raid",
+    "consolidate_power", "iron_bank"; "none" for -1)."""
+    return OrderType(int(ORDER_TYPE[k]) if k >= 0 else 0).name.lower()
 
 
 def _side(house: int, seat: int, search: dict[str, Any] | None) -> str:
