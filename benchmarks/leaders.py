@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections import Counter, defaultdict
 from typing import Any
@@ -177,9 +176,8 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=16)
     args = parser.parse_args()
     if args.games < 1 or args.rollouts < 1 or not 1 <= args.castles <= 7 or args.first < 0:
-        sys.exit(
-            "leaders.py: --games and --rollouts must be at least 1, --castles 1 to 7, "
-            "--first at least 0"
+        parser.error(
+            "--games and --rollouts must be at least 1, --castles 1 to 7, --first at least 0"
         )
     start = time.perf_counter()
     out = compare(args.games, args.first, args.castles, args.rollouts)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections import Counter
 from typing import Any
@@ -107,7 +106,7 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=16)
     args = parser.parse_args()
     if args.games < 1 or args.rounds < 1 or args.rollouts < 1:
-        sys.exit("openings.py: --games, --rounds and --rollouts must be at least 1")
+        parser.error("--games, --rounds and --rollouts must be at least 1")
     start = time.perf_counter()
     out = compare(House[args.house.upper()], args.games, args.rounds, args.rollouts)
     out["seconds"] = round(time.perf_counter() - start, 1)

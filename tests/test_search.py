@@ -272,3 +272,61 @@ def test_leaders_count_what_a_house_near_victory_gains_and_loses() -> None:
         assert abs(sum(shares) - 1.0) < 0.01
     searching = tool.compare(1, castles=3, rollouts=2)
     assert {"search", "field", "others"} <= set(searching)
+
+
+def test_endgame_positions_and_paired_continuations() -> None:
+    """``benchmarks/endgame.py``: every position's leader holds the castles asked for, every
+    continuation is played to its end, the same parameters give the same games (an empty change
+    and a change to the default value alike), a change of play moves some result, and the
+    search plays its continuations to the end too."""
+    from scripts import load_script
+
+    tool = load_script("benchmarks/endgame.py")
+    rules = tool.rules_for()
+    records, leaders, rounds = tool.positions(30, 4, rules)
+    assert len(leaders) > 10 and rounds.min() >= 2
+    for h in np.unique(leaders):
+        held = tool.castles_of(records[leaders == h], rules, int(h))
+        assert held.min() >= 4
+    games, lead = tool.continuations(records, leaders, 2, rules)
+    assert len(games) == 2 * len(leaders) and (lead == np.repeat(leaders, 2)).all()
+    base = tool.leader_wins(games, lead, rules, [], [])
+    assert set(np.unique(base)) <= {0.0, 1.0}
+    same = tool.leader_wins(games, lead, rules, ["noise=0.2"], [])
+    assert (same == base).all()
+    bids = ["bid_iron_throne=0", "bid_fiefdoms=0", "bid_kings_court=0"]
+    assert (tool.leader_wins(games, lead, rules, bids, []) != base).any()
+    assert (tool.leader_wins(games, lead, rules, [], bids) != base).any()
+    out = tool.paired(base, base, 2)
+    assert out["difference"] == 0.0 and out["rate"] == out["default"]
+    with pytest.raises(ValueError):
+        tool.shifted(["boldness=+1"])
+    rows = np.arange(4)
+    searched = tool.leader_wins(games[rows], lead[rows], rules, [], [], search=2, rollouts=2)
+    assert set(np.unique(searched)) <= {0.0, 1.0}
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "named"),
+    [
+        ("benchmarks/endgame.py", ["--leader", "boldness=+1"], "boldness"),
+        ("benchmarks/endgame.py", ["--continuations", "0"], "--continuations"),
+        ("benchmarks/leaders.py", ["--castles", "9"], "--castles"),
+        ("benchmarks/openings.py", ["--rounds", "0"], "--rounds"),
+    ],
+)
+def test_benchmark_scripts_refuse_bad_arguments_with_exit_2(
+    script: str, args: list[str], named: str
+) -> None:
+    """A bad argument to a benchmark script: exit 2, an error line naming it, no traceback."""
+    import subprocess
+    import sys
+
+    from scripts import ROOT
+
+    run = subprocess.run(
+        [sys.executable, str(ROOT / script), *args], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 2
+    assert "Traceback" not in run.stderr
+    assert named in run.stderr.strip().splitlines()[-1]
