@@ -31,9 +31,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from gotsim.engine.game import Game
 from gotsim.engine.init import new_games_range
 from gotsim.engine.state import H
+from gotsim.engine.tables import rules_table
 from gotsim.players.memo import new_memos
 from gotsim.players.params import HEURISTIC, PARAMS, SEARCH, defaults_for
 from gotsim.players.search import (
@@ -51,8 +51,9 @@ NAMES = [p.name for p in PARAMS]
 
 
 def rules_for(players: int = 6) -> np.recarray:
-    """The compiled rules table of the base game, as a batch of one."""
-    return np.array([Game(players=players, seed=0).t]).view(np.recarray)
+    """The compiled rules table of the base game, as a writable batch of one (a read-only array
+    is a type of its own to the compiled heuristic)."""
+    return np.array(rules_table("2e", players)).view(np.recarray)
 
 
 def defaults() -> NDArray[np.float64]:
@@ -119,13 +120,14 @@ def shifted(changes: list[str]) -> NDArray[np.float64]:
     params = defaults()
     for change in changes:
         name, _, value = change.partition("=")
-        if name not in NAMES or not value:
-            raise ValueError(f"not a parameter change (name=value or name=+x): {change!r}")
-        j = NAMES.index(name)
-        x = float(value)
-        for h in range(H):
-            v = params[h, j] + x if value[0] in "+-" else x
-            params[h, j] = min(max(v, PARAMS[j].low), PARAMS[j].high)
+        try:
+            j, x = NAMES.index(name), float(value)
+        except ValueError:
+            raise ValueError(
+                f"not a parameter change (name=value or name=+x): {change!r}"
+            ) from None
+        column = params[:, j] + x if value[0] in "+-" else np.full(H, x)
+        params[:, j] = np.clip(column, PARAMS[j].low, PARAMS[j].high)
     return params
 
 
