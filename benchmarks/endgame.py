@@ -217,16 +217,47 @@ def measure(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4000)
-    parser.add_argument("--first", type=int, default=FIRST)
-    parser.add_argument("--castles", type=int, default=5)
-    parser.add_argument("--continuations", type=int, default=4)
-    parser.add_argument("--leader", nargs="*", default=[])
-    parser.add_argument("--field", nargs="*", default=[])
-    parser.add_argument("--search", type=int, default=0)
-    parser.add_argument("--every", type=int, default=50)
-    parser.add_argument("--rollouts", type=int, default=16)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--games", type=int, default=4000, help="seeded games the positions come from (4000)"
+    )
+    parser.add_argument(
+        "--first", type=int, default=FIRST, help=f"the first game's number ({FIRST:,})"
+    )
+    parser.add_argument(
+        "--castles", type=int, default=5, help="castles a house holds to lead a position (5)"
+    )
+    parser.add_argument(
+        "--continuations", type=int, default=4, help="times each position is played on (4)"
+    )
+    parser.add_argument(
+        "--leader",
+        nargs="*",
+        default=[],
+        metavar="NAME=VALUE",
+        help="the leader's parameters changed (aggression=+0.3 adds, noise=0 sets)",
+    )
+    parser.add_argument(
+        "--field",
+        nargs="*",
+        default=[],
+        metavar="NAME=VALUE",
+        help="the other houses' parameters changed, the same way",
+    )
+    parser.add_argument(
+        "--search",
+        type=int,
+        default=0,
+        metavar="POINTS",
+        help=f"the leader searches at these points (1 orders, 2 bids, 12 raids and marches, "
+        f"16 musters, {ALL_POINTS} all; 0 none)",
+    )
+    parser.add_argument(
+        "--every", type=int, default=50, help="the search plays every N-th position (50)"
+    )
+    parser.add_argument(
+        "--rollouts", type=int, default=16, help="the search's rollouts a candidate (16)"
+    )
     args = parser.parse_args()
     if args.games < 1 or args.continuations < 1 or args.every < 1 or args.rollouts < 1:
         parser.error("--games, --continuations, --every and --rollouts must be at least 1")

@@ -99,7 +99,7 @@ def compare(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--house", default="stark", choices=[h.name.lower() for h in House])
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=2)

@@ -9,6 +9,14 @@ function's own, the code that is not gotsim's in a few named lumps) and one JSON
 clock works everywhere) and ``nm`` (binutils). Only the timed games are sampled
 (``perf record --control``), not the start-up.
 
+``--lines FUNCTION`` (``orders._plan``, or any end of a gotsim function's dotted name) shows
+where in that function the time goes, by source line: the kernels are compiled with line
+information (``NUMBA_DEBUGINFO=1``) into a cache of their own (``gotsim-debuginfo`` in the
+temporary directory; several minutes the first time, reused while the sources stay the same),
+and each sample in the function is looked up with ``addr2line``. Lines of functions inlined into
+it count as the line that calls them; samples the line information does not cover are shown as
+``?``.
+
 Numba's compiled code has no symbols that perf can see. The kernels come from numba's cache,
 where each is kept as an ELF object: this script finds the objects of the loaded kernels, reads
 their symbol tables with ``nm``, places them at the loaded addresses and writes the
@@ -81,16 +89,21 @@ def _symbols(obj: bytes) -> dict[str, tuple[int, int, str]]:
     return syms
 
 
-def write_perf_map() -> int:
-    """Write ``/tmp/perf-PID.map`` for every loaded gotsim kernel; returns the symbols named."""
+def write_perf_map(keep: str | None = None) -> int:
+    """Write ``/tmp/perf-PID.map`` for every loaded gotsim kernel; returns the symbols named.
+    ``keep``: a folder to write each kernel's object into, with ``objects.json`` listing them
+    (file, load address, symbols), for ``addr2line``."""
     from numba.core.registry import CPUDispatcher
 
     lines = []
+    kept: list[dict[str, object]] = []
     for d in [o for o in gc.get_objects() if isinstance(o, CPUDispatcher)]:
         module = sys.modules.get(d.py_func.__module__)
         if module is None or not d.py_func.__module__.startswith("gotsim"):
             continue
-        cache = Path(module.__file__).parent / "__pycache__"
+        cache = Path(getattr(getattr(d, "_cache", None), "_cache_path", "") or "")
+        if not str(cache):
+            cache = Path(module.__file__).parent / "__pycache__"
         stem = f"{d.py_func.__module__.rsplit('.', 1)[-1]}.{d.py_func.__name__}-"
         for cres in d.overloads.values():
             entry = cres.fndesc.llvm_func_name
@@ -104,11 +117,18 @@ def write_perf_map() -> int:
                     # the code of one object is loaded as one block: offsets are kept
                     base = address - syms[entry][0]
                     lines += [f"{base + v:x} {n:x} {name}" for name, (v, n, _) in syms.items()]
+                    if keep is not None:
+                        path_o = Path(keep) / f"kernel{len(kept)}.o"
+                        path_o.write_bytes(obj)
+                        spans = {name: [v, n] for name, (v, n, _) in syms.items()}
+                        kept.append({"file": str(path_o), "base": base, "symbols": spans})
                     found = True
                     break
                 if found:
                     break
     Path(f"/tmp/perf-{os.getpid()}.map").write_text("\n".join(lines) + "\n")
+    if keep is not None:
+        Path(keep, "objects.json").write_text(json.dumps(kept))
     return len(lines)
 
 
@@ -130,8 +150,60 @@ def child(args: argparse.Namespace) -> None:
     play_games(args.games, seed=12345, **kw)
     elapsed = time.perf_counter() - start
     command(b"disable")
-    named = write_perf_map()
+    named = write_perf_map(args.keep)
     print(json.dumps({"seconds": elapsed, "symbols": named, "pid": os.getpid()}))
+
+
+def line_profile(data: str, keep: str, function: str, top: int) -> tuple[int, int, list]:
+    """The samples in ``perf.data`` that fall in gotsim function ``function`` (a dotted name or
+    its end), by source line: (samples in it, all samples, [(share, "file:line", text)])."""
+    objects = json.loads(Path(keep, "objects.json").read_text())
+    spans = []  # (start, end, object file, load address)
+    for o in objects:
+        for name, (value, size) in o["symbols"].items():
+            full = demangle(name)
+            if full == function or full.endswith("." + function.lstrip(".")):
+                spans.append((o["base"] + value, o["base"] + value + size, o["file"], o["base"]))
+    if not spans:
+        sys.exit(f"profile_kernels: no compiled gotsim function named {function!r} ran")
+    script = subprocess.run(
+        ["perf", "script", "-i", data, "-F", "ip"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    offsets: dict[str, list[int]] = defaultdict(list)
+    total = 0
+    for word in script:
+        ip = int(word, 16)
+        total += 1
+        for start, end, path, base in spans:
+            if start <= ip < end:
+                offsets[path].append(ip - base)
+                break
+    counts: dict[str, int] = defaultdict(int)
+    for path, offs in offsets.items():
+        out = subprocess.run(
+            ["addr2line", "-e", path, "-a"],
+            input="\n".join(hex(x) for x in offs),
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
+        for line in out:
+            if not line.startswith("0x"):
+                where = line.split(" (discriminator")[0]
+                counts["?" if where.endswith(":?") or where.startswith("??") else where] += 1
+    inside = sum(counts.values())
+    rows = []
+    for where, n in sorted(counts.items(), key=lambda kv: -kv[1])[:top]:
+        text = ""
+        if where != "?":
+            file, _, number = where.rpartition(":")
+            try:
+                text = Path(file).read_text().splitlines()[int(number) - 1].strip()
+            except (OSError, ValueError, IndexError):
+                text = ""
+            where = f"{Path(file).name}:{number}"
+        rows.append((n / max(inside, 1), where, text))
+    return inside, total, rows
 
 
 def _lump(symbol: str, dso: str) -> str:
@@ -151,7 +223,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--policy", default="heuristic", choices=("heuristic", "random"))
-    parser.add_argument("--top", type=int, default=40, help="functions shown")
+    parser.add_argument("--top", type=int, default=40, help="functions (or lines) shown")
+    parser.add_argument(
+        "--lines",
+        metavar="FUNCTION",
+        help="where in this gotsim function the time goes, by source line (orders._plan)",
+    )
+    parser.add_argument("--keep", help=argparse.SUPPRESS)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--ctl", help=argparse.SUPPRESS)
     parser.add_argument("--ack", help=argparse.SUPPRESS)
@@ -161,9 +239,20 @@ def main() -> None:
     if args.child:
         child(args)
         return
-    for tool in ("perf", "nm"):
+    for tool in ("perf", "nm") + (("addr2line",) if args.lines else ()):
         if shutil.which(tool) is None:
             sys.exit(f"profile_kernels: needs {tool!r} on the PATH")
+    env = dict(os.environ)
+    if args.lines:
+        # line information changes the compiled objects: a cache of their own
+        env["NUMBA_DEBUGINFO"] = "1"
+        env["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "gotsim-debuginfo")
+        print(
+            "kernels compiled with line information, cached in "
+            f"{env['NUMBA_CACHE_DIR']} (several minutes the first time)",
+            file=sys.stderr,
+            flush=True,
+        )
     with tempfile.TemporaryDirectory() as tmp:
         ctl, ack, data = (os.path.join(tmp, n) for n in ("ctl", "ack", "perf.data"))
         os.mkfifo(ctl)
@@ -173,14 +262,35 @@ def main() -> None:
         record += [sys.executable, __file__, "--child", "--ctl", ctl, "--ack", ack]
         record += ["--games", str(args.games), "--players", str(args.players)]
         record += ["--policy", args.policy]
+        if args.lines:
+            record += ["--keep", tmp]
         run = subprocess.run(
             record,
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=None if args.lines else subprocess.PIPE,  # (compiling says so)
             text=True,
+            env=env,
         )
         if run.returncode != 0:
-            sys.exit(f"perf record failed: {run.stderr.strip().splitlines()[-1:]}")
+            sys.exit(f"perf record failed: {(run.stderr or '').strip().splitlines()[-1:]}")
         timing = json.loads(run.stdout.strip().splitlines()[-1])
+        if args.lines:
+            inside, total, rows = line_profile(data, tmp, args.lines, args.top)
+            Path(f"/tmp/perf-{timing['pid']}.map").unlink(missing_ok=True)
+            us = 1e6 * timing["seconds"] / args.games
+            print(
+                f"{args.lines}: {100 * inside / max(total, 1):.1f} % of the samples "
+                f"({inside} of {total}; {us:.0f} µs per game on one core, line information on)"
+            )
+            for share, where, text in rows:
+                print(f"  {100 * share:5.1f}%  {where:<18} {text[:80]}")
+            lines = {where: round(share, 4) for share, where, _ in rows}
+            print(
+                json.dumps(
+                    {"function": args.lines, "share": inside / max(total, 1), "lines": lines}
+                )
+            )
+            return
         report = subprocess.run(
             [
                 "perf",

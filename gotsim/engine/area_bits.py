@@ -11,8 +11,19 @@ Mother of Dragons' largest board). A set is a plain tuple, kept in registers in 
 
 from __future__ import annotations
 
+import numba
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
+
+# plain Python (NUMBA_DISABLE_JIT=1): numba's intrinsic has no Python body
+if getattr(numba.config, "DISABLE_JIT", False):
+
+    def trailing_zeros(x: int) -> int:
+        """The number of zero bits below the lowest set bit of ``x`` (not 0)."""
+        x = int(x)
+        return (x & -x).bit_length() - 1
+
+else:
+    from numba.cpython.unsafe.numbers import trailing_zeros  # type: ignore[assignment]
 
 from gotsim.engine.state import A_MAX
 from gotsim.jit import njit
@@ -57,8 +68,8 @@ def is_empty(s) -> bool:
 def lowest(s) -> int:
     """The lowest set bit of ``s`` (not empty): with ``drop_lowest``, the members in order."""
     if s[0] != 0:
-        return trailing_zeros(s[0])  # type: ignore[call-arg]  # (a numba intrinsic)
-    return 64 + trailing_zeros(s[1])  # type: ignore[call-arg]
+        return trailing_zeros(s[0])
+    return 64 + trailing_zeros(s[1])
 
 
 @njit(inline="always")

@@ -56,7 +56,7 @@ def _rival_score(g, t, memo, me: int, e: int) -> float:
     near = 0.0
     for a in range(t.n_areas):
         if g.owner[a] == me:
-            near += memo.threat[e, a]
+            near += float(memo.threat[e, a])
     return s + 0.15 * near
 
 

@@ -304,7 +304,7 @@ def dest_info(g, t, memo, house: int, x: int, planning: bool, params) -> None:
             memo.d_lead[x] = 0.0
             memo.d_tie[x] = 1
         else:
-            memo.d_str[x] = held + 0.5 + 0.6 * memo.pot[e, x]
+            memo.d_str[x] = held + 0.5 + 0.6 * float(memo.pot[e, x])
             memo.d_lead[x] = lead_of(g, t, memo, house, e)
             memo.d_tie[x] = 1 if fiefdoms_higher(g, house, e) else 0
         memo.d_gain[x] = attack_gain_fixed(g, t, memo, house, x)
@@ -387,8 +387,8 @@ def allocate(
         memo.sent[r] = memo.d_hold[x] if kind == D_OWN else 0.0
     if memo.d_key[origin] != key:
         dest_info(g, t, memo, house, origin, planning, params)
-    t_o = memo.d_thr[origin]
-    pos_o = memo.d_pos[origin]
+    t_o = float(memo.d_thr[origin])
+    pos_o = float(memo.d_pos[origin])
     v_o = value_for(g, t, memo, house, origin)
     stay_hold = float(g.garrison[origin])
     stayed = _staying(g, origin, left)
@@ -454,7 +454,7 @@ def _empty_origin_cost(g, t, house: int, origin: int, params, memo, planning: bo
         return 0.0
     if memo.d_key[origin] != dest_key(memo, house, planning):
         dest_info(g, t, memo, house, origin, planning, params)
-    return -vacate_cost(g, t, memo, house, origin, params, memo.d_thr[origin])
+    return -vacate_cost(g, t, memo, house, origin, params, float(memo.d_thr[origin]))
 
 
 @njit(inline="always")
@@ -540,15 +540,16 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
             units += 4.0 * avail[SIEGE]
         e = memo.d_def[x]
         if planning:
-            support = memo.pot[house, x]
+            support = float(memo.pot[house, x])
             if support_reaches(t, origin, x):
                 support -= attack_strength(g, t, origin, x)
-            m0 = units + 0.6 * support - memo.d_str[x]
+            m0 = units + 0.6 * support - float(memo.d_str[x])
         else:
             m0 = battle_margin(g, t, house, origin, x, units, memo) - actual
         # the area as far as it can be held afterwards, plus what does not depend on the units
-        gain = memo.d_val[x] * (1.0 - lose_chance(memo.d_thr[x], units)) + memo.d_gain[x]
-        lead = memo.d_lead[x]
+        gain = float(memo.d_val[x]) * (1.0 - lose_chance(memo.d_thr[x], units))
+        gain += float(memo.d_gain[x])
+        lead = float(memo.d_lead[x])
         tie = memo.d_tie[x] != 0
         v0 = NEG
         v2 = NEG

@@ -109,7 +109,7 @@ def keep_value(g, t, memo, house: int, k: int) -> float:
         for i in range(3):
             a = ALL_OF[k, i]
             if a >= 0 and controller(g, t, a) != house:
-                ease *= 0.6 * memo.reach_scale[house, a]
+                ease *= 0.6 * float(memo.reach_scale[house, a])
         return points * ease
     if k == BACKDOOR_POLITICS:
         return points * 0.2

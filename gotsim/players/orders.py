@@ -114,7 +114,7 @@ def _defence_values(g, t, memo, house, a, d, params) -> tuple:
     if d <= 0.0:
         return 0.0, 0.0
     v = value_for(g, t, memo, house, a)
-    hold = hold_strength(g, t, a) + 0.5 * memo.pot[house, a]
+    hold = hold_strength(g, t, a) + 0.5 * float(memo.pot[house, a])
     before = lose_chance(d, hold)
     factor = 0.5 + params[P_DEFENCE]
     one = v * (before - lose_chance(d, hold + 1.0)) * factor * 2.0

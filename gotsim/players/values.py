@@ -84,7 +84,7 @@ def attack_value(gain: float, loss: float, p: float, params, lead: float) -> flo
     chance is accepted."""
     aggr = params[P_AGGRESSION]
     v = p * gain * (0.6 + 0.8 * aggr) - (1.0 - p) * loss * (1.2 - params[P_RISK])
-    need = min_win(params) - 0.05 * lead
+    need = min_win(params) - 0.05 * float(lead)
     if p < need:
         v -= (need - p) * gain * 2.0
     return v
@@ -106,13 +106,13 @@ def attack_gain_fixed(g, t, memo, house: int, x: int) -> float:
     gain = 0.3 * hold_strength(g, t, x)
     holder = controller(g, t, x)
     if holder >= 0 and holder != house:
-        gain += 0.3 * memo.base_value[x]  # denied to a rival
+        gain += 0.3 * float(memo.base_value[x])  # denied to a rival
         if memo.fort[x]:
             gain += lead_of(g, t, memo, house, holder)
         if memo.params[house, P_VERSION] >= 2.0 and _trailing(g, memo, house, holder):
             # the second heuristic leaves the house furthest behind alone while others lead:
             # what it loses goes to no rival that matters
-            gain -= WEAK_SPARE * memo.base_value[x]
+            gain -= WEAK_SPARE * float(memo.base_value[x])
     return gain
 
 
@@ -239,7 +239,7 @@ def position_value(g, t, memo, house: int, a: int) -> float:
             continue  # (its castle taken away by a loan)
         c = controller(g, t, y)
         if c != house:
-            v += 0.1 * memo.base_value[y]
+            v += 0.1 * float(memo.base_value[y])
             if c >= 0:
                 v += 0.1 * lead_of(g, t, memo, house, c)
     return v

@@ -206,17 +206,17 @@ def value_for(g, t, memo, house: int, a: int) -> float:
         if memo.fort[a]:
             return FINAL_CASTLE
         return FINAL_LAND if t.kind[a] == LAND else 0.0
-    v = memo.base_value[a] + memo.objective_value[house, a]
+    v = float(memo.base_value[a] + memo.objective_value[house, a])
     if t.home[a] == house:
         v += HOME_BONUS
     if memo.fort[a]:
         v += 0.25 * memo.castles[house]
     if t.loyalty_to_win != 0:  # Mother of Dragons at 8 players: the loyalty race
         if house == TARGARYEN:  # its victory
-            return v * memo.reach_scale[house, a] + LOYALTY_VALUE * g.loyalty[a]
+            return v * float(memo.reach_scale[house, a]) + LOYALTY_VALUE * g.loyalty[a]
         if g.loyalty[a] > 0:
-            return v * memo.reach_scale[house, a] + loyalty_denial(g, t, house, a)
-    v *= memo.reach_scale[house, a]
+            return v * float(memo.reach_scale[house, a]) + loyalty_denial(g, t, house, a)
+    v *= float(memo.reach_scale[house, a])
     if memo.fort[a] and memo.params[house, P_VERSION] >= 2.0 and _ranked_by_castles(t):
         if near_win(t, memo, house):
             v += WIN_CASTLE
@@ -340,14 +340,14 @@ def ensure_view(g, t, memo) -> None:
     orders = 0
     marching = 0  # houses with march orders still on the board, as bits
     for e in range(H):  # (an order stands only where its house has units: the engine's count)
-        m = int(g.orders_used[e, O_MARCH_MINUS]) + g.orders_used[e, O_MARCH_ZERO]
-        m += g.orders_used[e, O_MARCH_PLUS] + g.orders_used[e, O_SEA_MARCH]
+        m = int(g.orders_used[e, O_MARCH_MINUS]) + int(g.orders_used[e, O_MARCH_ZERO])
+        m += int(g.orders_used[e, O_MARCH_PLUS]) + int(g.orders_used[e, O_SEA_MARCH])
         orders += m
         marching |= (1 << e) if m > 0 else 0
     memo.marching = marching
     fought = 0
     for e in range(H):
-        fought += g.battles[e]
+        fought += int(g.battles[e])
     key = phase_key + orders * 8 + (fought // 2) % 8  # (each battle counted for both sides)
     if memo.view_key == key:
         return
@@ -605,8 +605,8 @@ def view_danger(memo, house: int, a: int) -> float:
     """``danger`` from the view (``refresh_view``: armies that ships can carry included) in
     every phase."""
     if memo.thr_top_house[a] == house:
-        return memo.thr_second[a]
-    return memo.thr_top[a]
+        return float(memo.thr_second[a])
+    return float(memo.thr_top[a])
 
 
 @njit
@@ -674,7 +674,7 @@ def lose_chance(threat: float, hold: float) -> float:
     it comes, which grows with that success chance."""
     if threat <= 0.0:
         return 0.0
-    d = threat + 1.0 - hold
+    d = float(threat) + 1.0 - float(hold)
     p = 0.5 + d / 6.0
     if p < 0.0:
         p = 0.0

@@ -476,7 +476,7 @@ def westeros_choice(g, t, house: int, mask, params, memo) -> int:
         if g.owner[a] == house:
             mine_in += danger(g, t, memo, house, a)
         elif g.owner[a] >= 0:
-            mine_out += memo.threat[house, a]
+            mine_out += float(memo.threat[house, a])
     if mine_in > mine_out * (0.5 + params[P_AGGRESSION]):
         return 1
     if mine_out > 0.0:
