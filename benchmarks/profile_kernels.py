@@ -134,7 +134,13 @@ def write_perf_map(keep: str | None = None) -> int:
 
 def child(args: argparse.Namespace) -> None:
     """Play the games under perf, sampling only the timed ones; then name the kernels."""
+    import warnings
+
+    from numba.core.errors import NumbaDebugInfoWarning
+
     from gotsim.play.simulate import play_games
+
+    warnings.simplefilter("ignore", NumbaDebugInfoWarning)  # (numba's own helpers, by the score)
 
     kw = {"players": args.players, "n_jobs": 1, "policies": args.policy}
     play_games(8, seed=1, **kw)  # compile / load the kernels
