@@ -27,6 +27,7 @@ caller.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import glob
 import json
@@ -101,9 +102,9 @@ def write_perf_map(keep: str | None = None) -> int:
         module = sys.modules.get(d.py_func.__module__)
         if module is None or not d.py_func.__module__.startswith("gotsim"):
             continue
-        cache = Path(getattr(getattr(d, "_cache", None), "_cache_path", "") or "")
-        if not str(cache):
-            cache = Path(module.__file__).parent / "__pycache__"
+        # numba's cache folder for the kernel (beside its source, or under NUMBA_CACHE_DIR)
+        cache_path = getattr(getattr(d, "_cache", None), "_cache_path", None)
+        cache = Path(cache_path) if cache_path else Path(module.__file__).parent / "__pycache__"
         stem = f"{d.py_func.__module__.rsplit('.', 1)[-1]}.{d.py_func.__name__}-"
         for cres in d.overloads.values():
             entry = cres.fndesc.llvm_func_name
@@ -203,10 +204,9 @@ def line_profile(data: str, keep: str, function: str, top: int) -> tuple[int, in
         text = ""
         if where != "?":
             file, _, number = where.rpartition(":")
-            try:
+            # (a source that moved or changed: the line's number alone)
+            with contextlib.suppress(OSError, ValueError, IndexError):
                 text = Path(file).read_text().splitlines()[int(number) - 1].strip()
-            except (OSError, ValueError, IndexError):
-                text = ""
             where = f"{Path(file).name}:{number}"
         rows.append((n / max(inside, 1), where, text))
     return inside, total, rows
