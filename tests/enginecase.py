@@ -487,7 +487,8 @@ class Case:
         return int(word)
 
     def _card_ability_word(self, action: int) -> str:
-        """CARD_ABILITY actions (A Dance with Dragons cards): Ser Ilyn Payne areas, Qyburn card
+        """CARD_ABILITY actions (A Dance with Dragons cards): Ser Ilyn Payne areas (and a
+        vassal's Jon Connington's), a vassal's Beric Dondarrion unit letters, Qyburn card
         ids, Melisandre the card ids of her deck, Ser Gerris track ids, Rodrik the Reader's
         second stage Westeros card names; numbers otherwise (Aeron's power, Jon Snow, Reek,
         Rodrik's deck)."""
@@ -496,8 +497,11 @@ class Case:
         house = House(int(g.pending_house))
         if action == ACT_NONE:
             return "none"
-        if ability == cb.Ability.ILYN_PAYNE and action < self.board.n_areas:
+        wants_area = ability in (cb.Ability.ILYN_PAYNE, cb.Ability.JON_CONNINGTON)
+        if wants_area and action < self.board.n_areas:
             return self.board.area_ids[action]
+        if ability == cb.Ability.BERIC_DONDARRION and action < len(UNIT_LETTERS):
+            return UNIT_LETTERS[action]
         if ability == cb.Ability.QYBURN and action < len(self.card_ids):
             return self.card_ids[action]
         if ability == cb.Ability.MELISANDRE_DWD and action < 7:

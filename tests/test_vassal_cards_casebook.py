@@ -361,12 +361,28 @@ def test_engine_bronn(pays: bool):
 
 def test_engine_beric_dondarrion():
     """Beric Dondarrion: Tyrell (2 footmen and Beric: 5) holds against 2 footmen and Cersei,
-    then loses one of its footmen in Highgarden."""
+    then loses one of its footmen in Highgarden (one kind of unit there: nothing to choose)."""
     c = tyrell_defends("2F", "beric_dondarrion", "2F", "cersei_lannister")
     c.advance()
     while c._answer_auto(None):
         c.advance()
     assert c.at("highgarden") == "tyrell F"
+    assert not any("CARD_ABILITY" in line for line in c.log)
+
+
+@pytest.mark.parametrize(("lost", "left"), [("K", "tyrell F"), ("F", "tyrell K")])
+def test_engine_beric_dondarrion_the_commander_chooses_the_unit(lost: str, left: str):
+    """V16: with a footman and a knight in Highgarden (3, Beric 3: 6 against 2 footmen and
+    Cersei), the vassal's commander chooses which of them it loses (S&R lets it choose among
+    the winning army)."""
+    c = tyrell_defends("F K", "beric_dondarrion", "2F", "cersei_lannister")
+    c.expect("tyrell CARD_ABILITY")
+    assert set(c.options()) == {"F", "K"}
+    c.play(f"tyrell CARD_ABILITY {lost}")
+    c.advance()
+    while c._answer_auto(None):
+        c.advance()
+    assert c.at("highgarden") == left
 
 
 def test_engine_varys():
@@ -386,24 +402,55 @@ def test_engine_varys():
     assert c.track_of("fiefdoms") == ["tyrell"] + [h for h in before if h != "tyrell"]
 
 
-def test_engine_jon_connington():
-    """Jon Connington: Tyrell attacks The Reach from Highgarden (a footman, Jon: 3) against 2
-    Lannister footmen and Tywin (6), retreats home and musters a knight there."""
-    c = _case()
-    c.place("highgarden tyrell F march+0")
+def tyrell_attacks_with_jon(c: Case, origin: str) -> Case:
+    """Tyrell (a footman, Jon Connington: 3) attacks The Reach from ``origin`` against 2
+    Lannister footmen and Tywin (6), loses, and its footman retreats to ``origin``."""
+    c.place(f"{origin} tyrell F march+0")
     c.place("the_reach lannister 2F")
     c.phase("marches")
-    c.step("tyrell MARCH_FROM highgarden")
+    c.step(f"tyrell MARCH_FROM {origin}")
     c.step("tyrell MARCH_UNIT F the_reach")
     _to_cards(c)
     deal(c, cb.ATTACKER, "jon_connington", "varys", "janos_slynt")
     c.play("tyrell HOUSE_CARD jon_connington\nlannister HOUSE_CARD tywin_lannister")
     for _ in range(10):
         c.advance()
-        if not c._answer_auto(None):
+        if c.g.pending == Decision.CARD_ABILITY or not c._answer_auto(None):
             break
+    return c
+
+
+def test_engine_jon_connington():
+    """Jon Connington: Tyrell attacks The Reach from Highgarden and loses; its commander may
+    muster a knight where the footman retreated (Highgarden, also its home area) or not."""
+    c = tyrell_attacks_with_jon(_case(), "highgarden")
+    c.expect("tyrell CARD_ABILITY")
+    assert set(c.options()) == {"highgarden", "none"}
+    c.play("tyrell CARD_ABILITY highgarden")
     assert c.g.units[c._area("highgarden"), 1] == 1  # the knight
     assert c.at("highgarden").startswith("tyrell")
+
+
+def test_engine_jon_connington_may_be_left_unused():
+    """V18: the card says "may": the commander answering none musters no knight."""
+    c = tyrell_attacks_with_jon(_case(), "highgarden")
+    c.play("tyrell CARD_ABILITY none")
+    assert c.g.units[c._area("highgarden"), 1] == 0
+    assert c.g.pending != Decision.CARD_ABILITY
+
+
+def test_engine_jon_connington_the_retreat_area_or_the_home_area():
+    """V18: attacking from the Dornish Marches with Highgarden held, the knight may come where
+    the footman retreated or in the home area (S&R offers both)."""
+    c = _case()
+    c.place("highgarden tyrell F")
+    tyrell_attacks_with_jon(c, "dornish_marches")
+    c.expect("tyrell CARD_ABILITY")
+    assert set(c.options()) == {"dornish_marches", "highgarden", "none"}
+    c.play("tyrell CARD_ABILITY highgarden")
+    assert c.at("highgarden") == "tyrell F K"
+    assert c.at("dornish_marches").startswith("tyrell")
+    assert c.g.units[c._area("dornish_marches"), 1] == 0
 
 
 def test_game_a_vassal_chooses_among_its_three_dealt_cards():

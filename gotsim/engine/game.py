@@ -726,6 +726,10 @@ class Game:
             return "takes Lysa Arryn back into its hand"
         if ability == cb.Ability.MISSANDEI:
             return f"takes {self._card(house, action)} back from its discards (Missandei)"
+        if ability == cb.Ability.BERIC_DONDARRION:
+            return f"loses a {unit_words(action)} in {self._area(ctx[2])} (Beric Dondarrion)"
+        if ability == cb.Ability.JON_CONNINGTON:
+            return f"musters a knight in {self._area(action)} (Jon Connington)"
         if ability == cb.Ability.ROBERT_ARRYN:
             if action == ROBERT_ALONE:
                 return "takes Robert Arryn out of the game"

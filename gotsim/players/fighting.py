@@ -15,6 +15,7 @@ import numpy as np
 from gotsim.engine import combat as cb
 from gotsim.engine.battle import card_arrays, side_house, tides_arrays
 from gotsim.engine.battle.adwd import RODRIK_DECK
+from gotsim.engine.battle.vassal_cards import BERIC, BERIC_ORDER, CONNINGTON, connington_areas
 from gotsim.engine.board_state import (
     LAND,
     barrels_at,
@@ -618,7 +619,9 @@ def card_ability(g, t, house: int, mask, params, memo) -> int:
     buys back her dearest affordable card of strength 2 or more keeping a power token; Rodrik
     the Reader stacks the card the house gains most by (``rodrik_card``); Alayne Stone (A Feast
     for Crows) pays when the opponent has 3 power tokens or more in hand; the Mother of
-    Dragons cards as ``mod_card_ability``."""
+    Dragons cards as ``mod_card_ability``; a vassal's Beric Dondarrion loses its cheapest unit
+    (``BERIC_ORDER``) and Jon Connington musters where the vassal's units retreated, else in
+    its home area."""
     side = g.ctx[0]
     ability = g.ctx[1]
     if ability == cb.Ability.AERON_DWD:
@@ -665,6 +668,14 @@ def card_ability(g, t, house: int, mask, params, memo) -> int:
         bronn = t.card_strength[g.battle[side * cb.SIDE + cb.CARD]]
         turns = _current_win(g, t, payer, bronn) and not _current_win(g, t, payer, 0)
         return 1 if mask[1] and turns else ACT_NONE
+    if ability == BERIC:  # (a vassal's) it loses its cheapest unit
+        for u in BERIC_ORDER:
+            if mask[u]:
+                return u
+        return -1
+    if ability == CONNINGTON:  # (a vassal's) the knight where its units retreated, else home
+        first, _ = connington_areas(g, t, side)
+        return first if first >= 0 and mask[first] else ACT_NONE
     if ability >= cb.Ability.LYSA_ARRYN_MOD:
         return mod_card_ability(g, t, house, side, ability, mask)
     if ability == cb.Ability.MELISANDRE_DWD:

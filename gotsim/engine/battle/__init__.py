@@ -4,7 +4,10 @@ implementation of ``gotsim.engine.combat``.
 
 Steps (``g.combat_step``): SUPPORT, CARDS, CANCEL, IMMEDIATELY, BEFORE_COMBAT (A Dance with
 Dragons cards only), TIDES (and the blade's redraw), BLADE (its +1), RESOLVE, AFTER ("if you
-win" abilities), CASUALTIES, RETREAT, RETREAT_LOSS, FINISH. Cursors (``engine.counters``):
+win" abilities), CASUALTIES, RETREAT, RETREAT_LOSS, FINISH (the board settled; a vassal's Varys
+and Beric Dondarrion), VASSALS_AFTER (a vassal's Jon Connington), LATE (Patchface and the A
+Dance with Dragons and Mother of Dragons cards' choices after the combat), OVER. Cursors
+(``engine.counters``):
 ``g.battle_cursor`` (the step's loop position), ``g.battle_winner`` (winner side once known),
 ``g.battle_retreating`` (the side that retreats, -1 none), ``g.battle_retreat_to`` (where it
 retreats to). The attacking units are the march's

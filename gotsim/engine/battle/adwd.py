@@ -31,7 +31,15 @@ from gotsim.engine.battle.mod import (
     mod_ability_legal,
     robert_asked,
 )
-from gotsim.engine.battle.vassal_cards import BRONN_PAYS, bronn_asked, bronn_paid
+from gotsim.engine.battle.vassal_cards import (
+    BERIC,
+    BRONN_PAYS,
+    CONNINGTON,
+    bronn_asked,
+    bronn_paid,
+    vassal_ability_apply,
+    vassal_ability_legal,
+)
 from gotsim.engine.board_state import (
     ask,
     lose_power,
@@ -240,6 +248,8 @@ def card_ability_legal(g, t, mask) -> None:
     elif ability == A.BRONN:  # asked of Bronn's opponent
         mask[BRONN_PAYS] = bronn_asked(g, side)
         mask[ACT_NONE] = True
+    elif ability == BERIC or ability == CONNINGTON:  # a vassal's, after the combat
+        vassal_ability_legal(g, t, side, ability, mask)
     elif ability >= A.LYSA_ARRYN_MOD:
         mod_ability_legal(g, t, side, ability, mask)
         mask[ACT_NONE] = True
@@ -328,6 +338,8 @@ def card_ability_apply(g, t, house: int, action: int) -> None:
         alayne_pays(g, side)
     elif ability == A.BRONN:
         bronn_paid(g, t, side)
+    elif ability == BERIC or ability == CONNINGTON:
+        vassal_ability_apply(g, t, side, ability, action)
     elif ability >= A.LYSA_ARRYN_MOD:
         mod_ability_apply(g, t, side, ability, action)
     elif ability == A.MELISANDRE_DWD:

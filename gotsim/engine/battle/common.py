@@ -36,6 +36,9 @@ from gotsim.rules.ids import DRAGON, House
 SUPPORT, CARDS, CANCEL, IMMEDIATELY, TIDES, BLADE, RESOLVE = 0, 1, 2, 3, 4, 5, 6
 CASUALTIES, AFTER, RETREAT, FINISH, OVER, RETREAT_LOSS = 7, 8, 9, 10, 11, 12
 BEFORE_COMBAT = 13  # A Dance with Dragons: "before combat" abilities, after IMMEDIATELY
+# after FINISH: a vassal's Jon Connington (VASSALS_AFTER), then Patchface and the A Dance with
+# Dragons and Mother of Dragons cards' choices after the combat (LATE)
+VASSALS_AFTER, LATE = 14, 15
 BLADE_REDRAW_STAGE, BLADE_PLUS_ONE_STAGE = 0, 1  # BLADE decision ctx1 (FAQ v2.0 step 4a, 4c)
 RETREAT_LOSS_FLAG = 1  # CASUALTY decision ctx2: units lost to a retreat that breaks supply
 SIDE_NONE = 3  # support_side value: decided to support nobody

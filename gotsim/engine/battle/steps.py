@@ -35,6 +35,7 @@ from gotsim.engine.battle.common import (
     CASUALTIES,
     FINISH,
     IMMEDIATELY,
+    LATE,
     OVER,
     RESOLVE,
     RETREAT,
@@ -42,6 +43,7 @@ from gotsim.engine.battle.common import (
     RETREAT_LOSS_FLAG,
     SUPPORT,
     TIDES,
+    VASSALS_AFTER,
     card_arrays,
     destroy_in_battle,
     draw_tides,
@@ -59,7 +61,11 @@ from gotsim.engine.battle.mod import (
     mod_after_combat,
     mod_cards_in_play,
 )
-from gotsim.engine.battle.vassal_cards import jaqen_replaces, vassal_after_combat
+from gotsim.engine.battle.vassal_cards import (
+    connington_asked,
+    jaqen_replaces,
+    vassal_after_combat,
+)
 from gotsim.engine.board_state import (
     ask,
     gain_power,
@@ -247,13 +253,21 @@ def battle_step(g, t) -> bool:
         elif step == FINISH:
             fought_in = g.combat_area
             finish_battle(g, t)
-            g.combat_step = OVER
+            g.combat_step = LATE
             if g.in_play[ARRYN]:  # Littlefinger, Lysa Arryn: after the combat, no choice
                 arryn_after_combat(g, t)
             if mod_cards_in_play(g):  # Khal Drogo, Viserys, Illyrio, Daenerys (deck B)
                 mod_after_combat(g, t)
-            if t.vassals:  # Beric Dondarrion, Varys, Jon Connington (V16-V18)
-                vassal_after_combat(g, t, fought_in)
+            if t.vassals:  # Varys, Beric Dondarrion (V16, V17); then Jon Connington (V18)
+                g.combat_step = VASSALS_AFTER
+                if vassal_after_combat(g, t, fought_in):
+                    return True
+        elif step == VASSALS_AFTER:
+            g.combat_step = LATE
+            if connington_asked(g, t):
+                return True
+        elif step == LATE:
+            g.combat_step = OVER
             # Patchface: after combat, won or lost (S&R PatchfaceHouseCardAbility)
             for side in (cb.ATTACKER, cb.DEFENDER):
                 if cb.active_ability(b, side, ability) == cb.Ability.PATCHFACE:

@@ -4,7 +4,8 @@ start) and its commander picks one (``Decision.HOUSE_CARD``: action ``v`` is vas
 ``VASSAL_CARD_FIRST + v``); no hand or discard pile is kept for it. Here: the legal picks,
 Jaqen H'ghar's replacement (cancel step), Bronn's payment (before combat, the opponent's
 ``CARD_ABILITY``), and after the combat Beric Dondarrion's lost unit, Varys's Fiefdoms move and
-Jon Connington's knight. Syrio Forel's strength is the combat code's
+Jon Connington's knight (the commander choosing the unit Beric loses and whether and where Jon
+musters: ``CARD_ABILITY`` with the card's ability). Syrio Forel's strength is the combat code's
 (``combat._syrio_forel``). Rulings: docs/rules.md V12-V19.
 """
 
@@ -15,19 +16,23 @@ from gotsim.engine.battle.common import follow_track_change, side_house
 from gotsim.engine.board_state import (
     LAND,
     army_sizes_fit,
+    ask,
     controller,
     lose_power,
     vacate_and_settle,
 )
 from gotsim.engine.rng import below
-from gotsim.engine.state import NATURE
+from gotsim.engine.state import ACT_NONE, NATURE, Decision, U
 from gotsim.jit import njit
 
 A = cb.Ability
 FIRST = cb.VASSAL_CARD_FIRST
 BRONN_PAYS = 1  # CARD_ABILITY action of Bronn's opponent: pay 2 power (ACT_NONE: do not)
-# Beric Dondarrion: the unit the vassal loses, the first of these it has in the area
+# Beric Dondarrion: the heuristic's choice of the unit the vassal loses, the first of these it
+# has in the area
 BERIC_ORDER = (cb.FOOTMAN, cb.SHIP, cb.SIEGE, cb.KNIGHT)
+BERIC = int(A.BERIC_DONDARRION)
+CONNINGTON = int(A.JON_CONNINGTON)
 
 
 @njit
@@ -98,13 +103,21 @@ def bronn_paid(g, t, side: int) -> None:
 
 
 @njit
-def _destroy_one(g, t, area: int) -> None:
-    """Beric Dondarrion: the first unit of ``BERIC_ORDER`` standing (not routed) in ``area``
-    is destroyed; an area left empty loses its order and owner (ports follow, B12)."""
-    for u in BERIC_ORDER:
+def beric_unit_kinds(g, area: int) -> int:
+    """Beric Dondarrion: bit ``u`` set for each unit type standing (not routed) in ``area``, the
+    types the vassal may lose one of."""
+    kinds = 0
+    for u in range(U):
         if g.units[area, u] - g.routed[area, u] > 0:
-            g.units[area, u] -= 1
-            break
+            kinds |= 1 << u
+    return kinds
+
+
+@njit
+def beric_destroys(g, t, area: int, u: int) -> None:
+    """Beric Dondarrion: one standing unit of type ``u`` in ``area`` is destroyed; an area left
+    empty loses its order and owner (ports follow, B12)."""
+    g.units[area, u] -= 1
     vacate_and_settle(g, t, area)
 
 
@@ -118,41 +131,46 @@ def _knights_on_board(g, t, house: int) -> int:
 
 
 @njit
-def connington_area(g, t, side: int) -> int:
-    """Where Jon Connington's knight is mustered (-1: nowhere): the land area the beaten
-    vassal's units retreated to, else its home area while it controls it; a knight must be
-    left in its reserve and the army must stay within supply."""
+def connington_areas(g, t, side: int) -> tuple[int, int]:
+    """Where Jon Connington's knight may be mustered, (first, second), -1 for none: the land
+    area the beaten vassal's units retreated to, and its home area while it controls it (S&R
+    offers both); a knight must be left in its reserve and the army must stay within supply.
+    The first is the heuristic's choice."""
     house = side_house(g, side)
     if _knights_on_board(g, t, house) >= t.unit_limits[house, cb.KNIGHT]:
-        return -1
+        return -1, -1
+    first = -1
     dest = g.battle_retreat_to if g.battle_retreating == side else -1
     if dest >= 0 and g.owner[dest] == house and t.kind[dest] == LAND:
         if army_sizes_fit(g, t, house, g.supply[house], dest, 1):
-            return dest
+            first = dest
     for a in range(t.n_areas):
-        if t.home[a] == house and t.kind[a] == LAND and controller(g, t, a) == house:
+        if a != first and t.home[a] == house and t.kind[a] == LAND and controller(g, t, a) == house:
             if army_sizes_fit(g, t, house, g.supply[house], a, 1):
-                return a
-    return -1
+                if first < 0:
+                    return a, -1
+                return first, a
+    return first, -1
 
 
 @njit
-def vassal_after_combat(g, t, area: int) -> None:
-    """After the combat (the winner moved in, the casualties taken), attacker then defender:
-    Beric Dondarrion's winner loses one of its units in the embattled area; Varys's vassal goes
-    to the top of the Fiefdoms track; Jon Connington's beaten vassal musters a knight where
-    ``connington_area`` finds room (always, when it can). ``area``: the embattled area."""
+def connington_musters(g, area: int, house: int) -> None:
+    """Jon Connington: the beaten vassal musters a knight in ``area``."""
+    g.owner[area] = house
+    g.units[area, cb.KNIGHT] += 1
+
+
+@njit
+def vassal_after_combat(g, t, area: int) -> bool:
+    """After the combat (the winner moved in, the casualties taken): Varys's vassal goes to the
+    top of the Fiefdoms track; Beric Dondarrion's winner loses one of its units in the embattled
+    ``area``, its commander choosing the type (``CARD_ABILITY``, ctx2 the area) when more than
+    one stands there. True while that is asked; Jon Connington comes after it
+    (``connington_asked``)."""
     b = g.battle
     for side in (cb.ATTACKER, cb.DEFENDER):
-        if not vassal_side(g, side):
-            continue
-        mine = cb.active_ability(b, side, t.card_ability)
-        house = side_house(g, side)
-        won = side == g.battle_winner
-        if mine == A.BERIC_DONDARRION and won:
-            if g.owner[area] == house:
-                _destroy_one(g, t, area)
-        elif mine == A.VARYS:
+        if vassal_side(g, side) and cb.active_ability(b, side, t.card_ability) == A.VARYS:
+            house = side_house(g, side)
             pos = -1
             for p in range(t.players):
                 if g.track[1, p] == house:
@@ -162,19 +180,77 @@ def vassal_after_combat(g, t, area: int) -> None:
             if pos > 0:
                 g.track[1, 0] = house
                 follow_track_change(g, t, 1)
-        elif mine == A.JON_CONNINGTON and not won:
-            where = connington_area(g, t, side)
-            if where >= 0:
-                g.owner[where] = house
-                g.units[where, cb.KNIGHT] += 1
+    side = g.battle_winner
+    if not vassal_side(g, side) or cb.active_ability(b, side, t.card_ability) != BERIC:
+        return False
+    house = side_house(g, side)
+    if g.owner[area] != house:
+        return False
+    kinds = beric_unit_kinds(g, area)
+    if kinds & (kinds - 1):  # two types or more: the commander chooses
+        ask(g, Decision.CARD_ABILITY, house, side, BERIC, area)
+        return True
+    for u in range(U):
+        if (kinds >> u) & 1:
+            beric_destroys(g, t, area, u)
+    return False
+
+
+@njit
+def connington_asked(g, t) -> bool:
+    """Jon Connington: a beaten vassal may muster a knight (``connington_areas``); its commander
+    is asked where, or not at all (``CARD_ABILITY``, ACT_NONE), when it can. True when asked."""
+    side = 1 - g.battle_winner
+    if not vassal_side(g, side):
+        return False
+    if cb.active_ability(g.battle, side, t.card_ability) != CONNINGTON:
+        return False
+    first, _ = connington_areas(g, t, side)
+    if first < 0:
+        return False
+    ask(g, Decision.CARD_ABILITY, side_house(g, side), side, CONNINGTON)
+    return True
+
+
+@njit
+def vassal_ability_legal(g, t, side: int, ability: int, mask) -> None:
+    """CARD_ABILITY options of Beric Dondarrion (a unit type standing in the area, ctx2) and
+    Jon Connington (an area of ``connington_areas``, or ACT_NONE: not used)."""
+    if ability == BERIC:
+        kinds = beric_unit_kinds(g, g.ctx[2])
+        for u in range(U):
+            mask[u] = (kinds >> u) & 1 != 0
+    else:
+        first, second = connington_areas(g, t, side)
+        for a in (first, second):
+            if a >= 0:
+                mask[a] = True
+        mask[ACT_NONE] = True
+
+
+@njit
+def vassal_ability_apply(g, t, side: int, ability: int, action: int) -> None:
+    """Apply Beric Dondarrion's or Jon Connington's CARD_ABILITY answer (not ACT_NONE)."""
+    if ability == BERIC:
+        beric_destroys(g, t, g.ctx[2], action)
+    else:
+        connington_musters(g, action, side_house(g, side))
 
 
 __all__ = [
+    "BERIC",
+    "BERIC_ORDER",
     "BRONN_PAYS",
+    "CONNINGTON",
+    "beric_unit_kinds",
     "bronn_asked",
     "bronn_paid",
     "card_slot",
+    "connington_areas",
+    "connington_asked",
     "jaqen_replaces",
+    "vassal_ability_apply",
+    "vassal_ability_legal",
     "vassal_after_combat",
     "vassal_card_legal",
     "vassal_side",
