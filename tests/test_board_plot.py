@@ -158,3 +158,42 @@ def test_first_edition_board() -> None:
         assert name in texts, name
     (left, right), (bottom, top) = _map_axes(fig).get_xlim(), _map_axes(fig).get_ylim()
     assert 1.2 < (bottom - top) / (right - left) < 3.0  # portrait, not stretched twice
+
+
+def _port_names(board_edition: str = "1e") -> set[str]:
+    from gotsim.rules.ids import AreaKind
+
+    board = load_board(board_edition)
+    return {n for n, k in zip(board.area_names, board.kind, strict=True) if k == AreaKind.PORT}
+
+
+def _legend_labels(fig: Figure) -> list[str]:
+    return [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+
+
+def test_first_edition_pictures_draw_ports_only_with_their_module() -> None:
+    """The 1st-edition board's ports belong to A Clash of Kings' ``ports`` module: its
+    starting position, its positions (which carry no module) and games without the module leave
+    them out (no mark, name, border or legend key); with it they are drawn."""
+    from gotsim.analysis.board_plot import draw_bare_board, draw_position, draw_record
+    from gotsim.engine.game import Game
+    from gotsim.engine.position import starting_position
+
+    ports = _port_names()
+    assert len(ports) == 8
+    setup = load_setup("1e", 5)
+    without = draw_setup(setup)
+    assert not ports & set(_texts(without))
+    assert "port" not in _legend_labels(without)
+    with_ports = draw_setup(setup, ports=True)
+    assert ports <= set(_texts(with_ports))
+    assert "port" in _legend_labels(with_ports)
+    assert not ports & set(_texts(draw_bare_board(load_board("1e"), 5)))
+
+    assert not ports & set(_texts(draw_position(starting_position("1e", 5))))
+
+    assert not ports & set(_texts(draw_record(Game(edition="1e", players=5))))
+    game = Game(edition="1e", players=5, variants={"ports": True})
+    assert ports <= set(_texts(draw_record(game)))
+    # the 2nd edition's ports are part of its board
+    assert _port_names("2e") <= set(_texts(draw_setup(load_setup("2e", 6))))

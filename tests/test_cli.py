@@ -28,6 +28,7 @@ def test_board_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         (["board", "--out", "board.jpg"], "PNG"),
         (["board", "--out", "no/such/folder/board.png"], "does not exist"),
         (["board", "--edition", "1e", "--players", "6"], "6 players"),
+        (["board", "--variant", "ports"], "--variant ports: a 1st-edition option"),
         # Mother of Dragons: 7 or 8 players
         (["board", "--expansion", "mod", "--players", "6"], "played by 7 or 8 players, not 6"),
         (["board", "--expansion", "mod", "--players", "9"], "played by 7 or 8 players, not 9"),
@@ -112,3 +113,15 @@ def test_every_example_battle_runs(path: Path, capsys: pytest.CaptureFixture[str
     for model in ("uniform", "equilibrium"):
         assert main(["combat", str(path), "--model", model, "--json"]) == 0
         assert 0.0 <= json.loads(capsys.readouterr().out)["p_attacker_wins"] <= 1.0
+
+
+def test_board_first_edition_ports_variant(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--variant ports`` draws A Clash of Kings' ports on the 1st-edition board (a 2nd-edition
+    board has its ports: refused, ``test_bad_arguments``)."""
+    out = tmp_path / "board.png"
+    argv = ["board", "--edition", "1e", "--players", "5", "--variant", "ports", "--out", str(out)]
+    assert main(argv) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "A Clash of Kings' ports" in capsys.readouterr().out

@@ -209,13 +209,13 @@ def _inland(board: Board, pairs: NDArray[np.int64]) -> NDArray[np.bool_]:
     return np.asarray(land[pairs[:, 0]] & land[pairs[:, 1]], dtype=bool)
 
 
-def _land_shapes(ax: Axes, board: Board, xy: NDArray[np.float64]) -> None:
+def _land_shapes(ax: Axes, board: Board, xy: NDArray[np.float64], shown: NDArray[np.bool_]) -> None:
     """A parchment continent under the land areas, so that the coasts and the islands stand out
     from the sea (the map stores points, not outlines): discs at the land areas and on their
     shared borders, and the triangles of three mutually bordering land areas with no water in
     them."""
     land = np.flatnonzero(board.kind == AreaKind.LAND)
-    water = xy[board.kind != AreaKind.LAND]
+    water = xy[board.kind == AreaKind.SEA]  # (a port sits on its coast: no water there)
     if len(land) == 0:
         return
     width = float(np.ptp(xy[:, 0])) or 1.0
@@ -235,8 +235,11 @@ def _land_shapes(ax: Axes, board: Board, xy: NDArray[np.float64]) -> None:
             ax.add_patch(Polygon(triangle, closed=True, fc=_LAND_FILL, ec="none", zorder=0.5))
 
 
-def _borders(ax: Axes, board: Board, xy: NDArray[np.float64], scale: float) -> None:
+def _borders(
+    ax: Axes, board: Board, xy: NDArray[np.float64], scale: float, shown: NDArray[np.bool_]
+) -> None:
     pairs = np.asarray(board.border_pairs, dtype=np.int64).reshape(-1, 2)
+    pairs = pairs[shown[pairs[:, 0]] & shown[pairs[:, 1]]]
     both_land = _inland(board, pairs)
     for mask, colour, style in ((both_land, "#8a7f70", "-"), (~both_land, "#5b9bd0", "--")):
         segments = [xy[list(p)] for p in pairs[mask]]
@@ -366,6 +369,7 @@ def draw_board(
     loyalty: Mapping[str, int] | None = None,
     improvements: Mapping[str, tuple[int, int, int]] | None = None,
     homes: bool = False,
+    ports: bool = True,
     title: str | None = None,
     ax: Axes | None = None,
     figsize: tuple[float, float] | None = None,
@@ -381,7 +385,9 @@ def draw_board(
     barrels added, castle level change)} the Iron Bank's (green-edged icons). Dragons in
     ``units`` are drawn apart from the other units, a flame-coloured triangle with their
     count. homes: ring each home area in its house's
-    colour with its printed garrison (``Board.home_of``, any house id). North is at the top.
+    colour with its printed garrison (``Board.home_of``, any house id). ports: False leaves the
+    board's port areas out (the 1st-edition board without A Clash of Kings' ports), their
+    borders too. North is at the top.
     Unknown area ids raise ``UnknownAreaError``. No pyplot state is touched: pass ``ax`` to draw
     into an existing figure. A wider board (``Board.image_width``, the 8-player board with
     Essos) gets a wider figure, with marks the size they have on the base board.
@@ -401,6 +407,9 @@ def draw_board(
     for table in (*tables, loyalty, improvements):
         for area in table:
             board.index(area)
+    shown = np.ones(board.n_areas, dtype=bool)
+    if not ports:
+        shown &= board.kind != AreaKind.PORT
 
     extras: set[str] = set()
     if loyalty:
@@ -436,11 +445,13 @@ def draw_board(
     for spine in ax.spines.values():
         spine.set_edgecolor(_SEA_EDGE)
 
-    _land_shapes(ax, board, xy)
-    _borders(ax, board, xy, scale)
+    _land_shapes(ax, board, xy, shown)
+    _borders(ax, board, xy, scale, shown)
     halo = [patheffects.withStroke(linewidth=2.2 * scale, foreground="white", alpha=0.85)]
 
     for i, area in enumerate(board.area_ids):
+        if not shown[i]:
+            continue
         house = owner.get(area)
         fill = HOUSE_COLOURS[house] if house is not None else None
         if i in blocked:
@@ -506,7 +517,7 @@ def draw_board(
             if home_house not in named:
                 legend_houses.append((home_house.title(), _house_colour(home_house)))
     handles = _legend_handles(
-        legend_houses, scale, ports=bool(board.is_port.any()), homes=homes, extras=extras
+        legend_houses, scale, ports=bool((board.is_port & shown).any()), homes=homes, extras=extras
     )
     legend_style: dict[str, Any] = {
         "handles": handles,
@@ -536,7 +547,8 @@ EXPANSION_TITLES = {
 
 def draw_setup(setup: Setup, board: Board | None = None, **kwargs: Any) -> Figure:
     """Draw the starting position of ``setup``: units, power tokens, garrisons, neutral forces,
-    impassable areas, and the home areas of the houses in play as controlled. ``kwargs`` go to
+    impassable areas, and the home areas of the houses in play as controlled; a 1st-edition
+    board without the ports of A Clash of Kings (``ports=True`` draws them). ``kwargs`` go to
     ``draw_board`` and override what the setup gives."""
     board = board if board is not None else load_board(setup.edition, board=setup.board)
     units: dict[str, tuple[House, Mapping[Unit, int]]] = {}
@@ -567,6 +579,7 @@ def draw_setup(setup: Setup, board: Board | None = None, **kwargs: Any) -> Figur
         "neutral_armies": dict(setup.neutral_armies),
         "loyalty": dict(setup.loyalty),
         "title": f"A Game of Thrones {setup.edition}{named}: starting position, {players}",
+        "ports": setup.edition != "1e",  # (A Clash of Kings' ports: ``ports=True``)
     }
     defaults.update(kwargs)
     return draw_board(board, **defaults)
@@ -575,8 +588,9 @@ def draw_setup(setup: Setup, board: Board | None = None, **kwargs: Any) -> Figur
 def draw_position(position: Any, **kwargs: Any) -> Figure:
     """Draw a position (``gotsim.engine.position.Position``): units and routed units, control,
     power tokens, garrisons, neutral forces and armies, impassable areas, orders, and in Mother
-    of Dragons loyalty tokens, dragons and the Iron Bank's improvements. ``kwargs`` go to
-    ``draw_board``."""
+    of Dragons loyalty tokens, dragons and the Iron Bank's improvements; a 1st-edition
+    position without A Clash of Kings' ports (positions carry none of its modules). ``kwargs``
+    go to ``draw_board``."""
     from gotsim.engine.position import control
 
     p = position
@@ -607,13 +621,15 @@ def draw_position(position: Any, **kwargs: Any) -> Figure:
         "improvements": improved,
         "title": p.name
         or f"A Game of Thrones {p.edition}{named}: round {p.round}, {p.phase.id}{step}",
+        "ports": p.edition != "1e",  # (positions carry no A Clash of Kings module)
     }
     defaults.update(kwargs)
     return draw_board(p.board, **defaults)
 
 
 def draw_bare_board(board: Board, players: int | None = None, **kwargs: Any) -> Figure:
-    """Draw ``board`` with nothing of a game on it: its areas, borders, printed icons, ports,
+    """Draw ``board`` with nothing of a game on it: its areas, borders, printed icons, ports
+    (on the 1st-edition board only with ``ports=True``: they are A Clash of Kings' module),
     home areas with their garrisons and, for ``players`` (default: the board's only player
     count, if it has one), its neutral force tokens and impassable areas. ``kwargs`` go to
     ``draw_board``. Home areas of houses the engine does not play yet are drawn too."""
@@ -633,6 +649,7 @@ def draw_bare_board(board: Board, players: int | None = None, **kwargs: Any) -> 
         "neutral_forces": forces,
         "impassable": blocked,
         "homes": True,
+        "ports": board.edition != "1e",  # (the 1e ports are A Clash of Kings' module)
         "title": f"A Game of Thrones {board.edition}: {board.title or 'the board'}{who}",
     }
     defaults.update(kwargs)
@@ -647,11 +664,17 @@ def save_bare_board_picture(
 
 
 def save_board_picture(
-    path: str | os.PathLike[str], setup: Setup, board: Board | None = None, dpi: int = 150
+    path: str | os.PathLike[str],
+    setup: Setup,
+    board: Board | None = None,
+    dpi: int = 150,
+    ports: bool | None = None,
 ) -> Path:
     """Write the starting position of ``setup`` as a PNG at ``path`` (atomically: a temporary
-    file in the same folder, then ``os.replace``) and return the path."""
-    return save_figure(draw_setup(setup, board), path, dpi)
+    file in the same folder, then ``os.replace``) and return the path. ``ports``: as
+    ``draw_setup`` (None: the edition's own)."""
+    extra = {} if ports is None else {"ports": ports}
+    return save_figure(draw_setup(setup, board, **extra), path, dpi)
 
 
 def save_figure(fig: Figure, path: str | os.PathLike[str], dpi: int = 150) -> Path:
@@ -715,6 +738,7 @@ def draw_record(game: Any, **kwargs: Any) -> Figure:
         "loyalty": loyalty,
         "improvements": improvements,
         "title": f"Round {int(g.game_round)}",
+        "ports": bool(t.ports),
     }
     defaults.update(kwargs)
     return draw_board(board, **defaults)

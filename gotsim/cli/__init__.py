@@ -40,6 +40,8 @@ from gotsim.inputs import (
 )
 from gotsim.rules.variants import EXPANSION_PLAYERS, EYRIE_PORT
 
+PORTS = "ports"  # ``gotsim board --variant ports``: the 1st edition's A Clash of Kings ports
+
 
 def build_parser() -> argparse.ArgumentParser:
     from gotsim import __version__
@@ -87,9 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument(
         "--variant",
         action="append",
-        choices=(EYRIE_PORT,),
+        choices=(EYRIE_PORT, PORTS),
         metavar="OPTION",
-        help="eyrie_port: with --expansion affc, The Eyrie's port on The Narrow Sea",
+        help="eyrie_port: with --expansion affc, The Eyrie's port on The Narrow Sea; ports: "
+        "with --edition 1e, A Clash of Kings' eight ports",
     )
     board.set_defaults(run=cmd_board)
 

@@ -49,6 +49,9 @@ def cmd_board(args: argparse.Namespace) -> int:
     port = EYRIE_PORT in (args.variant or ())
     if port and args.expansion != "affc":
         fail(f"--variant {EYRIE_PORT}: an A Feast for Crows option (--expansion affc)")
+    ports = "ports" in (args.variant or ())
+    if ports and args.edition != "1e":
+        fail("--variant ports: a 1st-edition option (--edition 1e; 2nd-edition boards have ports)")
     try:
         setup = load_setup(
             args.edition,
@@ -65,9 +68,10 @@ def cmd_board(args: argparse.Namespace) -> int:
     from gotsim.analysis.board_plot import save_board_picture
 
     board = load_board(args.edition, board=expansion_board(args.expansion, args.players, port))
-    path = save_board_picture(out, setup, board, dpi=args.dpi)
+    path = save_board_picture(out, setup, board, dpi=args.dpi, ports=ports or None)
     which = f", {args.expansion}" if args.expansion else ""
     which += ", The Eyrie's port" if port else ""
+    which += ", A Clash of Kings' ports" if ports else ""
     print(f"wrote {path} ({args.edition}{which}, {args.players} players, starting position)")
     return 0
 
