@@ -78,7 +78,7 @@ clash = study("clash", dict.fromkeys(MODULES, [False, True]), edition="1e", play
 adwd = study("adwd", {"expansion": ["base", "adwd"]}, players=6)
 affc = study("affc", {"expansion": ["affc"]})  # 4 players, the expansion's own count
 mod = study("mod", {"expansion": ["mod"]})  # Mother of Dragons: 7 players, with sea orders
-mod8 = study("mod8", {"expansion": ["mod"]}, players=8)  # and Targaryen in Essos (no Iron Bank)
+mod8 = study("mod8", {"expansion": ["mod"]}, players=8)  # Targaryen in Essos, the Iron Bank
 # vassals: 4 players with Tyrell and Martell on the board as vassals, or left out
 vassals = study("vassals", {"vassals": [False, True]}, players=4)
 
@@ -225,8 +225,8 @@ mod_rates[["house", "win_rate", "ci_low", "ci_high"]].round(3)
 # ## Mother of Dragons (8 players): Targaryen in Essos
 # House Targaryen joins from Essos with three dragons (strength 0 in round 1 rising to 5 in round
 # 10) and wins with 7 loyalty tokens (Pentos counts one) instead of castles; Westeros deck IV
-# puts loyalty tokens on the map each round. Played without the Iron Bank (not built yet). Win
-# rates per house, and how the games end.
+# puts loyalty tokens on the map each round. Played with the Iron Bank, which the rules switch on
+# at 8 players. Win rates per house, and how the games end.
 
 # %%
 mod8_rates = win_rates(mod8, by=["expansion"])
@@ -317,7 +317,7 @@ print(
     + "\nMother of Dragons (7 players): "
     + "; ".join(f"{row.house} {row.win_rate:.1%}" for row in mod_rates.itertuples())
     + f"; games ending by castles {(mod.end_reason == 'castles').mean():.1%}."
-    + "\nMother of Dragons (8 players, no Iron Bank): "
+    + "\nMother of Dragons (8 players, with the Iron Bank): "
     + "; ".join(f"{row.house} {row.win_rate:.1%}" for row in mod8_rates.itertuples())
     + f"; Targaryen's wins by its loyalty tokens {by_loyalty:.1%}; games ending by loyalty "
     f"{(mod8.end_reason == 'loyalty').mean():.1%}, by castles "

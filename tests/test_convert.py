@@ -46,7 +46,7 @@ from gotsim.engine.position import (
 )
 from gotsim.engine.position.queries import _can_reach
 from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.state import N_ACTIONS, ORDER_NAMES, Decision, Phase
+from gotsim.engine.state import ACT_NONE, N_ACTIONS, ORDER_NAMES, Decision, Phase, Restriction
 from gotsim.engine.tables import rules_table
 from gotsim.play.simulate import play_from_position, simulate_from_position
 from gotsim.rules.board import load_board
@@ -374,10 +374,10 @@ def test_play_from_position_records() -> None:
 # --- bad inputs -----------------------------------------------------------------------------------
 
 
-def test_first_edition_position_resumes_but_is_not_read_back() -> None:
+def test_first_edition_position_resumes_and_reads_back() -> None:
     """A 1st-edition starting position resumes as the record ``new_games`` makes (Greyjoy's
-    units as neutral forces at 4 players) and plays on; reading a 1e record back as a position
-    is not built and says so."""
+    units as neutral forces at 4 players), plays on, and reads back as itself (the neutral
+    force read as Greyjoy's army)."""
     p = starting_position("1e", 4)
     g = record_from_position(p, seed=3)
     fresh = new_games([np.random.SeedSequence(3, spawn_key=(0,))], edition="1e", players=4)
@@ -385,8 +385,82 @@ def test_first_edition_position_resumes_but_is_not_read_back() -> None:
         assert (g[field] == fresh[field]).all(), field
     assert int(position_rules(p)[0].edition) == 1
     assert len(simulate_from_position(p, 2)) == 2
-    with pytest.raises(PositionError, match="1st-edition record"):
-        position_from_record(g[0], position_rules(p))
+    back = position_from_record(g[0], position_rules(p))
+    assert back == p
+    assert back.neutral_armies["pyke"] == p.neutral_armies["pyke"]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 0), (4, 1), (5, 2), (5, 3)])
+def test_first_edition_records_round_trip_at_every_phase_boundary(players: int, seed: int) -> None:
+    """At each phase start of a random 1st-edition game the record reads back as a position,
+    position → record → position is the identity, and the game resumed from the position plays
+    out exactly like the original (Rains of Autumn's ``footmen_no_support`` included)."""
+    rules = rules_table("1e", players)
+    games = new_games([np.random.SeedSequence(seed, spawn_key=(0,))], edition="1e", players=players)
+    seen: set[RoundPhase] = set()
+    restrictions: set[str | None] = set()
+    for snapshot in phase_starts(games, rules[0]):
+        where = f"round {int(snapshot[0].game_round)}, {Phase(int(snapshot[0].phase)).name}"
+        try:
+            p = position_from_record(snapshot, rules)
+        except NotAtBoundaryError as exc:
+            # planning over with an area left without an order: a position would reopen it
+            assert snapshot[0].phase == Phase.RAVEN, where
+            assert "left without an order" in str(exc)
+            continue
+        assert p.edition == "1e", where
+        assert position_from_record(record_from_position(p, seed=5), rules) == p, where
+        seen.add(p.phase)
+        restrictions.add(p.restriction)
+        if snapshot[0].done:
+            continue
+        differ = differ_when_played_out(snapshot.copy(), resumed_copy(snapshot, p), rules[0])
+        assert differ == [], f"{where}: resumed game differs in {differ}"
+    assert seen == set(RoundPhase)
+    assert len(restrictions) >= 2  # (None and at least one card's)
+
+
+def test_first_edition_planning_with_an_area_left_without_an_order_is_no_boundary() -> None:
+    """1st edition: an area may be left without an order (``none``); once planning has passed
+    such an area, a position (which resumes planning from its start and would ask again) is
+    refused until the raid step, with one line saying why."""
+    game = Game(edition="1e", players=3, seed=4)
+    while game.record.pending != Decision.PLACE_ORDER:
+        game.step(RandomPolicy()(game, game.pending))
+    assert position_from_record(game.record, game.rules).phase == RoundPhase.PLANNING
+    game.step(ACT_NONE)  # the first area: no order
+    assert game.record.pending == Decision.PLACE_ORDER
+    with pytest.raises(NotAtBoundaryError, match="left without an order"):
+        position_from_record(game.record, game.rules)
+    while game.record.phase in (Phase.PLANNING, Phase.RAVEN):
+        game.step(RandomPolicy()(game, game.pending))
+    assert position_from_record(game.record, game.rules).phase == RoundPhase.ACTION
+
+
+def test_first_edition_rains_of_autumn_restriction() -> None:
+    """``footmen_no_support`` (the 1st edition's Rains of Autumn) forbids no order and reads
+    back from the record's restriction bit; each edition refuses the other's restriction."""
+    spec = dump_position(starting_position("1e", 5))
+    spec["round"], spec["restriction"] = 2, "footmen_no_support"
+    p = load_position(spec)
+    g = record_from_position(p, seed=1)
+    assert int(g[0].restrict) == int(Restriction.FOOTMEN_NO_SUPPORT)
+    assert position_from_record(g, position_rules(p)) == p
+    with pytest.raises(PositionError, match="'no_march_plus_one' is a 2e restriction"):
+        load_position({**spec, "restriction": "no_march_plus_one"})
+    spec2 = dump_position(starting_position("2e", 6))
+    spec2["round"], spec2["restriction"] = 2, "footmen_no_support"
+    with pytest.raises(PositionError, match="'footmen_no_support' is a 1e restriction"):
+        load_position(spec2)
+
+
+def test_first_edition_module_records_are_not_read_back() -> None:
+    """A record whose rules hold an A Clash of Kings module is refused in one line: a position
+    carries none of their tokens or options."""
+    rules = rules_table("1e", 5, {"fortifications": True, "ports": True})
+    games = new_games([np.random.SeedSequence(0, spawn_key=(0,))], edition="1e", players=5)
+    with pytest.raises(PositionError, match=r"no A Clash of Kings module \(fortifications, ports"):
+        position_from_record(games, rules)
 
 
 @pytest.mark.parametrize(

@@ -16,11 +16,14 @@ step, a raven used before the action phase, a restriction at the start
 of the Westeros phase. Read back, ``raven_used`` is always false (the record keeps no trace of the
 raven once its moment has passed) and ``kings_court_swap`` is whatever the caller says. A
 1st-edition position resumes (its absent houses' neutral armies become neutral forces of their
-strength, as in ``new_games``); reading a 1st-edition record back is not built.
+strength, as in ``new_games``), and a 1st-edition record reads back (such a neutral force as
+the army of that strength, ``_neutral_army``) unless its rules hold an A Clash of Kings module,
+whose tokens and options a position does not carry.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,9 +32,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gotsim.engine import marches as mv
+from gotsim.engine.board_state import unit_count
 from gotsim.engine.counters import WESTEROS_COUNTERS, all_clear
 from gotsim.engine.gifts import GIFTS_DONE
 from gotsim.engine.init import new_games, place_neutral_forces
+from gotsim.engine.machine import order_allowed
 from gotsim.engine.objectives import DEALT, S_KEEP
 from gotsim.engine.position import (
     RESTRICTIONS,
@@ -45,6 +50,7 @@ from gotsim.engine.position import (
     order_tokens,
 )
 from gotsim.engine.state import (
+    N_ORDER_KINDS,
     OBJ_DECK,
     OBJ_SCORED,
     ORDER_COUNT,
@@ -63,9 +69,11 @@ from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import House, OrderType, Unit
 from gotsim.rules.iron_bank import LOAN_CARDS
 from gotsim.rules.objectives import Objective
-from gotsim.rules.variants import played_card_set
+from gotsim.rules.setup import load_setup
+from gotsim.rules.units import unit_facts
+from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS, played_card_set
 
-EDITION = "2e"  # the edition a record is read back as (positions of the 1st edition resume only)
+EDITION = "2e"  # the edition whose order tokens the engine's order kinds are
 PLAYABLE = ("1e", "2e")  # editions whose positions the engine resumes
 
 # position vocabulary ↔ engine vocabulary
@@ -76,6 +84,7 @@ RESTRICTION_BIT: Mapping[str, int] = {
     "no_raid": Restriction.NO_RAID,
     "no_support": Restriction.NO_SUPPORT,
     "no_consolidate_power": Restriction.NO_CONSOLIDATE,
+    "footmen_no_support": Restriction.FOOTMEN_NO_SUPPORT,
 }
 STEP_PHASE: Mapping[ActionStep, Phase] = {
     ActionStep.RAID: Phase.RAIDS,
@@ -445,6 +454,17 @@ def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
             "the record is in the steps after the action phase (A Feast for Crows' objectives); "
             "the next Westeros phase is the next boundary"
         )
+    replanned = phase == Phase.PLANNING and pending in (Decision.NONE, Decision.PLACE_ORDER)
+    replanned = replanned or (
+        phase == Phase.RAVEN
+        and ((pending == Decision.NONE and g.raven_asked == 0) or pending == Decision.RAVEN)
+    )
+    if replanned and t.edition == 1 and _left_without_order(g, t, phase == Phase.RAVEN):
+        raise NotAtBoundaryError(
+            "1st edition: an area was left without an order, which a position cannot tell from "
+            "an area still to be given one (planning would ask again); the raid step is the "
+            "next boundary"
+        )
     if phase == Phase.PLANNING and pending in (Decision.NONE, Decision.PLACE_ORDER):
         if t.gift_power and g.gift_turn != 0 and (g.order[: t.n_areas] < 0).all():
             raise NotAtBoundaryError(
@@ -484,6 +504,22 @@ def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
     raise NotAtBoundaryError(f"the record is in the middle of the {where} phase{waiting}")
 
 
+def _left_without_order(g: Record, t: Record, planned: bool) -> bool:
+    """1st edition: whether the planning phase already passed an area of a house's units that
+    could take an order and was left without one (``planned``: the phase is over, every area
+    passed). A position resumes planning from its start, which would ask for it again."""
+    turn = {int(g.track[0, k]): k for k in range(int(t.players))}
+    for a in range(int(t.n_areas)):
+        house = int(g.owner[a])
+        if house < 0 or g.order[a] >= 0 or unit_count(g, a) == 0 or house not in turn:
+            continue
+        passed = planned or turn[house] < g.loop_house
+        passed = passed or (turn[house] == g.loop_house and a < g.loop_area)
+        if passed and any(order_allowed(g, t, house, a, k, -1) for k in range(N_ORDER_KINDS)):
+            return True
+    return False
+
+
 def _counts(row: NDArray[np.int8]) -> dict[str, int]:
     return {Unit(u).id: int(n) for u, n in enumerate(row) if n}
 
@@ -493,13 +529,21 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     before validation)."""
     g, t = _one(g), _one(rules)
     phase, step = boundary(g, t)
-    if t.edition != 2:
-        raise PositionError("edition: reading a 1st-edition record back as a position is not built")
+    edition = "2e" if t.edition == 2 else "1e"
+    if edition == "1e":
+        modules = [name for name in CLASH_OF_KINGS_VARIANTS if t[name]]
+        if modules:
+            raise PositionError(
+                f"variants: a position carries no A Clash of Kings module ({', '.join(modules)} "
+                "on in this record's rules)"
+            )
     expansion = expansion_of(t)
     card_set = played_card_set(expansion, bool(t.adwd_house_cards))
     board = board_of(t)
     players = int(t.players)
     houses = [House(h) for h in range(len(House)) if g.in_play[h]]
+    # (1st edition, 3 and 4 players: the absent houses' units, neutral forces in the record)
+    armies = load_setup(edition, players).neutral_armies if edition == "1e" else {}
     areas: dict[str, dict[str, Any]] = {}
     for a in range(int(t.n_areas)):
         record: dict[str, Any] = {}
@@ -517,7 +561,9 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
             record["power_token"] = House(int(g.power_token[a])).id
         if g.garrison[a] > 0:
             record["garrison"] = int(g.garrison[a])
-        if g.neutral[a] > 0:
+        if g.neutral[a] > 0 and board.area_ids[a] in armies:
+            record["neutral_army"] = _neutral_army(armies[board.area_ids[a]], int(g.neutral[a]))
+        elif g.neutral[a] > 0:
             record["neutral_force"] = int(g.neutral[a])
         if g.loyalty[a] > 0:
             record["loyalty"] = int(g.loyalty[a])
@@ -534,7 +580,7 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     discards: dict[str, list[str]] = {}
     out_of_game: dict[str, list[str]] = {}  # Mother of Dragons: in neither hand nor discards
     for house in houses:
-        deck = [card.id for card in house_deck(EDITION, house, card_set)]
+        deck = [card.id for card in house_deck(edition, house, card_set)]
         held = int(g.hand[house])
         hands[house.id] = [c for i, c in enumerate(deck) if (held >> i) & 1]
         discards[house.id] = [c for i, c in enumerate(deck) if (int(g.discard[house]) >> i) & 1]
@@ -542,7 +588,7 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
         if gone:
             out_of_game[house.id] = gone
     spec: dict[str, Any] = {
-        "edition": EDITION,
+        "edition": edition,
         **({"expansion": expansion} if expansion else {}),
         "players": players,
         "variants": {
@@ -596,6 +642,23 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
             h.id: [o.id for o in Objective if g.objective_at[o] == OBJ_SCORED + h] for h in houses
         }
     return spec
+
+
+def _neutral_army(start: Mapping[Unit, int], strength: int) -> dict[str, int]:
+    """A 1st-edition neutral army read back from the record, which keeps only its strength:
+    the units it started with when they make that strength (a beaten one is gone whole, D8),
+    else the largest part of them that does (a position may start it smaller)."""
+    facts = unit_facts("1e")
+    kinds = sorted(start, key=int)
+    best: dict[Unit, int] | None = None
+    for counts in itertools.product(*(range(start[u], -1, -1) for u in kinds)):
+        army = {u: n for u, n in zip(kinds, counts, strict=True) if n}
+        if army and facts.army_strength(army) == strength:
+            if best is None or sum(army.values()) > sum(best.values()):
+                best = army
+    if best is None:
+        raise PositionError(f"neutral army: no part of {dict(start)} has strength {strength}")
+    return {u.id: n for u, n in best.items()}
 
 
 def _iron_bank_spec(g: Record, t: Record, houses: list[House]) -> dict[str, Any]:

@@ -94,15 +94,22 @@ IRON_BANK_KEYS: tuple[str, ...] = ("slots", "loans")
 # the Iron Bank's improvements of an area, as the record names them (``docs/rules.md`` IB9):
 # crowns and barrels added, the change of its castle level
 IMPROVEMENTS: tuple[str, ...] = ("crown_bonus", "barrel_bonus", "castle_delta")
-# Westeros deck III restriction → (order type forbidden, only this modifier or None for all).
-RESTRICTIONS: Mapping[str, tuple[OrderType, int | None]] = MappingProxyType(
+# Westeros deck III restriction → (order type forbidden, only this modifier or None for all;
+# None, None: no order forbidden). ``footmen_no_support``: the 1st edition's Rains of Autumn
+# (supporting footmen add no strength), instead of the 2nd edition's ``no_march_plus_one``.
+RESTRICTIONS: Mapping[str, tuple[OrderType | None, int | None]] = MappingProxyType(
     {
         "no_defense": (OrderType.DEFENSE, None),
         "no_march_plus_one": (OrderType.MARCH, 1),
         "no_raid": (OrderType.RAID, None),
         "no_support": (OrderType.SUPPORT, None),
         "no_consolidate_power": (OrderType.CONSOLIDATE_POWER, None),
+        "footmen_no_support": (None, None),
     }
+)
+# restrictions of one edition only (the Westeros card that gives each exists in that one)
+RESTRICTION_EDITION: Mapping[str, str] = MappingProxyType(
+    {"no_march_plus_one": "2e", "footmen_no_support": "1e"}
 )
 
 
@@ -213,7 +220,9 @@ def forbidden_by(restriction: str | None, token: OrderToken) -> bool:
     if restriction is None:
         return False
     kind, modifier = RESTRICTIONS[restriction]
-    return token.kind == kind and (modifier is None or token.modifier == modifier)
+    return (
+        kind is not None and token.kind == kind and (modifier is None or token.modifier == modifier)
+    )
 
 
 UnitCounts = Mapping[Unit, int]

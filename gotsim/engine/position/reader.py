@@ -17,6 +17,7 @@ from gotsim.engine.position.model import (
     IRON_BANK_KEYS,
     REQUIRED_KEYS,
     RESOLVED_BEFORE,
+    RESTRICTION_EDITION,
     RESTRICTIONS,
     TOP_KEYS,
     VARIANTS,
@@ -190,6 +191,12 @@ class _Reader:
                 "restriction",
                 f"unknown restriction {restriction!r} (known: null, {', '.join(RESTRICTIONS)})"
                 f"{hint(restriction, RESTRICTIONS)}",
+            )
+        only = RESTRICTION_EDITION.get(restriction or "")
+        if only is not None and only != self.edition:
+            raise fail(
+                "restriction",
+                f"{restriction!r} is a {only} restriction; this is a {self.edition} position",
             )
         blade_used = read_bool(spec.get("blade_used", False), "blade_used")
         if blade_used and phase != RoundPhase.ACTION:
