@@ -1,8 +1,11 @@
 """Fingerprints of seeded games, to check that a change to the engine or the players leaves every
 game exactly as it was: the same decisions, the same final records, the same DataFrames.
 
-For each setting (edition, player count, variants, policies) it plays a fixed range of seeded
-games and hashes every finished record (all its bytes) and the ``simulate`` and per-round frames.
+For each setting (edition, player count, variants, policies; the base games of both editions,
+the 1st edition's A Clash of Kings modules, and the 2nd edition's A Dance with Dragons, A Feast
+for Crows, Mother of Dragons at 7 and 8 players and the vassals) it plays a fixed range of
+seeded games and hashes every finished record (all its bytes) and the ``simulate`` and
+per-round frames. Fingerprints saved before a setting was added compare on the others.
 
 Run: ``python benchmarks/check_identical.py --save before.json`` on the reference code, then
 ``python benchmarks/check_identical.py --compare before.json`` after the change; the comparison
@@ -77,6 +80,26 @@ ALL_MODULES = {**CLASH, "fortifications": True, "siege_engines": True, "westeros
 SETTINGS.append(("1e-5p-clash-heuristic", "1e", 5, CLASH, "heuristic", 600))
 SETTINGS.append(("1e-3p-all-modules-heuristic", "1e", 3, ALL_MODULES, "heuristic", 600))
 SETTINGS.append(("1e-4p-all-modules-random", "1e", 4, ALL_MODULES, "random", 1200))
+# the 2nd-edition expansions and the vassals, each with its own start (name → expansion);
+# fingerprints saved before these were added compare on the settings above alone
+EXPANSION_OF: dict[str, str] = {}
+VASSALS = {"vassals": True}
+for _name, _expansion, _players, _variants, _policy, _games in (
+    ("2e-6p-adwd-heuristic", "adwd", 6, {}, "heuristic", 600),
+    ("2e-6p-adwd-random", "adwd", 6, {}, "random", 1200),
+    ("2e-4p-affc-heuristic", "affc", 4, {}, "heuristic", 600),
+    ("2e-4p-affc-random", "affc", 4, {}, "random", 1200),
+    ("2e-7p-mod-heuristic", "mod", 7, {}, "heuristic", 400),
+    ("2e-8p-mod-heuristic", "mod", 8, {}, "heuristic", 400),  # (the Iron Bank on: IB1)
+    ("2e-8p-mod-random", "mod", 8, {}, "random", 800),
+    ("2e-4p-vassals-heuristic", "", 4, VASSALS, "heuristic", 600),
+    ("2e-4p-vassals-random", "", 4, VASSALS, "random", 1200),
+    ("2e-4p-mod-vassals-heuristic", "mod", 4, VASSALS, "heuristic", 400),
+    ("2e-5p-mod-eight-houses-random", "mod", 5, {**VASSALS, "eight_houses": True}, "random", 800),
+):
+    SETTINGS.append((_name, "2e", _players, _variants, _policy, _games))
+    if _expansion:
+        EXPANSION_OF[_name] = _expansion
 
 
 def frame_digest(frame: pd.DataFrame) -> str:
@@ -222,7 +245,11 @@ def fingerprints(
     units: int | None = None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    relaid = houses is not None or areas is not None or order_kinds is not None or bool(units)
     for name, edition, players, variants, policies, games in SETTINGS:
+        expansion = EXPANSION_OF.get(name)
+        if relaid and (expansion or variants.get("vassals")):
+            continue  # (an earlier layout's fingerprints never held these settings)
         if v1:
             policies = as_v1(policies)
         n = max(1, round(games * scale))
@@ -235,10 +262,11 @@ def fingerprints(
             seed=20240,
             n_jobs=jobs,
             policies=policies,
+            expansion=expansion,
         )
         hashed = records
         filler: list[int] = []
-        if houses is not None or areas is not None or order_kinds is not None or units:
+        if relaid:
             hashed, filler = as_layout(
                 records,
                 houses or H,
@@ -266,7 +294,14 @@ def fingerprints(
             "games": n,
             "records": digests,
             "games_frame": frame_digest(
-                games_frame(records, players=players, edition=edition, seed=20240)
+                games_frame(
+                    records,
+                    players=players,
+                    edition=edition,
+                    seed=20240,
+                    expansion=expansion,
+                    variants=variants,
+                )
             ),
             "rounds_frame": frame_digest(rounds_frame(records)),
         }
