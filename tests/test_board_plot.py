@@ -6,7 +6,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -149,8 +148,6 @@ def test_board_without_positions_or_ports() -> None:
 
 
 def test_first_edition_board() -> None:
-    if not (resources.files("gotsim.data") / "1e" / "map.json").is_file():
-        pytest.skip("gotsim/data/1e/map.json is not there yet")
     board = load_board("1e")
     fig = draw_board(board, title="1e")
     texts = _texts(fig)
