@@ -27,6 +27,7 @@ from gotsim.cli.common import (
     CLASH_OF_KINGS_VARIANTS,
     EXIT_BAD_INPUT,
     EXIT_BROKEN_PIPE,
+    PORTS,
     Parser,
     early_compile_notice,
     expansion_argument,
@@ -39,8 +40,6 @@ from gotsim.inputs import (
     int_argument,
 )
 from gotsim.rules.variants import EXPANSION_PLAYERS, EYRIE_PORT
-
-PORTS = "ports"  # ``gotsim board --variant ports``: the 1st edition's A Clash of Kings ports
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from gotsim.cli.common import (
+    PORTS,
     announce,
     check_edition,
     check_expansion,
@@ -49,7 +50,7 @@ def cmd_board(args: argparse.Namespace) -> int:
     port = EYRIE_PORT in (args.variant or ())
     if port and args.expansion != "affc":
         fail(f"--variant {EYRIE_PORT}: an A Feast for Crows option (--expansion affc)")
-    ports = "ports" in (args.variant or ())
+    ports = PORTS in (args.variant or ())
     if ports and args.edition != "1e":
         fail("--variant ports: a 1st-edition option (--edition 1e; 2nd-edition boards have ports)")
     try:

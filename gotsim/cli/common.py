@@ -25,6 +25,7 @@ from gotsim.rules.variants import (
 )
 
 EXIT_BAD_INPUT = 2
+PORTS = "ports"  # ``gotsim board --variant ports``: the 1st edition's A Clash of Kings ports
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a Unix tool killed by a closed pipe
 
 

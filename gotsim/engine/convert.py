@@ -454,18 +454,8 @@ def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
             "the record is in the steps after the action phase (A Feast for Crows' objectives); "
             "the next Westeros phase is the next boundary"
         )
-    replanned = phase == Phase.PLANNING and pending in (Decision.NONE, Decision.PLACE_ORDER)
-    replanned = replanned or (
-        phase == Phase.RAVEN
-        and ((pending == Decision.NONE and g.raven_asked == 0) or pending == Decision.RAVEN)
-    )
-    if replanned and t.edition == 1 and _left_without_order(g, t, phase == Phase.RAVEN):
-        raise NotAtBoundaryError(
-            "1st edition: an area was left without an order, which a position cannot tell from "
-            "an area still to be given one (planning would ask again); the raid step is the "
-            "next boundary"
-        )
     if phase == Phase.PLANNING and pending in (Decision.NONE, Decision.PLACE_ORDER):
+        _planning_reopens(g, t, False)
         if t.gift_power and g.gift_turn != 0 and (g.order[: t.n_areas] < 0).all():
             raise NotAtBoundaryError(
                 "the gifts of power tokens of this planning phase are made and no order is "
@@ -475,6 +465,7 @@ def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
         return RoundPhase.PLANNING, None
     if phase == Phase.RAVEN:
         if (pending == Decision.NONE and g.raven_asked == 0) or pending == Decision.RAVEN:
+            _planning_reopens(g, t, True)
             return RoundPhase.PLANNING, None  # every order placed, the raven still to come
         if pending == Decision.NONE:
             return action, ActionStep.RAID
@@ -504,10 +495,22 @@ def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
     raise NotAtBoundaryError(f"the record is in the middle of the {where} phase{waiting}")
 
 
+def _planning_reopens(g: Record, t: Record, planned: bool) -> None:
+    """A record read as a planning position resumes planning from its start. In the 1st
+    edition an area may be left without an order, and planning would ask for it again: once
+    planning has passed such an area (``planned``: the phase is over, every area passed) the
+    record is no boundary."""
+    if t.edition == 1 and _left_without_order(g, t, planned):
+        raise NotAtBoundaryError(
+            "1st edition: an area was left without an order, which a position cannot tell from "
+            "an area still to be given one (planning would ask again); the raid step is the "
+            "next boundary"
+        )
+
+
 def _left_without_order(g: Record, t: Record, planned: bool) -> bool:
-    """1st edition: whether the planning phase already passed an area of a house's units that
-    could take an order and was left without one (``planned``: the phase is over, every area
-    passed). A position resumes planning from its start, which would ask for it again."""
+    """Whether the planning phase already passed an area of a house's units that could take an
+    order and was left without one (``planned``: every area passed)."""
     turn = {int(g.track[0, k]): k for k in range(int(t.players))}
     for a in range(int(t.n_areas)):
         house = int(g.owner[a])
