@@ -11,8 +11,8 @@ mod`` Mother of Dragons') board with ``--players`` player houses and the others 
 affc and 7 for mod (``--players 8``: the 8-player game with Targaryen), its own options on,
 with and without Tides of Battle; ``--iron-bank``
 with ``--expansion mod`` switches the Iron Bank on, the same as ``--variant iron_bank``); prints
-the games played and violations. A setting the rules refuse (the Iron Bank, not playable yet)
-stops the run with the rules' one line and exit status 2.
+the games played and violations. A setting the rules refuse (the Iron Bank outside Mother of
+Dragons, say) stops the run with the rules' one line and exit status 2.
 
 ``--all`` plays every setting instead: the 2nd edition at 3 to 6 players with and without Tides
 of Battle (and the King's Court swap at 5 and 6), the 1st edition at 3 to 5 players with no

@@ -395,50 +395,42 @@ def test_play_refuses_an_html_path_in_a_missing_folder(
 
 
 def _results_folder(folder: Path) -> Path:
-    folder.mkdir()
-    scenario = {
-        "name": "tiny",
-        "description": "two arms",
-        "source": "tiny.toml",
-        "games": 100,
-        "seed": 7,
-        "axes": ["tides_of_battle"],
-        "cells": [{}, {}],
-        "hash": "abc",
-    }
-    (folder / "scenario.json").write_text(json.dumps(scenario))
-    (folder / "meta.json").write_text(json.dumps({"git_sha": "f00d", "root_entropy": 7}))
-    rows = []
-    for cell, tides in ((0, False), (1, True)):
-        for house, wins in (("stark", 30), ("lannister", 40)):
-            rows.append(
-                f"{cell},{tides},heuristic,{house},100,{wins},{wins / 100},{wins / 100 - 0.09},"
-                f"{wins / 100 + 0.1},{wins // 2},{wins - wins // 2},2.0"
-            )
-    (folder / "summary.csv").write_text(
-        "cell,tides_of_battle,policies,house,games,wins,win_rate,ci_low,ci_high,wins_castles,"
-        "wins_round10,mean_castles\n" + "\n".join(rows) + "\n"
+    """A finished two-arm study (Tides of Battle off and on), compared by its arm."""
+    from gotsim.study import run_study
+
+    run_study(
+        {
+            "name": "tiny",
+            "description": "two arms",
+            "seed": 7,
+            "games": 20,
+            "block_size": 10,
+            "players": 4,
+            "grid": {"tides_of_battle": [False, True]},
+            "compare": {"by": "tides_of_battle"},
+        },
+        out=folder,
     )
-    (folder / "comparisons.csv").write_text(
-        "house,by,baseline,arm,rate_baseline,rate_arm,difference,ci_low,ci_high,p_value,method\n"
-        "stark,tides_of_battle,False,True,0.3,0.3,0.0,-0.12,0.12,1.0,two-proportion z-test\n"
-    )
-    (folder / "figures").mkdir()
-    (folder / "figures" / "win_rates.png").write_bytes(b"\x89PNG\r\n\x1a\nfake")
     return folder
 
 
 def test_report_writes_one_page_of_the_results(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    import pandas as pd
+
     folder = _results_folder(tmp_path / "tiny")
     assert main(["report", str(folder)]) == 0
     page = (folder / "report.html").read_text(encoding="utf-8")
     assert "wrote" in capsys.readouterr().out
-    assert page.count("<tr><td class='text'>") == 4 + 1  # four house rows, one comparison
-    assert "[31.00 %, 50.00 %]" in page and "95 % CI (Wilson)" in page
-    assert "[-12.00, +12.00] pp" in page
-    assert "data:image/png;base64," in page and "f00d" in page
+    summary = pd.read_csv(folder / "summary.csv")
+    comparisons = pd.read_csv(folder / "comparisons.csv")
+    # a row per cell and house, then one per comparison
+    assert page.count("<tr><td class='text'>") == len(summary) + len(comparisons) == 8 + 4
+    low, high = summary.ci_low[0], summary.ci_high[0]
+    assert f"[{100 * low:.2f} %, {100 * high:.2f} %]" in page and "95 % CI (Wilson)" in page
+    assert "two arms" in page and json.loads((folder / "meta.json").read_text())
+    assert "data:image/png;base64," in page
     assert not re.search(r"""src=["'](?!data:)""", page)  # the figures travel inside the page
 
 

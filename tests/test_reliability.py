@@ -110,8 +110,28 @@ def test_finished_folder_verifies(reference: Path, capsys: pytest.CaptureFixture
             lambda out: shutil.copy(block(out, 0, 0, "games"), block(out, 1, 0, "games")),
             "blocks/cell0001-block000000: cell0001-block000000.games.parquet does not match",
         ),
+        (
+            lambda out: block(out, 0, 1, "record").write_text("{bad"),
+            "blocks/cell0000-block000001: its record is missing or damaged",
+        ),
+        (
+            lambda out: block(out, 1, 0, "record").unlink(),
+            "blocks/cell0001-block000000: its record is missing or damaged",
+        ),
+        (
+            lambda out: _edit_json(out / "scenario.json", axes=5),
+            "scenario.json does not match its checksum",
+        ),
     ],
-    ids=["table-changed", "no-manifest", "rounds-missing", "block-copied"],
+    ids=[
+        "table-changed",
+        "no-manifest",
+        "rounds-missing",
+        "block-copied",
+        "block-record-damaged",
+        "block-record-deleted",
+        "scenario-edited",
+    ],
 )
 def test_verify_names_what_is_wrong(
     damage: Any, first_words: str, results: Path, capsys: pytest.CaptureFixture[str]
@@ -120,6 +140,74 @@ def test_verify_names_what_is_wrong(
     status, _, err = run_cli(["run", "--verify", str(results)], capsys)
     assert status == 1
     assert err.count("\n") == 1 and first_words in err, err
+
+
+def _edit_json(path: Path, **changes: Any) -> None:
+    path.write_text(json.dumps(json.loads(path.read_text()) | changes))
+
+
+@pytest.mark.parametrize(
+    ("damage", "words"),
+    [
+        (lambda out: (out / "scenario.json").write_text("[]"), "scenario.json missing or"),
+        (lambda out: (out / "scenario.json").write_bytes(b"\xff\xfe\x00x"), "scenario.json"),
+        (lambda out: (out / "scenario.json").write_text(""), "scenario.json missing or"),
+        (lambda out: _edit_json(out / "scenario.json", axes=5), "scenario.json does not match"),
+        (lambda out: (out / "meta.json").write_text("{bad"), "meta.json does not match"),
+        (lambda out: (out / "summary.csv").write_text(""), "summary.csv does not match"),
+        (lambda out: (out / "summary.csv").write_text("garbage\n"), "summary.csv does not"),
+        (lambda out: (out / "games.parquet").write_bytes(b""), "games.parquet does not"),
+        (lambda out: (out / "manifest.json").unlink(), "manifest.json missing"),
+        (lambda out: block(out, 0, 0, "record").write_text("{bad"), "its record is missing"),
+    ],
+    ids=[
+        "scenario-list",
+        "scenario-binary",
+        "scenario-empty",
+        "scenario-edited",
+        "meta-damaged",
+        "summary-empty",
+        "summary-garbage",
+        "games-emptied",
+        "no-manifest",
+        "block-record",
+    ],
+)
+def test_report_refuses_results_that_do_not_prove_themselves(
+    damage: Any, words: str, results: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``gotsim report`` on a damaged results folder: one line naming the first problem, exit
+    status 2, no page written (a page of damaged results would pass for the study's)."""
+    damage(results)
+    status, out, err = run_cli(["report", str(results)], capsys)
+    assert status == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "the results do not prove themselves" in lines[0], err
+    assert words in lines[0], lines[0]
+    assert not (results / "report.html").exists()
+
+
+def test_report_of_a_finished_study(results: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(["report", str(results)], capsys)
+    assert status == 0 and out.startswith(f"wrote {results / 'report.html'}")
+    page = (results / "report.html").read_text(encoding="utf-8")
+    summary = pd.read_csv(results / "summary.csv")
+    assert page.count("<span class='swatch'") == len(summary)  # a row per cell and house
+    assert "data:image/png;base64," in page
+
+
+def test_run_names_a_damaged_marker(results: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A results folder whose scenario.json is damaged is not "without" it: the line says so."""
+    (results / "scenario.json").write_text("{bad")
+    status, _, err = run_cli(["run", "--out", str(results), scenario_path(results)], capsys)
+    assert status == 2
+    assert "with a damaged scenario.json (not valid JSON)" in err and "--force" in err, err
+
+
+def scenario_path(results: Path) -> str:
+    path = results.parent / "tiny.toml"
+    path.write_text(TINY_TOML)
+    return str(path)
 
 
 def test_damaged_or_misplaced_blocks_are_played_again(results: Path, reference: Path) -> None:
@@ -631,6 +719,78 @@ CASES: list[tuple[str, Any, int, str]] = [
         2,
         "blade_holder: null is not a house",
     ),
+    # output options, checked before a game is played
+    (
+        "play-json-in-dev",
+        lambda t: ["play", "--players", "3", "--json", "/dev/gotsim.jsonl"],
+        2,
+        "--json '/dev/gotsim.jsonl': /dev is not a place for files",
+    ),
+    (
+        "play-html-in-proc",
+        lambda t: ["play", "--players", "3", "--html", "/proc/gotsim.html"],
+        2,
+        "--html '/proc/gotsim.html': /proc is not a place for files",
+    ),
+    (
+        "play-html-under-a-file",
+        lambda t: ["play", "--players", "3", "--html", _under_file(t, "x.html")],
+        2,
+        "is a file, not a folder",
+    ),
+    ("play-log-empty", lambda t: ["play", "--log", ""], 2, "--log: an empty file name"),
+    (
+        "play-pictures-empty",
+        lambda t: ["play", "--pictures", " "],
+        2,
+        "--pictures: an empty folder name",
+    ),
+    (
+        "play-one-file-twice",
+        lambda t: ["play", "--log", str(t / "same.out"), "--html", str(t / "same.out")],
+        2,
+        "--log and --html name the same file",
+    ),
+    (
+        "report-out-in-dev",
+        lambda t: ["report", str(t), "--out", "/dev/gotsim.html"],
+        2,
+        "--out '/dev/gotsim.html': /dev is not a place for files",
+    ),
+    ("verify-no-such-folder", lambda t: ["run", "--verify", str(t / "nothing")], 2, "no such"),
+    (
+        "verify-a-file",
+        lambda t: ["run", "--verify", _file(t)],
+        2,
+        "is a file, not a results folder",
+    ),
+    (
+        "board-position-and-players",
+        lambda t: ["board", "--position", str(RIVERRUN_POSITION), "--players", "4"],
+        2,
+        "the position names its game; leave out --players",
+    ),
+    (
+        "board-position-and-edition",
+        lambda t: ["board", "--position", str(RIVERRUN_POSITION), "--edition", "1e"],
+        2,
+        "the position names its game; leave out --edition",
+    ),
+    (
+        "bench-compare-with-itself",
+        lambda t: ["bench", "--games", "10", "--compare", "random"],
+        2,
+        "--compare random: the policy timed already",
+    ),
+    (
+        "battle-house-of-5000-characters",
+        lambda t: [
+            "combat",
+            battle_file(t, attacker=RIVERRUN_BATTLE["attacker"] | {"house": "x" * 5000}),
+        ],
+        2,
+        "characters left out",
+    ),
     # messages
     ("no-doubled-prefix", lambda t: ["board", "--players", "six"], 2, "error: board: argument"),
     ("run-needs-a-scenario", lambda t: ["run"], 2, "run: give a SCENARIO file"),
@@ -676,6 +836,7 @@ def test_bad_input_is_one_line(
     lines = err.strip().splitlines()
     assert got == status, err
     assert len(lines) == 1 and lines[0].startswith("gotsim: error: "), err
+    assert len(lines[0]) < 600  # a long echoed value is cut
     assert not lines[0].startswith("gotsim: error: gotsim")
     assert words in lines[0], lines[0]
     assert list(work.iterdir()) == []
@@ -823,6 +984,42 @@ def test_failed_log_write_leaves_nothing(
     # (a first run also says, before the game, that it compiles the one-game engine)
     lines = [line for line in err.splitlines() if not line.startswith("gotsim: compiling")]
     assert lines == [f"gotsim: error: {log}: no space left on the device"]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("option", ["--json", "--html", "--pictures"])
+def test_failed_play_output_leaves_nothing(
+    option: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``play --json/--html/--pictures`` on a full disk: one line naming the file, exit status
+    1, and nothing left: no partial or temporary file, no pictures folder it made."""
+    real_text, real_bytes = Path.write_text, Path.write_bytes
+
+    def full_text(self: Path, *args: Any, **kw: Any) -> int:
+        if tmp_path in self.parents:
+            real_text(self, "half a pa", encoding="utf-8")
+            raise OSError(errno.ENOSPC, "No space left on device", str(self))
+        return real_text(self, *args, **kw)
+
+    def full_bytes(self: Path, data: Any) -> int:
+        if tmp_path in self.parents:
+            real_bytes(self, b"\x89PNG half")
+            raise OSError(errno.ENOSPC, "No space left on device", str(self))
+        return real_bytes(self, data)
+
+    monkeypatch.setattr(Path, "write_text", full_text)
+    monkeypatch.setattr(Path, "write_bytes", full_bytes)
+    names = {"--json": "game.jsonl", "--html": "game.html", "--pictures": "pics"}
+    target = tmp_path / names[option]
+    status, out, err = run_cli(["play", "--players", "3", option, str(target)], capsys)
+    assert status == 1 and out == ""
+    lines = [line for line in err.splitlines() if not line.startswith("gotsim: compiling")]
+    assert len(lines) == 1 and lines[0].endswith(": no space left on the device"), lines
+    named = target / "round_01.png" if option == "--pictures" else target
+    assert lines[0] == f"gotsim: error: {named}: no space left on the device"
     assert list(tmp_path.iterdir()) == []
 
 

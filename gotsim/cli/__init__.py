@@ -32,6 +32,7 @@ from gotsim.cli.common import (
     early_compile_notice,
     expansion_argument,
     player_count,
+    short,
     variant_argument,
 )
 from gotsim.data import EDITIONS
@@ -70,7 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="draw this position (gotsim.position/v1 JSON) instead of a starting position",
     )
-    board.add_argument("--edition", choices=EDITIONS, default="2e", help="rules edition")
+    board.add_argument(
+        "--edition", choices=EDITIONS, default=None, help="rules edition (default: 2e)"
+    )
     board.add_argument(
         "--players",
         type=player_count,
@@ -84,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument(
         "--kings-court-swap", action="store_true", help="swap Tyrell and Greyjoy on King's Court"
     )
-    expansion_argument(board, board_only=True)
+    expansion_argument(board)
     board.add_argument(
         "--variant",
         action="append",
@@ -254,6 +257,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:  # bare `gotsim`: what it can do
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
+    # what was given, not defaulted (``board --position`` refuses options the position names)
+    args.players_given = getattr(args, "players", None) is not None
+    args.edition_given = getattr(args, "edition", None) is not None
+    if hasattr(args, "edition") and args.edition is None:
+        args.edition = "2e"
     if getattr(args, "players", 0) is None:  # A Feast for Crows is played by 4
         args.players = EXPANSION_PLAYERS.get(args.expansion or "", 6)
     early_compile_notice(args)
@@ -267,7 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
     except OSError as exc:  # a read or write the checks could not foresee: one line
         code, text = os_error_text(exc)
-        print(f"gotsim: error: {text}", file=sys.stderr)
+        print(f"gotsim: error: {short(text)}", file=sys.stderr)
         return code
     return status
 

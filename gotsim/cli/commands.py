@@ -5,6 +5,7 @@ command starts at once."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -17,6 +18,7 @@ from gotsim.cli.common import (
     check_edition,
     check_expansion,
     chosen_variants,
+    distinct_outputs,
     fail,
     output,
     output_file,
@@ -36,7 +38,7 @@ from gotsim.inputs import (
 def cmd_board(args: argparse.Namespace) -> int:
     from gotsim.rules.board import load_board
     from gotsim.rules.setup import SetupDataError, load_setup
-    from gotsim.rules.variants import EYRIE_PORT, PLANNED_PLAYERS, expansion_board
+    from gotsim.rules.variants import EYRIE_PORT, expansion_board
 
     out = Path(args.out)
     if out.suffix.lower() != ".png":
@@ -44,8 +46,6 @@ def cmd_board(args: argparse.Namespace) -> int:
     output(check_output_file, args.out, "--out")
     if args.position is not None:
         return _draw_position(args, out)
-    if args.players in PLANNED_PLAYERS.get(args.expansion or "", ()):
-        return _draw_board_alone(args, out)
     check_expansion(args)
     port = EYRIE_PORT in (args.variant or ())
     if port and args.expansion != "affc":
@@ -83,6 +83,8 @@ def _draw_position(args: argparse.Namespace, out: Path) -> int:
     from gotsim.inputs import read_json_file
 
     flags = (
+        ("--edition", getattr(args, "edition_given", False)),
+        ("--players", getattr(args, "players_given", False)),
         ("--expansion", args.expansion is not None),
         ("--kings-court-swap", args.kings_court_swap),
         ("--variant", bool(args.variant)),
@@ -102,28 +104,6 @@ def _draw_position(args: argparse.Namespace, out: Path) -> int:
 
     path = save_figure(draw_position(position), out, args.dpi)
     print(f"wrote {path} ({position!r})")
-    return 0
-
-
-def _draw_board_alone(args: argparse.Namespace, out: Path) -> int:
-    """``gotsim board --expansion mod --players 8``: the Mother of Dragons board for 8 players,
-    with no units on it (8-player games cannot be played yet)."""
-    if args.edition != "2e":
-        fail(f"--expansion {args.expansion}: a 2nd-edition expansion")
-    if args.kings_court_swap:
-        fail("--kings-court-swap: a base-game setup change")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from gotsim.analysis.board_plot import save_bare_board_picture
-    from gotsim.rules.board import load_board
-
-    board = load_board("2e", board=f"mod{args.players}")
-    path = save_bare_board_picture(out, board, args.players, dpi=args.dpi)
-    print(
-        f"wrote {path} (2e, mod, {args.players} players, the board alone: "
-        "no 8-player Mother of Dragons starting position yet)"
-    )
     return 0
 
 
@@ -257,10 +237,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     from gotsim.engine.game import Game
 
     check_edition(args)
-    log = output(check_output_file, args.log, "--log") if args.log else None
-    pictures = output(check_output_folder, args.pictures, "--pictures") if args.pictures else None
-    page = output_file(args.html, "--html", ".html")
-    events = output_file(args.json if args.json != "-" else None, "--json", ".jsonl")
+    log = output_file(args.log, "--log")
+    pictures = None
+    if args.pictures is not None:
+        if not args.pictures.strip():
+            fail("--pictures: an empty folder name")
+        pictures = output(check_output_folder, args.pictures, "--pictures")
+    page = output_file(args.html, "--html")
+    events = output_file(args.json if args.json != "-" else None, "--json")
+    distinct_outputs(**{"--log": log, "--json": events, "--html": page})
     announce("game")
     if args.policy == "heuristic":
         announce("heuristic_policy")
@@ -374,14 +359,28 @@ def _play_with_pictures(game: Any, folder: Path | None, policy: Any) -> list[Any
     matplotlib.use("Agg")
     from gotsim.analysis.game_page import play_with_frames
 
+    written: list[Path] = []
+
     def write(label: str, png: bytes) -> None:
         assert folder is not None
         name = "final.png" if label == "The end" else f"round_{int(label.split()[-1]):02d}.png"
         write_bytes_file(folder / name, png)
+        written.append(folder / name)
 
+    made = folder is not None and not folder.exists()
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
-    return play_with_frames(game, policy, dpi=80, on_picture=write if folder else None)
+    try:
+        return play_with_frames(game, policy, dpi=80, on_picture=write if folder else None)
+    except OSError:
+        # a failed write (a full disk): nothing half-written stays, the pictures written so
+        # far and a folder made for them included
+        for path in written:
+            path.unlink(missing_ok=True)
+        if made and folder is not None:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -394,6 +393,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         fail(f"--games must be positive, got {args.games}")
     if args.jobs <= 0:
         fail(f"--jobs must be positive, got {args.jobs}")
+    if args.compare == args.policy:
+        fail(f"--compare {args.compare}: the policy timed already; compare it with another")
     from gotsim.study.runner import capped_jobs
 
     if capped_jobs(args.jobs) < args.jobs:
@@ -520,7 +521,12 @@ def _verify(args: argparse.Namespace) -> int:
 
     if args.scenario is not None:
         fail("run: give a SCENARIO file or --verify DIR, not both")
-    result = verify_folder(args.verify)
+    folder = Path(args.verify)
+    if not folder.exists():
+        fail(f"--verify {args.verify!r}: no such folder")
+    if not folder.is_dir():
+        fail(f"--verify {args.verify!r}: is a file, not a results folder")
+    result = verify_folder(folder)
     if result.ok:
         print(result.summary())
         return 0
@@ -532,13 +538,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     from gotsim.study.html_report import ReportError, report_page
 
     folder = Path(args.results)
+    out = output_file(args.out, "--out") if args.out is not None else None
     try:
         page = report_page(folder)
     except ReportError as exc:
         fail(str(exc))
-    out = Path(args.out) if args.out else folder / "report.html"
-    if out.is_dir() or not out.parent.exists():
-        fail(f"--out {str(out)!r}: give a file in an existing folder")
+    out = out or folder / "report.html"
     write_text_file(out, page)
     print(f"wrote {out}")
     return 0

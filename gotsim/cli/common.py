@@ -10,6 +10,8 @@ from typing import Any, NoReturn
 
 from gotsim.inputs import (
     InputError,
+    atomic_write,
+    check_output_file,
 )
 from gotsim.rules.iron_bank import iron_bank_refusal
 from gotsim.rules.variants import (
@@ -50,8 +52,21 @@ class Parser(argparse.ArgumentParser):
         fail(f"{command}: {message}" if command else message)
 
 
+MAX_MESSAGE = 400  # characters of an error line; a longer one is cut in the middle
+
+
+def short(message: str) -> str:
+    """``message`` on one line of at most about ``MAX_MESSAGE`` characters: an echoed value of
+    megabytes (a name in a bad file) is cut in the middle, saying how much was left out."""
+    line = " ".join(message.split("\n"))
+    if len(line) <= MAX_MESSAGE:
+        return line
+    keep = MAX_MESSAGE // 2
+    return f"{line[:keep]} … ({len(line) - 2 * keep:,} characters left out) … {line[-keep:]}"
+
+
 def fail(message: str) -> NoReturn:
-    print(f"gotsim: error: {message}", file=sys.stderr)
+    print(f"gotsim: error: {short(message)}", file=sys.stderr)
     raise SystemExit(EXIT_BAD_INPUT)
 
 
@@ -162,29 +177,38 @@ def chosen_variants(args: argparse.Namespace) -> dict[str, bool]:
     }
 
 
-def output_file(value: str | None, flag: str, suffix: str) -> Path | None:
-    """The file an option writes, checked before the game is played."""
+def output_file(value: str | None, flag: str) -> Path | None:
+    """The file an option writes (``None``: the option is not given), checked before anything
+    is computed: an empty name, a folder, a path under a file, in /proc, /sys or /dev, or in a
+    missing folder is one line, exit 2 (``inputs.check_output_file``)."""
     if value is None:
         return None
-    path = Path(value)
-    if path.is_dir():
-        fail(f"{flag} {value!r} is a folder; give a file name such as game{suffix}")
-    if not path.parent.exists():
-        fail(f"{flag} {value!r}: folder {str(path.parent)!r} does not exist")
-    return path
+    if not value.strip():
+        fail(f"{flag}: an empty file name")
+    return output(check_output_file, value, flag)
+
+
+def distinct_outputs(**paths: Path | None) -> None:
+    """Refuse two options writing the same file (the second would replace the first)."""
+    seen: dict[Path, str] = {}
+    for flag, path in paths.items():
+        if path is None:
+            continue
+        key = path.resolve()
+        if key in seen:
+            fail(f"{seen[key]} and {flag} name the same file {str(path)!r}; give each its own")
+        seen[key] = flag
 
 
 def write_text_file(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (a temporary file, then a rename)."""
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    """Write ``text`` to ``path`` whole or not at all (``inputs.atomic_write``: a failed write,
+    a full disk say, leaves neither a part of it nor a temporary file, and names ``path``)."""
+    atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def write_bytes_file(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_bytes(data)
-    tmp.replace(path)
+    """``write_text_file`` for bytes."""
+    atomic_write(path, lambda tmp: tmp.write_bytes(data))
 
 
 def expansion_text(text: str) -> str | None:
@@ -195,10 +219,8 @@ def expansion_text(text: str) -> str | None:
         raise argparse.ArgumentTypeError(str(error).removeprefix("expansion: ")) from None
 
 
-def expansion_argument(parser: argparse.ArgumentParser, *, board_only: bool = False) -> None:
-    """``--expansion``; with ``board_only`` (``gotsim board``) the help says that the board of
-    a player count not playable yet (Mother of Dragons' 8) is drawn alone."""
-    extra = "; with mod and 8 players the 8-player board alone, without a starting position"
+def expansion_argument(parser: argparse.ArgumentParser) -> None:
+    """``--expansion``: the base game or a 2nd-edition expansion."""
     parser.add_argument(
         "--expansion",
         type=expansion_text,
@@ -208,8 +230,8 @@ def expansion_argument(parser: argparse.ArgumentParser, *, board_only: bool = Fa
         + ", ".join(EXPANSIONS)
         + " (A Dance with Dragons: 6 players, its own start, 6 rounds, its house cards; A Feast"
         " for Crows: 4 players with Arryn, objectives, 7 victory points; mod, Mother of"
-        " Dragons: 7 players with Arryn on the Eyrie and Bite board)"
-        + (extra if board_only else ""),
+        " Dragons: 7 players with Arryn on the Eyrie and Bite board, or 8 with Targaryen in"
+        " Essos)",
     )
 
 

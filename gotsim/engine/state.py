@@ -27,7 +27,8 @@ from gotsim.rules.ids import OrderType
 A_MAX = 75  # area slots (the 2e board has 58 areas, 59 with A Feast for Crows' Eyrie port, 61
 # and 75 on Mother of Dragons' boards; the 1e board 45 and 8 module ports). Sets of areas are
 # kept as bits of two 64-bit words (engine.area_bits: up to 128)
-H = 8  # every House; a game puts 3 to 6 of them in play (Arryn and Targaryen: none yet)
+H = 8  # every House; a game puts 3 to 8 of them in play (Arryn: A Feast for Crows, Mother of
+# Dragons; Targaryen: Mother of Dragons at 8 players and its 8-house vassal board)
 U = 5  # footmen, knights, ships, siege engines and (Mother of Dragons) dragons
 N_ACTIONS = 81  # every decision's options are numbered 0 … N_ACTIONS - 1 (the areas, then the
 # six special actions ACT_UPGRADE_SIEGE … ACT_NONE)

@@ -95,13 +95,11 @@ EXPANSIONS: dict[str, str] = {
     "affc": "a_feast_for_crows",
     "mod": "mother_of_dragons",
 }
-# the player counts each expansion is played by (Mother of Dragons: 7 with Arryn; its 8-player
-# game with Targaryen and Essos is not built yet, ``PLANNED_PLAYERS``)
+# the player counts each expansion is played by (Mother of Dragons: 7 with Arryn, 8 with
+# Targaryen and Essos)
 EXPANSION_PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"adwd": (6,), "affc": (4,), "mod": (7, 8)}
 # the number of players an expansion is played by unless a count is given
 EXPANSION_PLAYERS: dict[str, int] = {name: n[0] for name, n in EXPANSION_PLAYER_COUNTS.items()}
-# player counts of an expansion named by the design but not played yet, for a clear refusal
-PLANNED_PLAYERS: dict[str, tuple[int, ...]] = {}
 # the variants an expansion plays with unless switched off (A Dance with Dragons: its house
 # cards; Mother of Dragons: its sea order tokens and gifts of power tokens, on by default as in
 # S&R)
@@ -207,11 +205,6 @@ class Rules:
             if self.edition != "2e":
                 raise ValueError(f"expansion {self.expansion!r} is a 2nd-edition expansion")
             wanted = EXPANSION_PLAYER_COUNTS[self.expansion]
-            if self.players in PLANNED_PLAYERS.get(self.expansion, ()):
-                raise ValueError(
-                    f"expansion {self.expansion!r} with {self.players} players is not playable "
-                    f"yet (playable: {' or '.join(map(str, wanted))} players)"
-                )
             if self.players not in wanted:
                 raise ValueError(
                     f"expansion {self.expansion!r} is played by "
@@ -385,7 +378,6 @@ __all__ = [
     "EYRIE_PORT",
     "GIFT_POWER",
     "IRON_BANK",
-    "PLANNED_PLAYERS",
     "SEA_ORDERS",
     "VARIANTS",
     "VASSALS",

@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from gotsim.study.report import COMPARE_FIELDS
+from gotsim.study.store import verify_folder
 
 __all__ = ["ReportError", "report_page"]
 
@@ -40,12 +41,33 @@ def _read(folder: Path) -> tuple[dict[str, Any], dict[str, Any], pd.DataFrame, p
             f"{folder}: not a finished study's results (no {' or '.join(missing)}); "
             "gotsim run SCENARIO writes them"
         )
-    scenario = json.loads((folder / "scenario.json").read_text(encoding="utf-8"))
-    meta_path = folder / "meta.json"
-    meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
-    summary = pd.read_csv(folder / "summary.csv")
-    comparisons_path = folder / "comparisons.csv"
-    comparisons = pd.read_csv(comparisons_path) if comparisons_path.is_file() else None
+    verified = verify_folder(folder)
+    if not verified.ok:
+        more = f" (and {len(verified.problems) - 1} more)" if len(verified.problems) > 1 else ""
+        raise ReportError(
+            f"{folder}: the results do not prove themselves: {verified.problems[0]}{more}; "
+            "gotsim run SCENARIO --out with this folder repairs what a run wrote "
+            "(gotsim run --verify lists every problem)"
+        )
+    try:
+        scenario = json.loads((folder / "scenario.json").read_text(encoding="utf-8"))
+        meta_path = folder / "meta.json"
+        meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
+        summary = pd.read_csv(folder / "summary.csv")
+        comparisons_path = folder / "comparisons.csv"
+        comparisons = pd.read_csv(comparisons_path) if comparisons_path.is_file() else None
+    except (UnicodeDecodeError, ValueError) as exc:  # (JSON and CSV errors are ValueErrors)
+        raise ReportError(f"{folder}: a damaged table or record ({exc})") from None
+    if not isinstance(scenario, dict) or not isinstance(meta, dict):
+        raise ReportError(f"{folder}: scenario.json and meta.json must each hold a JSON object")
+    if not isinstance(scenario.get("axes", []), list) or not isinstance(
+        scenario.get("cells", []), list
+    ):
+        raise ReportError(f"{folder}: scenario.json's axes and cells must be lists")
+    needed = ("cell", "house", "games", "wins", "win_rate", "ci_low", "ci_high", "wins_castles")
+    missing = [c for c in needed if c not in summary]
+    if missing:
+        raise ReportError(f"{folder}: summary.csv lacks the column(s) {', '.join(missing)}")
     return scenario, meta, summary, comparisons
 
 

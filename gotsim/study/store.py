@@ -113,6 +113,23 @@ def _read_json(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def _marker_trouble(path: Path) -> str:
+    """Why a results folder's marker cannot be read: missing or damaged (words after "holds
+    gotsim results"); a marker the system will not let us read is the environment's failure
+    (``OSError``, exit 1 from the command)."""
+    try:
+        text = path.read_bytes()
+    except FileNotFoundError:
+        return f"without their {MARKER}"
+    except IsADirectoryError:
+        return f"with a folder where their {MARKER} belongs"
+    try:
+        data = json.loads(text.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return f"with a damaged {MARKER} (not valid JSON)"
+    return f"with a damaged {MARKER} (a JSON {type(data).__name__}, not an object)"
+
+
 def ordered_columns(columns: list[str], leading: list[str]) -> list[str]:
     """``leading`` first, then the per-house columns house by house (castles, power, supply,
     battles), then whatever else in its first-seen order, ``battles`` last."""
@@ -215,7 +232,7 @@ class StudyStore:
                 )
             if not force:
                 raise StudyOutputError(
-                    f"{self.out}: holds gotsim results without their {MARKER} "
+                    f"{self.out}: holds gotsim results {_marker_trouble(self.out / MARKER)} "
                     f"({_listing(entries)}); use --force to replace them or --out for another "
                     "folder"
                 )
@@ -396,7 +413,7 @@ class StudyStore:
 
     def write_manifest(self, records: Mapping[tuple[int, int], Mapping[str, Any]]) -> Path:
         """Write ``manifest.json`` last: every block's record and every table's checksum."""
-        tables: dict[str, str] = {}
+        tables: dict[str, str] = {MARKER: file_sha256(self.out / MARKER)}
         for name in TABLES:
             if (self.out / name).is_file():
                 tables[name] = file_sha256(self.out / name)
@@ -561,6 +578,11 @@ def verify_folder(out: str | Path) -> Verification:
             out / BLOCKS / f"{name}.games.parquet",
             out / BLOCKS / f"{name}.rounds.parquet",
         )
+        own = _read_json(out / BLOCKS / f"{name}.json")
+        if problem is None and own != record:
+            # the block's own record, which a resumed run reads, must say what the manifest says
+            problem = "its record is missing or damaged" if own is None else "its record differs"
+            problem += f" ({name}.json; the manifest's copy is intact)"
         if problem is not None:
             problems.append(f"{BLOCKS}/{name}: {problem}")
         else:

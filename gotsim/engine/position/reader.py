@@ -854,9 +854,14 @@ def _check_board(p: Position, setup: Setup) -> None:
             )
             limit = setup.unit_limits[house].get(unit, 0)
             if total > limit:
+                counts = ", ".join(
+                    f"{a} {p.units.get(a, {}).get(unit, 0) + p.routed.get(a, {}).get(unit, 0)}"
+                    for a in where
+                )
                 raise fail(
-                    f"areas.{where[-1]}.units.{unit.id}",
-                    f"{house.id} has {total} {unit.id} units on the board, its limit is {limit}",
+                    f"areas.*.units.{unit.id}",
+                    f"{house.id} has {total} {unit.id} units on the board ({counts}), its "
+                    f"limit is {limit}",
                 )
         placed = [a for a in areas if a in p.orders]
         for name, token in tokens.items():
