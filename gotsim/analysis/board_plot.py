@@ -31,7 +31,6 @@ __all__ = [
     "draw_board",
     "draw_position",
     "draw_setup",
-    "save_bare_board_picture",
     "save_board_picture",
 ]
 
@@ -654,13 +653,6 @@ def draw_bare_board(board: Board, players: int | None = None, **kwargs: Any) -> 
     }
     defaults.update(kwargs)
     return draw_board(board, **defaults)
-
-
-def save_bare_board_picture(
-    path: str | os.PathLike[str], board: Board, players: int | None = None, dpi: int = 150
-) -> Path:
-    """Write ``draw_bare_board(board, players)`` as a PNG at ``path`` (atomically)."""
-    return save_figure(draw_bare_board(board, players), path, dpi)
 
 
 def save_board_picture(

@@ -31,7 +31,6 @@ from gotsim.inputs import (
     InputError,
     atomic_write,
     check_output_file,
-    check_output_folder,
 )
 
 
@@ -238,11 +237,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     check_edition(args)
     log = output_file(args.log, "--log")
-    pictures = None
-    if args.pictures is not None:
-        if not args.pictures.strip():
-            fail("--pictures: an empty folder name")
-        pictures = output(check_output_folder, args.pictures, "--pictures")
+    pictures = output_file(args.pictures, "--pictures", folder=True)
     page = output_file(args.html, "--html")
     events = output_file(args.json if args.json != "-" else None, "--json")
     distinct_outputs(**{"--log": log, "--json": events, "--html": page})

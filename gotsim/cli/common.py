@@ -12,6 +12,7 @@ from gotsim.inputs import (
     InputError,
     atomic_write,
     check_output_file,
+    check_output_folder,
 )
 from gotsim.rules.iron_bank import iron_bank_refusal
 from gotsim.rules.variants import (
@@ -177,15 +178,16 @@ def chosen_variants(args: argparse.Namespace) -> dict[str, bool]:
     }
 
 
-def output_file(value: str | None, flag: str) -> Path | None:
-    """The file an option writes (``None``: the option is not given), checked before anything
-    is computed: an empty name, a folder, a path under a file, in /proc, /sys or /dev, or in a
-    missing folder is one line, exit 2 (``inputs.check_output_file``)."""
+def output_file(value: str | None, flag: str, *, folder: bool = False) -> Path | None:
+    """The file (with ``folder``: the folder) an option writes (``None``: the option is not
+    given), checked before anything is computed: an empty name, a path under a file, in /proc,
+    /sys or /dev, a folder for a file or a missing folder is one line, exit 2
+    (``inputs.check_output_file``, ``check_output_folder``)."""
     if value is None:
         return None
     if not value.strip():
-        fail(f"{flag}: an empty file name")
-    return output(check_output_file, value, flag)
+        fail(f"{flag}: an empty {'folder' if folder else 'file'} name")
+    return output(check_output_folder if folder else check_output_file, value, flag)
 
 
 def distinct_outputs(**paths: Path | None) -> None:
