@@ -32,6 +32,8 @@ NEAR_WIN_BONUS = 3.0
 TARGARYEN_LEAD = 3.0
 EXPOSURE = 0.4  # worth of a unit put at risk, per strength point
 WEAK_SPARE = 1.0  # second heuristic: less worth per area worth of attacking the last house
+GRUDGE = 1.5  # second heuristic: more worth per area worth of attacking a house that attacked it
+GRUDGE_ROUNDS = 3  # ... this round or in the two before
 HOME_RISK = 1.0  # second heuristic: the least weight of losing its home (``vacate_cost``)
 DENY_NEAR = 0.1  # Mother of Dragons: worth per strength point next to a loyalty token's denial
 
@@ -113,7 +115,23 @@ def attack_gain_fixed(g, t, memo, house: int, x: int) -> float:
             # the second heuristic leaves the house furthest behind alone while others lead:
             # what it loses goes to no rival that matters
             gain -= WEAK_SPARE * float(memo.base_value[x])
+        if memo.params[house, P_VERSION] >= 2.0 and t.home[x] != holder:
+            if _attacked_lately(g, holder, house):
+                # the second heuristic answers a house that attacked it lately (not at that
+                # house's home, which its home guard weighs already)
+                gain += GRUDGE * float(memo.base_value[x])
     return gain
+
+
+@njit
+def _attacked_lately(g, attacker: int, defender: int) -> bool:
+    """``attacker`` attacked ``defender`` this round or in the ``GRUDGE_ROUNDS`` - 1 before it
+    (battles are public: the record counts them by round, attacker and defender)."""
+    last = int(g.game_round) - 1
+    for r in range(max(0, last - GRUDGE_ROUNDS + 1), last + 1):
+        if g.history_battles[r, attacker, defender] > 0:
+            return True
+    return False
 
 
 @njit
