@@ -1080,3 +1080,52 @@ def test_second_heuristic_leaves_the_house_furthest_behind_alone() -> None:
     ensure_view(case.g, case.t, base)
     spared = WEAK_SPARE * base.base_value[area("dragonstone")]
     assert gains["v2"]["dragonstone"] == pytest.approx(gains["v1"]["dragonstone"] - spared)
+
+
+def test_second_heuristic_answers_a_house_that_attacked_it_lately() -> None:
+    """Round 5: Lannister attacked Stark in round 3 and Greyjoy attacked Stark in round 2. The
+    second heuristic counts ``GRUDGE`` × the area's worth more for taking Lannister's Riverrun
+    (an attack two rounds ago is still answered), the same as the first for Lannister's home
+    (its home guard weighs it already) and for Greyjoy's Greywater Watch (three rounds ago is
+    forgotten); without the round-3 battle Riverrun is worth what the first counts."""
+    from enginecase import Case, area
+
+    from gotsim.players.values import GRUDGE, GRUDGE_ROUNDS, attack_gain_fixed
+    from gotsim.players.view import ensure_view
+
+    assert GRUDGE_ROUNDS == 3
+    stark, lannister, greyjoy = int(House.STARK), int(House.LANNISTER), int(House.GREYJOY)
+    v1, v2 = _v1_v2_rows()
+    case = Case(6).phase("planning", game_round=5)
+    case.place("""
+        winterfell      stark F
+        white_harbor    stark F
+        moat_cailin     stark F
+        lannisport      lannister F
+        riverrun        lannister F
+        pyke            greyjoy F
+        seagard         greyjoy F
+        greywater_watch greyjoy F
+        dragonstone     baratheon F
+        highgarden      tyrell F
+        sunspear        martell F
+    """)
+    case.g.history_battles[2, lannister, stark] = 1
+    case.g.history_battles[1, greyjoy, stark] = 1
+    areas = ("riverrun", "lannisport", "greywater_watch")
+
+    def gains(rows) -> dict[str, float]:
+        memo = _memo_playing(rows)
+        ensure_view(case.g, case.t, memo)
+        return {x: attack_gain_fixed(case.g, case.t, memo, stark, area(x)) for x in areas}
+
+    first, second = gains(v1), gains(v2)
+    base = new_memos(1)[0]
+    ensure_view(case.g, case.t, base)
+    answered = GRUDGE * base.base_value[area("riverrun")]
+    assert answered > 0
+    assert second["riverrun"] == pytest.approx(first["riverrun"] + answered)
+    assert second["lannisport"] == pytest.approx(first["lannisport"])
+    assert second["greywater_watch"] == pytest.approx(first["greywater_watch"])
+    case.g.history_battles[2, lannister, stark] = 0
+    assert gains(v2)["riverrun"] == pytest.approx(first["riverrun"])
