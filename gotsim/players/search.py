@@ -378,12 +378,14 @@ class Searcher:
     def _candidates(self, g: Any, t: Any, house: int, memo: Any) -> list[tuple[int, ...]]:
         """The distinct stretches of decisions the house's heuristic variants make from here (its
         own parameters first), each played on a copy until another house decides or the phase
-        ends."""
+        ends; at a bid, the bid alone (the last bidder's bid ends the bidding, which reads the
+        other houses' secret bids: what the house decides after it must not be chosen here)."""
         variants = VARIANTS[int(g.pending)][: self.settings.candidates]
         out: list[tuple[int, ...]] = []
         self._variant_of = []  # the variant (its place in VARIANTS) each stretch came from
         mask = np.zeros(N_ACTIONS, np.bool_)
         now = (int(g.game_round), int(g.phase))
+        single = int(g.pending) == Decision.BID
         for k, change in enumerate(variants):
             params = _variant(self.params, change)
             copy = np.array([g]).view(np.recarray)
@@ -407,6 +409,8 @@ class Searcher:
                     break
                 action = int(heuristic_action(c, t, house, mask, params, m))
                 stretch.append(action)
+                if single:
+                    break
                 apply_legal(c, t, action)
                 advance(c, t)
             if stretch and tuple(stretch) not in out:
