@@ -115,11 +115,14 @@ def attack_gain_fixed(g, t, memo, house: int, x: int) -> float:
             # the second heuristic leaves the house furthest behind alone while others lead:
             # what it loses goes to no rival that matters
             gain -= WEAK_SPARE * float(memo.base_value[x])
-        if memo.params[house, P_VERSION] >= 2.0 and t.home[x] != holder:
-            if _attacked_lately(g, holder, house):
-                # the second heuristic answers a house that attacked it lately (not at that
-                # house's home, which its home guard weighs already)
-                gain += GRUDGE * float(memo.base_value[x])
+        if (
+            memo.params[house, P_VERSION] >= 2.0
+            and t.home[x] != holder
+            and _attacked_lately(g, holder, house)
+        ):
+            # the second heuristic answers a house that attacked it lately (not at that house's
+            # home, which its home guard weighs already)
+            gain += GRUDGE * float(memo.base_value[x])
     return gain
 
 
