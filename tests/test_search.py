@@ -173,7 +173,7 @@ def test_search_points_choose_where_it_searches() -> None:
     none = gotsim.simulate(3, players=3, policies=policies, seed=21)
     plain = gotsim.simulate(3, players=3, policies="heuristic", seed=21)
     pd.testing.assert_frame_equal(none, plain)
-    assert search_settings({"kind": "search"}).points == 31
+    assert search_settings({"kind": "search"}).points == 63  # (32: its vassals too)
     game = Game(players=3, seed=5)
     heuristic = HeuristicPolicy()
     while (pending := game.pending) is not None and pending.kind != Decision.PLACE_ORDER:

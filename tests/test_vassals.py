@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from enginecase import Case
 
@@ -162,6 +163,17 @@ def test_v5_the_muster_token_musters() -> None:
     c.g.commander[M] = L
     c.phase("consolidate")
     c.expect("tyrell CONSOLIDATE_CHOICE")
+    assert c.options() == {"power", "muster"}
+    c.play("tyrell CONSOLIDATE_CHOICE muster\ntyrell MUSTER footman\ntyrell MUSTER footman")
+    assert c.at("highgarden") == "tyrell 3F"  # Highgarden's two mustering points
+    assert c.power_of("tyrell") == 0 and c.order_at("highgarden") is None
+    c = _case()  # the same token taken as power: nothing mustered, no power either
+    c.place("highgarden tyrell F consolidate_power")
+    c.g.commander[T] = B
+    c.g.commander[M] = L
+    c.phase("consolidate")
+    c.play("tyrell CONSOLIDATE_CHOICE power")
+    assert c.power_of("tyrell") == 0 and c.at("highgarden") == "tyrell F"
 
 
 def test_v6_defense_three() -> None:
@@ -351,25 +363,90 @@ def test_random_vassal_games_keep_every_invariant_after_every_decision(
     assert claims > 0 and game.winner is not None and not game.t.vassal[game.winner]
 
 
-def test_search_policy_plays_a_vassal_by_the_heuristic() -> None:
-    """V11: a searching commander answers its vassal's decisions with the heuristic (a legal
-    action, never against an ally), without searching."""
+def test_search_policy_searches_a_vassals_decisions_for_its_commander() -> None:
+    """V11: a searching commander answers its vassal's decisions legally, by a search of its
+    own for the vassal (the vassal's heuristic makes the candidates, the commander's win scores
+    them); without the vassals' bit of ``points`` (32) by the heuristic, unsearched."""
     from gotsim.engine.game import Game
     from gotsim.players.search import SearchPolicy
 
-    game = Game(players=4, seed=2, variants=VASSALS)
-    rng = np.random.default_rng(1)
-    search = SearchPolicy({"rollouts": 2})
-    answered = 0
-    while (pending := game.pending) is not None and answered < 5:
-        if game.t.vassal[pending.house]:
-            action = search(game, pending)
-            assert action in pending.legal
-            answered += 1
-        else:
-            action = int(rng.choice(pending.legal))
-        game.step(action)
-    assert answered == 5
+    for points, searching in ((63, True), (31, False)):
+        game = Game(players=4, seed=2, variants=VASSALS)
+        rng = np.random.default_rng(1)
+        search = SearchPolicy({"rollouts": 2, "horizon": 1, "points": points})
+        answered = 0
+        while (pending := game.pending) is not None and answered < 12:
+            if game.t.vassal[pending.house]:
+                action = search(game, pending)
+                assert action in pending.legal
+                answered += 1
+            else:
+                action = int(rng.choice(pending.legal))
+            game.step(action)
+        assert answered == 12
+        searchers = search._searchers.values()
+        assert {s.view for s in searchers} <= {int(h) for h in vassal_players(4)}
+        assert (sum(s.searches for s in searchers) > 0) == searching
+
+
+def test_a_vassals_search_reads_nothing_its_commander_may_not_see() -> None:
+    """V11: at every search point of a vassal the commander's choice for it is the same when
+    everything the commander may not see is scrambled first; the choices stay within the
+    ally rules (a march never into an ally's area); some depart from the heuristic's."""
+    from test_search import _scramble
+
+    from gotsim.engine.game import Game
+    from gotsim.engine.state import N_ACTIONS
+    from gotsim.players import HeuristicPolicy
+    from gotsim.players.memo import new_memos
+    from gotsim.players.params import HEURISTIC, defaults_for
+    from gotsim.players.search import Searcher, SearchSettings, can_search
+
+    rng = np.random.default_rng(8)
+    settings = SearchSettings(rollouts=2, candidates=4, horizon=1)
+    game = Game(players=4, seed=7, variants=VASSALS)
+    t = game.t
+    heuristic = HeuristicPolicy()
+    kinds = np.full(6, HEURISTIC, np.int8)
+    params = np.array([defaults_for(h) for h in range(6)])
+    checked: dict[int, int] = {}
+    departures = 0
+    while (pending := game.pending) is not None and game.record.game_round <= 6:
+        house = int(pending.house)
+        boss = int(vs.deciding_house(game.record, t, house))
+        if boss != house and can_search(game.record, t) and checked.get(int(pending.kind), 0) < 8:
+            mask = np.zeros(N_ACTIONS, np.bool_)
+            mask[list(pending.legal)] = True
+            answers = []
+            for scramble in (False, True):
+                copy = game.games.copy()
+                if scramble:
+                    _scramble(copy[0], boss, rng)
+                searcher = Searcher(settings, defaults_for(house).copy(), boss)
+                memo = new_memos(1)[0]
+                answers.append(searcher.choose(copy[0], t, house, mask, memo, kinds, params))
+                departures += sum(variant != 0 for _, _, variant in searcher.choices)
+            assert answers[0] == answers[1], (pending.kind.name, int(game.record.game_round))
+            assert mask[answers[0]]
+            checked[int(pending.kind)] = checked.get(int(pending.kind), 0) + 1
+        game.step(heuristic(game, pending))
+    assert checked.get(Decision.PLACE_ORDER, 0) >= 4, checked
+    assert checked.get(Decision.MARCH_FROM, 0) >= 4, checked
+    assert departures > 0
+
+
+def test_search_commanders_play_legal_reproducible_vassal_games() -> None:
+    """A vassal game with a searching commander: legal, the same whatever ``n_jobs``, and not
+    the games of a heuristic commander."""
+    import gotsim
+
+    cheap = {"kind": "search", "rollouts": 2, "candidates": 3, "horizon": 1}
+    policies = {"greyjoy": cheap, "default": "heuristic"}
+    one = gotsim.simulate(2, players=4, policies=policies, seed=5, n_jobs=1, variants=VASSALS)
+    two = gotsim.simulate(2, players=4, policies=policies, seed=5, n_jobs=2, variants=VASSALS)
+    pd.testing.assert_frame_equal(one, two)
+    plain = gotsim.simulate(2, players=4, policies="heuristic", seed=5, variants=VASSALS)
+    assert one.winner.notna().all() and not one.equals(plain)
 
 
 def test_standings_put_the_vassals_last_and_say_so() -> None:

@@ -32,7 +32,7 @@ SEARCH_KNOBS = {
     "candidates": (1, 16),
     "horizon": (0, 10),
     "seed": (0, 2**31),
-    "points": (0, 31),
+    "points": (0, 63),
 }
 
 

@@ -116,7 +116,9 @@ POINT_BITS: dict[int, int] = {
     Decision.MARCH_FROM: 8,
     Decision.MUSTER: 16,
 }
-ALL_POINTS = sum(POINT_BITS.values())
+# and a commander's searches for its vassals' decisions (V2), at the kinds above
+VASSAL_POINTS = 32
+ALL_POINTS = sum(POINT_BITS.values()) + VASSAL_POINTS
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,8 @@ class SearchSettings:
     house's own heuristic first, then parameter variants), ``horizon`` rounds a rollout plays
     before it is scored on castles (0: to the end), ``seed`` mixed into its random numbers,
     ``points`` the kinds of search point it searches at (a sum of ``POINT_BITS``: orders 1, bids
-    2, raids 4, marches 8, musters 16; the heuristic answers the others) and ``params`` (the
+    2, raids 4, marches 8, musters 16; and 32, ``VASSAL_POINTS``, its vassals' decisions too;
+    the heuristic answers the others) and ``params`` (the
     heuristic parameters of its own house, the base of every variant)."""
 
     rollouts: int = 16
@@ -298,10 +301,13 @@ def resample_hidden(
 
 def can_search(g: Any, t: Any, points: int = ALL_POINTS) -> bool:
     """Whether the pending decision is a search point of a kind in ``points`` (a sum of
-    ``POINT_BITS``) whose hidden facts ``resample_hidden`` covers (one-time orders of A Clash of
-    Kings, placed face down before the others, are not)."""
+    ``POINT_BITS``, and ``VASSAL_POINTS`` for a vassal's decision) whose hidden facts
+    ``resample_hidden`` covers (one-time orders of A Clash of Kings, placed face down before the
+    others, are not)."""
     kind = int(g.pending)
     if kind not in SEARCH_POINTS or not points & POINT_BITS[kind]:
+        return False
+    if t.vassals and t.vassal[g.pending_house] and not points & VASSAL_POINTS:
         return False
     return not (kind == Decision.PLACE_ORDER and t.one_time_orders)
 
@@ -319,12 +325,18 @@ def _variant(base: NDArray[np.float64], change: Mapping[str, float]) -> NDArray[
 
 class Searcher:
     """The search player of one house in one game: ``choose`` answers its decisions, keeping the
-    rest of the stretch it chose (its remaining orders, the units of its march) between calls."""
+    rest of the stretch it chose (its remaining orders, the units of its march) between calls.
+    ``view``: for a vassal's decisions (V2), its commander, whose view is resampled and whose
+    win is counted (the vassal's own heuristic, ``params``, makes the candidates); -1 for the
+    house's own decisions."""
 
-    def __init__(self, settings: SearchSettings, params: NDArray[np.float64] | None = None) -> None:
+    def __init__(
+        self, settings: SearchSettings, params: NDArray[np.float64] | None = None, view: int = -1
+    ) -> None:
         self.settings = settings
         # its own heuristic: ``params`` (the house's row of the policy table), else the spec's
         self.params = np.array(settings.params if params is None else params, np.float64)
+        self.view = view
         self.plan: list[int] = []
         self.stamp: tuple[int, int] = (-1, -1)
         self.searches = 0
@@ -354,7 +366,7 @@ class Searcher:
                 return action
         self.plan = []
         if not can_search(g, t, self.settings.points):
-            return int(heuristic_action(g, t, house, mask, self.params, memo))
+            return self._heuristic(g, t, house, mask, self.params, memo)
         stretches = self._candidates(g, t, house, memo)
         best = 0
         if len(stretches) > 1:
@@ -366,13 +378,37 @@ class Searcher:
         action = stretches[best][0]
         if mask[action]:
             return action
-        return int(heuristic_action(g, t, house, mask, self.params, memo))
+        return self._heuristic(g, t, house, mask, self.params, memo)
+
+    def _heuristic(
+        self,
+        g: Any,
+        t: Any,
+        house: int,
+        mask: NDArray[np.bool_],
+        params: NDArray[np.float64],
+        memo: Any,
+    ) -> int:
+        """The heuristic's action (a vassal's turned aside where it would hurt an ally, as a
+        heuristic commander's is)."""
+        action = int(heuristic_action(g, t, house, mask, params, memo))
+        if self.view >= 0:
+            action = int(command_filter(g, t, house, action, mask))
+        return action
+
+    def _seer(self, house: int) -> int:
+        """The house whose view is resampled and whose win counts: ``house``, or for a vassal's
+        decisions its commander."""
+        return house if self.view < 0 else self.view
 
     def _rng(self, g: Any, house: int, salt: int) -> np.random.Generator:
-        """The search's random numbers: from its seed, the house's own stream and where the game
-        is (so the same game and seed search alike, whatever else runs)."""
-        words = [int(x) for x in g.rng[1 + house]]
+        """The search's random numbers: from its seed, the own stream of the house that sees
+        (a vassal's commander for the vassal's decisions) and where the game is (so the same
+        game and seed search alike, whatever else runs)."""
+        words = [int(x) for x in g.rng[1 + self._seer(house)]]
         where = [int(g.game_round), int(g.phase), int(g.pending), *(int(c) for c in g.ctx), salt]
+        if self.view >= 0:
+            where.append(100 + house)  # (each vassal of the commander its own numbers)
         return np.random.default_rng([self.settings.seed, *words, *where])
 
     def _candidates(self, g: Any, t: Any, house: int, memo: Any) -> list[tuple[int, ...]]:
@@ -393,7 +429,7 @@ class Searcher:
             # what happens between the house's decisions (a battle's draws) must not depend
             # on the hidden facts either; the house's own heuristic never reads the others'
             # face-down orders or bids, so they may stay
-            resample_hidden(c, t, house, self._rng(g, house, 999), take_back=False)
+            resample_hidden(c, t, self._seer(house), self._rng(g, house, 999), take_back=False)
             m = np.array([memo]).view(np.recarray)[0]
             if "noise" in change:  # a noisy variant draws its noise from a stream of its own
                 c.rng[1 + house] = self._rng(g, house, 1000 + k).integers(
@@ -407,7 +443,7 @@ class Searcher:
                     break
                 if legal(c, t, mask) == 0:
                     break
-                action = int(heuristic_action(c, t, house, mask, params, m))
+                action = self._heuristic(c, t, house, mask, params, m)
                 stretch.append(action)
                 if single:
                     break
@@ -427,14 +463,15 @@ class Searcher:
         kinds: NDArray[np.int8],
         params: NDArray[np.float64],
     ) -> int:
-        """Index of the stretch with the best mean rollout score."""
+        """Index of the stretch with the best mean rollout score (of the house that sees)."""
         r = self.settings.rollouts
         k = len(stretches)
         rng = self._rng(g, house, 0)
+        seer = self._seer(house)
         base = np.repeat(np.array([g]), r).view(np.recarray)
         rules = np.array([t]).view(np.recarray)
         for i in range(r):
-            resample_hidden(base[i], rules[0], house, rng)
+            resample_hidden(base[i], rules[0], seer, rng)
         games = np.tile(base, k).view(np.recarray)  # candidate j, rollout i: row j * r + i
         forced = np.full((k * r, MAX_STRETCH), -1, np.int64)
         n_forced = np.zeros(k * r, np.int64)
@@ -451,14 +488,14 @@ class Searcher:
             games, rules, kinds_n, params_n, new_memos(k * r), house, forced, n_forced, stop
         )
         if t.victory_points:  # A Feast for Crows: points, not castles, decide
-            own = games.vp[:, house].astype(np.float64)
+            own = games.vp[:, seer].astype(np.float64)
             total = games.vp.sum(axis=1).astype(np.float64)
         else:
-            own = castles_of(games, rules, house).astype(np.float64)
+            own = castles_of(games, rules, seer).astype(np.float64)
             total = castle_counts(games, rules).astype(np.float64)
         won = np.where(
             games.done.astype(bool),
-            (games.winner == house).astype(np.float64),
+            (games.winner == seer).astype(np.float64),
             own / np.maximum(1.0, total),
         )
         score = (WIN * won + CASTLE * own).reshape(k, r).mean(axis=1)
@@ -478,7 +515,8 @@ class SearchPolicy:
         else:
             self._spec = {**(spec or {}), "kind": "search"}
             self.settings = search_settings(self._spec)
-        self._searchers: dict[tuple[int, int], Searcher] = {}
+        # per game and house (and for a vassal's decisions, its commander of the moment)
+        self._searchers: dict[tuple[int, int, int], Searcher] = {}
         self._memos: dict[int, Any] = {}  # its own heuristic memo per game
 
     def __call__(self, game: Any, pending: Any) -> int:
@@ -489,17 +527,22 @@ class SearchPolicy:
         mask = np.zeros(N_ACTIONS, np.bool_)
         mask[list(pending.legal)] = True
         g, t = game.record, game.t
-        if t.vassals and t.vassal[house]:  # its commander plays it by the heuristic (V11)
-            own = defaults_for(house).copy()  # (writable: one compiled heuristic for all)
-            action = int(heuristic_action(g, t, house, mask, own, memo))
-            return int(command_filter(g, t, house, action, mask))
-        searcher = self._searchers.get((id(game), house))
+        view = -1
+        if t.vassals and t.vassal[house]:  # its commander searches for it with its heuristic
+            view = int(deciding_house(g, t, house))
+        searcher = self._searchers.get((id(game), house, view))
         if searcher is None:
-            row = None if self._spec is None else policy_params(self._spec, house)
-            searcher = self._searchers[(id(game), house)] = Searcher(self.settings, row)
+            if view >= 0:
+                row: NDArray[np.float64] | None = defaults_for(house).copy()
+            else:
+                row = None if self._spec is None else policy_params(self._spec, house)
+            searcher = Searcher(self.settings, row, view)
+            self._searchers[(id(game), house, view)] = searcher
         kinds = np.full(H, HEURISTIC, np.int8)
         params = np.array([defaults_for(h) for h in range(H)])  # the others: the heuristic
         params[house] = searcher.params
+        if view >= 0 and self._spec is not None:
+            params[view] = policy_params(self._spec, view)
         return searcher.choose(game.record, game.t, house, mask, memo, kinds, params)
 
     def __repr__(self) -> str:
@@ -536,9 +579,9 @@ def play_with_search(
         kinds_i = np.array(kinds_g[i])
         params_i = np.array(params_g[i])
         searchers = {
-            int(h): Searcher(settings[int(h)], params_i[int(h)])
+            (int(h), -1): Searcher(settings[int(h)], params_i[int(h)])
             for h in np.flatnonzero(kinds_i == SEARCH)
-        }
+        }  # (house, -1); a commander's for a vassal: (vassal, commander), made when needed
         for _ in range(max_decisions):
             advance(g, t)
             if g.done or g.pending == Decision.NONE:
@@ -547,10 +590,14 @@ def play_with_search(
             if legal(g, t, mask) == 0:
                 raise RuntimeError(f"game {i}: a decision without legal action")
             who = int(deciding_house(g, t, house))  # a vassal: its commander's (rules.md V2)
-            if kinds_i[who] == SEARCH and who == house:
-                action = searchers[house].choose(g, t, house, mask, memo, kinds_i, params_i)
-            elif kinds_i[who] in (SEARCH, HEURISTIC):
-                # (a searching commander plays its vassals by the heuristic)
+            if kinds_i[who] == SEARCH:
+                view = -1 if who == house else who  # (a vassal: searched for its commander)
+                searcher = searchers.get((house, view))
+                if searcher is None:
+                    searcher = Searcher(settings[who], params_i[house], view)
+                    searchers[(house, view)] = searcher
+                action = searcher.choose(g, t, house, mask, memo, kinds_i, params_i)
+            elif kinds_i[who] == HEURISTIC:
                 action = int(heuristic_action(g, t, house, mask, params_i[house], memo))
                 if t.vassals:
                     action = int(command_filter(g, t, house, action, mask))
