@@ -4,6 +4,8 @@ leaves a game the engine can play on."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -53,6 +55,33 @@ def _scramble(record: np.record, house: int, rng: np.random.Generator) -> None:
                 record.bid[e] = rng.integers(0, 20)
 
 
+def scrambled_answers(
+    game: Game,
+    house: int,
+    seer: int,
+    make: Callable[[], Searcher],
+    rng: np.random.Generator,
+    kinds: np.ndarray,
+    params: np.ndarray,
+) -> tuple[list[int], list[Searcher]]:
+    """A fresh searcher's (``make()``) answers for ``house`` at the game's pending decision,
+    first on a copy as it is, then on a copy where what ``seer`` may not see is scrambled."""
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    mask[list(game.pending.legal)] = True
+    answers, searchers = [], []
+    for scramble in (False, True):
+        copy = game.games.copy()
+        if scramble:
+            _scramble(copy[0], seer, rng)
+        searcher = make()
+        answers.append(
+            searcher.choose(copy[0], game.t, house, mask, new_memos(1)[0], kinds, params)
+        )
+        searchers.append(searcher)
+    assert all(mask[a] for a in answers)
+    return answers, searchers
+
+
 def test_search_never_reads_hidden_information() -> None:
     """At every search point of a game the search player's choice is the same when everything
     it may not see is scrambled first."""
@@ -67,16 +96,10 @@ def test_search_never_reads_hidden_information() -> None:
     while (pending := game.pending) is not None and game.record.game_round <= 8:
         house = int(pending.house)
         if can_search(game.record, game.t) and checked.get(int(pending.kind), 0) < 24:
-            mask = np.zeros(N_ACTIONS, np.bool_)
-            mask[list(pending.legal)] = True
-            answers = []
-            for scramble in (False, True):
-                copy = game.games.copy()
-                if scramble:
-                    _scramble(copy[0], house, rng)
-                searcher = Searcher(settings)
-                memo = new_memos(1)[0]
-                answers.append(searcher.choose(copy[0], game.t, house, mask, memo, kinds, params))
+            answers, searchers = scrambled_answers(
+                game, house, house, lambda: Searcher(settings), rng, kinds, params
+            )
+            searcher = searchers[1]
             assert answers[0] == answers[1], (pending.kind.name, int(game.record.game_round))
             checked[int(pending.kind)] = checked.get(int(pending.kind), 0) + 1
             # the choice is logged with the variants offered (distinct candidates, own first)

@@ -393,12 +393,10 @@ def test_a_vassals_search_reads_nothing_its_commander_may_not_see() -> None:
     """V11: at every search point of a vassal the commander's choice for it is the same when
     everything the commander may not see is scrambled first; the choices stay within the
     ally rules (a march never into an ally's area); some depart from the heuristic's."""
-    from test_search import _scramble
+    from test_search import scrambled_answers
 
     from gotsim.engine.game import Game
-    from gotsim.engine.state import N_ACTIONS
     from gotsim.players import HeuristicPolicy
-    from gotsim.players.memo import new_memos
     from gotsim.players.params import HEURISTIC, defaults_for
     from gotsim.players.search import Searcher, SearchSettings, can_search
 
@@ -415,19 +413,17 @@ def test_a_vassals_search_reads_nothing_its_commander_may_not_see() -> None:
         house = int(pending.house)
         boss = int(vs.deciding_house(game.record, t, house))
         if boss != house and can_search(game.record, t) and checked.get(int(pending.kind), 0) < 8:
-            mask = np.zeros(N_ACTIONS, np.bool_)
-            mask[list(pending.legal)] = True
-            answers = []
-            for scramble in (False, True):
-                copy = game.games.copy()
-                if scramble:
-                    _scramble(copy[0], boss, rng)
-                searcher = Searcher(settings, defaults_for(house).copy(), boss)
-                memo = new_memos(1)[0]
-                answers.append(searcher.choose(copy[0], t, house, mask, memo, kinds, params))
-                departures += sum(variant != 0 for _, _, variant in searcher.choices)
+            answers, searchers = scrambled_answers(
+                game,
+                house,
+                boss,
+                lambda h=house, b=boss: Searcher(settings, defaults_for(h).copy(), b),
+                rng,
+                kinds,
+                params,
+            )
+            departures += sum(v != 0 for s in searchers for _, _, v in s.choices)
             assert answers[0] == answers[1], (pending.kind.name, int(game.record.game_round))
-            assert mask[answers[0]]
             checked[int(pending.kind)] = checked.get(int(pending.kind), 0) + 1
         game.step(heuristic(game, pending))
     assert checked.get(Decision.PLACE_ORDER, 0) >= 4, checked
