@@ -15,7 +15,9 @@ castle held at its end (cut off early: the house's share of all castles held ins
 win); in A Feast for Crows victory points take the castles' place (and the other houses'
 objective hands are dealt again from the cards the house cannot see). The candidate with the
 best mean is played; the same resampled games serve every candidate (common random numbers),
-so the comparison is between the candidates, not the luck.
+so the comparison is between the candidates, not the luck. A commander searches its vassals'
+decisions the same way (variant ``vassals``): the vassal's heuristic makes the candidates, the
+commander's view is resampled and its win scores them.
 
 Fair: nothing hidden is read — the resampling overwrites every hidden fact whatever it was (a
 test scrambles them and checks the choice is the same). Reproducible: the search's random
