@@ -317,6 +317,13 @@ def can_search(g: Any, t: Any, points: int = ALL_POINTS) -> bool:
 # --- the player ---------------------------------------------------------------------------------
 
 
+def commander_view(g: Any, t: Any, house: int) -> int:
+    """For a decision of ``house``: its commander when it is a claimed vassal (who searches for
+    it, V2), else -1 (the house decides for itself)."""
+    who = int(deciding_house(g, t, house))
+    return -1 if who == house else who
+
+
 def _variant(base: NDArray[np.float64], change: Mapping[str, float]) -> NDArray[np.float64]:
     out = base.copy()
     for name, delta in change.items():
@@ -529,9 +536,7 @@ class SearchPolicy:
         mask = np.zeros(N_ACTIONS, np.bool_)
         mask[list(pending.legal)] = True
         g, t = game.record, game.t
-        view = -1
-        if t.vassals and t.vassal[house]:  # its commander searches for it with its heuristic
-            view = int(deciding_house(g, t, house))
+        view = commander_view(g, t, house)  # a vassal: its commander searches for it
         searcher = self._searchers.get((id(game), house, view))
         if searcher is None:
             if view >= 0:
@@ -580,10 +585,8 @@ def play_with_search(
         # whole heuristic would be compiled a second time
         kinds_i = np.array(kinds_g[i])
         params_i = np.array(params_g[i])
-        searchers = {
-            (int(h), -1): Searcher(settings[int(h)], params_i[int(h)])
-            for h in np.flatnonzero(kinds_i == SEARCH)
-        }  # (house, -1); a commander's for a vassal: (vassal, commander), made when needed
+        # per house deciding and view (-1, or for a vassal its commander), made when needed
+        searchers: dict[tuple[int, int], Searcher] = {}
         for _ in range(max_decisions):
             advance(g, t)
             if g.done or g.pending == Decision.NONE:
@@ -591,9 +594,9 @@ def play_with_search(
             house = int(g.pending_house)
             if legal(g, t, mask) == 0:
                 raise RuntimeError(f"game {i}: a decision without legal action")
-            who = int(deciding_house(g, t, house))  # a vassal: its commander's (rules.md V2)
+            view = commander_view(g, t, house)  # a vassal: its commander's (rules.md V2)
+            who = house if view < 0 else view
             if kinds_i[who] == SEARCH:
-                view = -1 if who == house else who  # (a vassal: searched for its commander)
                 searcher = searchers.get((house, view))
                 if searcher is None:
                     searcher = Searcher(settings[who], params_i[house], view)
