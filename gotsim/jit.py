@@ -184,6 +184,9 @@ KERNEL_GROUPS: dict[str, KernelGroup] = {
         "the heuristic player for one game", "gotsim.players.heuristic", ("heuristic_action",), 6
     ),
     "odds": KernelGroup("the combat calculator", "gotsim.odds.exact", ("enumerate_outcomes",), 1),
+    "search": KernelGroup(  # games with a search player: its rollouts and the stretches between
+        "the search player's kernels", "gotsim.players.search", ("play_to_search", "play_forced"), 4
+    ),
 }
 ANNOUNCED_ENV = "GOTSIM_COMPILE_ANNOUNCED"  # groups announced by this process or its parents
 

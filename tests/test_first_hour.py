@@ -453,19 +453,41 @@ def test_warmup_warms_every_group_and_says_so(
     from gotsim.cli import commands as cli
 
     warmed: list[str] = []
-    for name in ("random", "heuristic", "game", "heuristic_policy", "odds"):
+    for name in ("random", "heuristic", "game", "heuristic_policy", "odds", "search"):
         monkeypatch.setattr(cli, f"_warm_{name}", lambda name=name: warmed.append(name))
     monkeypatch.setattr(jit, "group_will_compile", lambda name: name == "heuristic")
     monkeypatch.delenv(jit.ANNOUNCED_ENV, raising=False)
     assert main(["warmup"]) == 0
     out, err = capsys.readouterr()
-    assert warmed == ["random", "heuristic", "game", "heuristic_policy", "odds"]
-    assert "kernels ready (1 of 5 groups compiled" in out
+    assert warmed == ["random", "heuristic", "game", "heuristic_policy", "odds", "search"]
+    assert "kernels ready (1 of 6 groups compiled" in out
     assert "compiling the heuristic players' kernels (about 4 min on 2 cores)" in err
-    assert err.count("in numba's cache") == 4
+    assert err.count("in numba's cache") == 5
     assert set(os.environ[jit.ANNOUNCED_ENV].split(",")) == set(jit.KERNEL_GROUPS)
     assert main(["warmup", "--quiet"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_the_search_group_names_the_kernel_search_games_are_played_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Games with a search player say the search player's kernels will compile (not the batch
+    loop's, which they do not call), and play through the kernel that group names (stubbed
+    here: it ends the stretch at once, so the games stay unfinished)."""
+    from gotsim.play import simulate
+    from gotsim.players import search
+
+    called: list[str] = []
+    monkeypatch.setattr(search, "play_to_search", lambda *a: called.append("play_to_search") or 0)
+    monkeypatch.setattr(simulate, "announce_compile", lambda policies="random": False)
+    policies = {"default": "heuristic", "stark": {"kind": "search", "rollouts": 1}}
+    assert simulate._kernel_group(policies) == "search"
+    assert simulate._kernel_group("heuristic") == "heuristic"
+    assert simulate._kernel_group("random") == "random"
+    with pytest.raises(simulate.EngineIncompleteError):
+        simulate.play_games(1, players=3, policies=policies)
+    assert called == ["play_to_search"]
+    assert "play_to_search" in jit.KERNEL_GROUPS["search"].kernels
 
 
 @pytest.mark.parametrize("way_in", ["play_games", "play_batch"])

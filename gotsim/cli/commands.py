@@ -546,7 +546,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_warmup(args: argparse.Namespace) -> int:
     """Compile every kernel (or load it from numba's cache) so that later commands start at
-    once: the batch loops of both players, the one-game engine and the combat calculator."""
+    once: the batch loops of both players, the one-game engine, the combat calculator and the
+    search player."""
     import time
 
     from gotsim.jit import ANNOUNCED_ENV, KERNEL_GROUPS, group_will_compile
@@ -558,6 +559,7 @@ def cmd_warmup(args: argparse.Namespace) -> int:
         "game": _warm_game,
         "heuristic_policy": _warm_heuristic_policy,
         "odds": _warm_odds,
+        "search": _warm_search,
     }
     start = time.perf_counter()
     compiled = 0
@@ -589,6 +591,13 @@ def _warm_heuristic() -> None:
     from gotsim.play.simulate import simulate
 
     simulate(1, players=3, policies="heuristic")
+
+
+def _warm_search() -> None:
+    from gotsim.play.simulate import simulate
+
+    searcher = {"kind": "search", "rollouts": 1, "candidates": 2}
+    simulate(1, players=3, policies={"default": "heuristic", "stark": searcher})
 
 
 def _warm_game() -> None:

@@ -79,24 +79,27 @@ def _searches(policies: str | Mapping[str, Any]) -> dict[int, Any]:
     return settings_table(policies)
 
 
-def _kernel_group(table: tuple[np.ndarray, np.ndarray] | None) -> str:
-    """The ``gotsim.jit.KERNEL_GROUPS`` key of the batch loop that plays ``table``."""
-    return "random" if table is None else "heuristic"
+def _kernel_group(policies: str | Mapping[str, Any]) -> str:
+    """The ``gotsim.jit.KERNEL_GROUPS`` key of the loop that plays ``policies``: the search
+    player's when a house searches, else the batch loop's."""
+    if _searches(policies):
+        return "search"
+    return "random" if _policies(policies) is None else "heuristic"
 
 
 def will_compile(policies: str | Mapping[str, Any] = "random") -> bool:
     """Whether playing games with ``policies`` in this process compiles kernels first."""
     from gotsim.jit import group_will_compile
 
-    return group_will_compile(_kernel_group(_policies(policies)))
+    return group_will_compile(_kernel_group(policies))
 
 
 def announce_compile(policies: str | Mapping[str, Any] = "random") -> bool:
-    """Say once on stderr that the batch kernels for ``policies`` are about to compile
+    """Say once on stderr that the kernels for ``policies`` are about to compile
     (``gotsim.jit.announce_compile``); returns whether they will."""
     from gotsim.jit import announce_compile as announce
 
-    return announce(_kernel_group(_policies(policies)))
+    return announce(_kernel_group(policies))
 
 
 def play_games(

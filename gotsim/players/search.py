@@ -40,7 +40,6 @@ from numpy.typing import NDArray
 
 from gotsim.engine.board_state import castles_held
 from gotsim.engine.machine import advance, apply_legal, legal
-from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, OBJ_DECK, Decision, H, Phase
 from gotsim.engine.vassals import deciding_house
 from gotsim.jit import njit
@@ -193,6 +192,54 @@ def play_forced_one(g, t, kinds, params, memo, house, forced, n_forced, stop_rou
             return -1
         made += 1
     return made
+
+
+@njit
+def play_to_search(g, t, kinds, memo, max_decisions):
+    """Play ``g`` on while no house of kind ``SEARCH`` decides (for a vassal: its commander):
+    each other house by its policy (``kinds``: every house's kind; ``memo.params``: the houses'
+    parameter rows, ``load_params``). Returns 1 when a searching house's decision is pending, 0
+    when the game is over or nothing is pending, -1 on a decision without legal action and -2
+    after ``max_decisions`` decisions."""
+    mask = memo.mask[:].view(np.bool_)
+    for _ in range(max_decisions):
+        advance(g, t)
+        if g.done or g.pending == Decision.NONE:
+            return 0
+        house = np.int64(g.pending_house)
+        if kinds[np.int64(deciding_house(g, t, house))] == SEARCH:
+            return 1
+        if not policy_turn(g, t, kinds, mask, memo):
+            return -1
+    return -2
+
+
+@njit
+def heuristic_stretch(g, t, house, params, memo, mask, vassal, single, out):
+    """The decisions ``house``'s heuristic (``params``) makes from the pending one on, into
+    ``out``, played on ``g`` until another house decides, the round or phase changes, or the
+    game ends (``single``: the first alone, not played; ``vassal``: a claimed vassal, its
+    decisions turned aside where they would hurt an ally, V11). Returns how many."""
+    now_round = g.game_round
+    now_phase = g.phase
+    n = 0
+    while n < out.shape[0]:
+        if g.pending == Decision.NONE or g.pending_house != house:
+            break
+        if g.game_round != now_round or g.phase != now_phase or g.done:
+            break
+        if legal(g, t, mask) == 0:
+            break
+        action = heuristic_action(g, t, house, mask, params, memo)
+        if vassal:
+            action = command_filter(g, t, house, action, mask)
+        out[n] = action
+        n += 1
+        if single:
+            break
+        apply_legal(g, t, action)
+        advance(g, t)
+    return n
 
 
 @njit(parallel=True)
@@ -429,7 +476,7 @@ class Searcher:
         out: list[tuple[int, ...]] = []
         self._variant_of = []  # the variant (its place in VARIANTS) each stretch came from
         mask = np.zeros(N_ACTIONS, np.bool_)
-        now = (int(g.game_round), int(g.phase))
+        actions = np.zeros(MAX_STRETCH, np.int64)
         single = int(g.pending) == Decision.BID
         for k, change in enumerate(variants):
             params = _variant(self.params, change)
@@ -444,22 +491,10 @@ class Searcher:
                 c.rng[1 + house] = self._rng(g, house, 1000 + k).integers(
                     1, 2**63, size=4, dtype=np.uint64
                 )
-            stretch: list[int] = []
-            while len(stretch) < MAX_STRETCH:
-                if c.pending == Decision.NONE or c.pending_house != house:
-                    break
-                if (int(c.game_round), int(c.phase)) != now or c.done:
-                    break
-                if legal(c, t, mask) == 0:
-                    break
-                action = self._heuristic(c, t, house, mask, params, m)
-                stretch.append(action)
-                if single:
-                    break
-                apply_legal(c, t, action)
-                advance(c, t)
-            if stretch and tuple(stretch) not in out:
-                out.append(tuple(stretch))
+            n = heuristic_stretch(c, t, house, params, m, mask, self.view >= 0, single, actions)
+            stretch = tuple(int(a) for a in actions[:n])
+            if stretch and stretch not in out:
+                out.append(stretch)
                 self._variant_of.append(k)
         return out
 
@@ -570,9 +605,11 @@ def play_with_search(
     settings: Mapping[int, SearchSettings],
     max_decisions: int = 1_000_000,
 ) -> None:
-    """Play every record of ``games`` to the end in place, decision by decision: houses of kind
-    ``SEARCH`` by a ``Searcher`` (``settings[house]``), the others by their compiled policy.
-    ``kinds``: (H,) or (G, H); ``params``: (H, N) or (G, H, N)."""
+    """Play every record of ``games`` to the end in place: houses of kind ``SEARCH`` by a
+    ``Searcher`` (``settings[house]``), decision by decision, the others by their compiled
+    policy, the stretch between two searching decisions in one compiled call
+    (``play_to_search``; ``max_decisions``: the most one stretch may take). ``kinds``: (H,) or
+    (G, H); ``params``: (H, N) or (G, H, N)."""
     t = rules[0]
     mask = np.zeros(N_ACTIONS, np.bool_)
     kinds_g = np.broadcast_to(kinds, (len(games), kinds.shape[-1]))
@@ -585,30 +622,26 @@ def play_with_search(
         # whole heuristic would be compiled a second time
         kinds_i = np.array(kinds_g[i])
         params_i = np.array(params_g[i])
+        load_params(memo, params_i)
         # per house deciding and view (-1, or for a vassal its commander), made when needed
         searchers: dict[tuple[int, int], Searcher] = {}
-        for _ in range(max_decisions):
-            advance(g, t)
-            if g.done or g.pending == Decision.NONE:
+        while True:
+            # the other houses' decisions in compiled code, up to the next searching house's
+            status = play_to_search(g, t, kinds_i, memo, max_decisions)
+            if status == 0:
                 break
+            if status == -2:
+                raise RuntimeError(f"game {i}: more than {max_decisions} decisions in a row")
             house = int(g.pending_house)
-            if legal(g, t, mask) == 0:
+            if status < 0 or legal(g, t, mask) == 0:
                 raise RuntimeError(f"game {i}: a decision without legal action")
             view = commander_view(g, t, house)  # a vassal: its commander's (rules.md V2)
             who = house if view < 0 else view
-            if kinds_i[who] == SEARCH:
-                searcher = searchers.get((house, view))
-                if searcher is None:
-                    searcher = Searcher(settings[who], params_i[house], view)
-                    searchers[(house, view)] = searcher
-                action = searcher.choose(g, t, house, mask, memo, kinds_i, params_i)
-            elif kinds_i[who] == HEURISTIC:
-                action = int(heuristic_action(g, t, house, mask, params_i[house], memo))
-                if t.vassals:
-                    action = int(command_filter(g, t, house, action, mask))
-            else:
-                action = int(pick_from_mask(g.rng, 1 + house, mask))
-            apply_legal(g, t, action)
+            searcher = searchers.get((house, view))
+            if searcher is None:
+                searcher = Searcher(settings[who], params_i[house], view)
+                searchers[(house, view)] = searcher
+            apply_legal(g, t, searcher.choose(g, t, house, mask, memo, kinds_i, params_i))
 
 
 def settings_table(policies: str | Mapping[str, Any]) -> dict[int, SearchSettings]:
