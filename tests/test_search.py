@@ -5,6 +5,7 @@ leaves a game the engine can play on."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -13,20 +14,25 @@ import pytest
 import gotsim
 from gotsim.engine.game import Game
 from gotsim.engine.invariants import violations
-from gotsim.engine.machine import advance, legal
+from gotsim.engine.machine import advance, apply_legal, legal
+from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, N_ORDER_KINDS, Decision, Phase
+from gotsim.play.simulate import play_games
 from gotsim.play.tournament import play_seated
-from gotsim.players import HeuristicPolicy, make_policy
+from gotsim.players import HeuristicPolicy, make_policy, search
+from gotsim.players.heuristic import heuristic_action
 from gotsim.players.memo import new_memos
-from gotsim.players.params import DEFAULTS, HEURISTIC
+from gotsim.players.params import DEFAULTS, HEURISTIC, SEARCH
 from gotsim.players.search import (
     Searcher,
     SearchPolicy,
     SearchSettings,
     can_search,
+    commander_view,
     resample_hidden,
     search_settings,
 )
+from gotsim.players.vassals import command_filter
 
 CHEAP = {"kind": "search", "rollouts": 2, "candidates": 3, "horizon": 1}
 
@@ -154,6 +160,104 @@ def test_search_games_are_legal_and_reproducible_whatever_n_jobs() -> None:
     assert one.winner.notna().all()
     plain = gotsim.simulate(3, players=3, policies="heuristic", seed=21)
     assert not one.equals(plain)  # Stark searched: its games went another way
+
+
+def _stretch_from_python(
+    g: Any,
+    t: Any,
+    house: int,
+    params: np.ndarray,
+    memo: Any,
+    mask: np.ndarray,
+    vassal: bool,
+    single: bool,
+    out: np.ndarray,
+) -> int:
+    """``search.heuristic_stretch`` decision by decision from Python, as it was written before
+    it was compiled: the reference it must match."""
+    now = (int(g.game_round), int(g.phase))
+    n = 0
+    while n < len(out):
+        if g.pending == Decision.NONE or g.pending_house != house:
+            break
+        if (int(g.game_round), int(g.phase)) != now or g.done:
+            break
+        if legal(g, t, mask) == 0:
+            break
+        action = int(heuristic_action(g, t, house, mask, params, memo))
+        if vassal:
+            action = int(command_filter(g, t, house, action, mask))
+        out[n] = action
+        n += 1
+        if single:
+            break
+        apply_legal(g, t, action)
+        advance(g, t)
+    return n
+
+
+def _play_from_python(
+    games: np.recarray,
+    rules: np.recarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    settings: dict[int, SearchSettings],
+) -> None:
+    """``search.play_with_search`` with every decision made from Python, the others' by their
+    policy one at a time, as it was written before their stretches were compiled."""
+    t = rules[0]
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    memos = new_memos(len(games))
+    for i in range(len(games)):
+        g, memo = games[i], memos[i]
+        kinds_i, params_i = np.array(kinds), np.array(params)
+        searchers: dict[tuple[int, int], Searcher] = {}
+        while True:
+            advance(g, t)
+            if g.done or g.pending == Decision.NONE:
+                break
+            house = int(g.pending_house)
+            assert legal(g, t, mask) > 0
+            view = commander_view(g, t, house)
+            who = house if view < 0 else view
+            if kinds_i[who] == SEARCH:
+                key = (house, view)
+                if key not in searchers:
+                    searchers[key] = Searcher(settings[who], params_i[house], view)
+                action = searchers[key].choose(g, t, house, mask, memo, kinds_i, params_i)
+            elif kinds_i[who] == HEURISTIC:
+                action = int(heuristic_action(g, t, house, mask, params_i[house], memo))
+                if t.vassals:
+                    action = int(command_filter(g, t, house, action, mask))
+            else:
+                action = int(pick_from_mask(g.rng, 1 + house, mask))
+            apply_legal(g, t, action)
+
+
+@pytest.mark.parametrize(
+    ("players", "variants", "policies"),
+    [
+        (3, None, {"stark": CHEAP, "lannister": "random", "default": "heuristic"}),
+        (4, {"vassals": True}, {"lannister": CHEAP, "default": "heuristic"}),
+    ],
+)
+def test_compiled_stretches_play_the_games_decision_by_decision_play(
+    players: int,
+    variants: dict[str, bool] | None,
+    policies: dict[str, object],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The other houses' decisions between two searching ones, and each candidate's stretch,
+    are played in compiled code; the games are those played decision by decision from Python
+    (a random house, and a vassal game whose searching commander searches for its vassals)."""
+    compiled = play_games(2, players=players, variants=variants, policies=policies, seed=8)
+    monkeypatch.setattr(search, "play_with_search", _play_from_python)
+    monkeypatch.setattr(search, "heuristic_stretch", _stretch_from_python)
+    python = play_games(2, players=players, variants=variants, policies=policies, seed=8)
+    assert compiled.done.all()
+    work_space = ("walk_lands", "walk_seas")  # what transport walks left there
+    names = [n for n in compiled.dtype.names or () if n not in work_space]
+    assert [n for n in names if not np.array_equal(compiled[n], python[n])] == []
 
 
 def test_search_player_in_game_play_and_tournaments() -> None:
