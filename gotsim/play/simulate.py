@@ -194,7 +194,7 @@ def _play_table(
     from gotsim.players.params import SEARCH
 
     kinds, params = table
-    if (kinds == SEARCH).any():  # decision by decision, the searches compiled
+    if (kinds == SEARCH).any():  # the searching houses from Python, the rest compiled
         from gotsim.players.search import play_with_search
 
         play_with_search(games, rules, kinds, params, searches or {})
