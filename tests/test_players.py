@@ -24,9 +24,11 @@ from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision, Phase
 from gotsim.engine.tables import rules_table
 from gotsim.play.runner import play_policies
+from gotsim.play.simulate import play_games
 from gotsim.play.tournament import (
     elo_ratings,
     houses_in_play,
+    play_seated,
     rotation,
     seat_table,
     variant_tournament,
@@ -45,6 +47,7 @@ from gotsim.players.params import (
     PARAMS,
     RANDOM,
     V1_DEFAULTS,
+    defaults_for,
 )
 from gotsim.players.policy import game_memo
 from gotsim.rules.ids import BASE_HOUSES, House
@@ -289,7 +292,8 @@ def test_heuristic_never_reads_hidden_information() -> None:
                 m = memo.copy()
                 if scramble:
                     _scramble_hidden(g[0], house, rng)
-                params = policy.params_for(house)  # the house's tuned set (version 2)
+                # the house's tuned set for the game (version 2)
+                params = policy.params_for(house, game.edition, game.players)
                 answers.append(heuristic_action(g[0], game.t, house, mask, params, m))
             assert answers[0] == answers[1], (pending.kind.name, game.record.game_round)
             checked += 1
@@ -341,17 +345,68 @@ def test_plan_reads_the_shared_evaluation_as_made_afresh() -> None:
 # --- Python wrapper and compiled loop --------------------------------------------------------
 
 
-def test_python_wrapper_plays_the_compiled_game() -> None:
+@pytest.mark.parametrize(("edition", "players"), [("2e", 6), ("1e", 5)])
+def test_python_wrapper_plays_the_compiled_game(edition: str, players: int) -> None:
     seed = 12
-    game = Game(players=6, seed=seed)
+    game = Game(players=players, seed=seed, edition=edition)
     game.play(HeuristicPolicy())
-    games = new_games([np.random.SeedSequence(seed, spawn_key=(0,))])
+    games = new_games(
+        [np.random.SeedSequence(seed, spawn_key=(0,))], edition=edition, players=players
+    )
     kinds = np.full((1, 6), HEURISTIC, np.int8)
-    params = policy_table("heuristic")[1][None].copy()  # each house its own tuned set
-    play_policies(games, rules_table("2e", 6), kinds, params, new_memos(1), 1_000_000)
+    # each house its own tuned set for the edition and player count
+    params = policy_table("heuristic", edition, players)[1][None].copy()
+    play_policies(games, rules_table(edition, players), kinds, params, new_memos(1), 1_000_000)
     work_space = ("walk_lands", "walk_seas")  # what transport walks left there
     names = [n for n in games.dtype.names or () if n not in work_space]
     assert [n for n in names if not np.array_equal(games[0][n], game.record[n])] == []
+
+
+def test_the_first_edition_plays_its_own_tuned_sets() -> None:
+    """A 1st-edition game's heuristic houses play the sets tuned for that edition and player
+    count (``gotsim/data/1e/heuristic.json``), predict each other's orders with them, and a
+    house the file leaves out, or the 2nd edition, keeps the 2nd edition's sets."""
+    found = json.loads(Path(gotsim.__file__).parent.joinpath("data/1e/heuristic.json").read_text())
+    counts = {int(n) for n in found["players"]}
+    assert counts == {3, 4, 5}
+    for n in sorted(counts):
+        houses = found["players"][str(n)]["houses"]
+        assert set(houses) == {h.id for h in houses_in_play(n, "1e")}
+        for house_id, entry in houses.items():
+            house = House[house_id.upper()]
+            row = defaults_for(house, "1e", n)
+            for name, value in entry["params"].items():
+                assert row[PARAM_NAMES.index(name)] == value, (n, house_id, name)
+            assert not np.array_equal(row, defaults_for(house, "2e", n))
+            spec = {"kind": "heuristic", "aggression": 0.5}
+            given = policy_params(spec, house, "1e", n)
+            assert given[PARAM_NAMES.index("aggression")] == 0.5
+            assert given[PARAM_NAMES.index("risk")] == row[PARAM_NAMES.index("risk")]
+    assert np.array_equal(defaults_for(House.MARTELL, "1e", 5), defaults_for(House.MARTELL))
+    assert np.array_equal(defaults_for(House.STARK, "2e", 3), defaults_for(House.STARK))
+    # the prediction of another house's orders reads its set for the game (view.init_memo)
+    for edition, players in (("1e", 5), ("1e", 3), ("2e", 4)):
+        game = Game(players=players, seed=3, edition=edition)
+        policy = HeuristicPolicy()
+        for _ in range(5):
+            pending = game.pending
+            assert pending is not None
+            game.step(policy(game, pending))
+        guess = game_memo(game).guess_params
+        for h in houses_in_play(players, edition):
+            assert np.array_equal(guess[h], defaults_for(h, edition, players)), (edition, h)
+            assert np.array_equal(policy.params_for(h, edition, players), guess[h])
+    # batch play and tournaments take the same sets
+    houses = found["players"]["5"]["houses"]
+    specs = [{"kind": "heuristic", **houses[h.id]["params"]} for h in houses_in_play(5, "1e")]
+    seats = np.zeros((12, 6), np.int64)
+    for i, h in enumerate(houses_in_play(5, "1e")):
+        seats[:, h] = i
+    named = play_seated(seats, specs, players=5, edition="1e", seed=9)
+    plain = play_seated(np.zeros((12, 6), np.int64), ["heuristic"], players=5, edition="1e", seed=9)
+    assert named.tobytes() == plain.tobytes()
+    batch = play_games(12, players=5, edition="1e", seed=9, policies="heuristic")
+    assert batch.tobytes() == plain.tobytes()
 
 
 def test_policies_are_python_callables() -> None:

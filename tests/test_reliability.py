@@ -270,6 +270,30 @@ def test_other_engine_is_refused_unless_allowed(
     assert kept.meta["games_played_this_run"] == 0
 
 
+def test_forced_run_plays_again_the_blocks_of_another_engine(
+    results: Path,
+    reference: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The refusal above says ``--force`` plays them all again: it does, and the folder is then
+    this engine's, the same games as a fresh run."""
+    stamp = {"gotsim_version": "9.9", "sources_digest": "f" * 64}
+    monkeypatch.setattr(study_store, "engine_stamp", lambda: stamp)
+    monkeypatch.setattr(study_runner, "engine_stamp", lambda: stamp)
+    scenario = results.parent / "tiny.toml"
+    scenario.write_text(TINY_TOML)
+    status, _, err = run_cli(["run", str(scenario), "--out", str(results), "--force"], capsys)
+    assert status == 0, err
+    assert "4 finished block(s) played by another gotsim engine are played again" in err
+    meta = json.loads((results / "meta.json").read_text())
+    assert meta["blocks_replayed"] == 4 and meta["games_played_this_run"] == 40
+    again = run_study(tiny(), out=results)  # every block is now this engine's
+    assert again.meta["blocks_of_another_engine"] == 0
+    assert again.meta["games_played_this_run"] == 0
+    assert (results / "games.parquet").read_bytes() == (reference / "games.parquet").read_bytes()
+
+
 # --- --force and whose folder it is ---------------------------------------------------------------
 
 

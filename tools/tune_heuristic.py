@@ -11,10 +11,14 @@ the league's own player in the same seats and seeds.
 
 Run: ``python tools/tune_heuristic.py [--houses stark,lannister] [--generations 12]
 [--popsize 8] [--games 600] [--validate 3000] [--jobs 2] [--league FILE] [--start FILE]
-[--out FILE]``. ``--start`` begins each house from its parameters in an earlier result (a
-second round against a league that holds the first round's players, ``"heuristic"``). Writes a
+[--edition 2e] [--players 6] [--out FILE]``. ``--start`` begins each house from its parameters
+in an earlier result (a second round against a league that holds the first round's players,
+``"heuristic"``). A league member may also be ``{"tuned": FILE}``: each house of the league
+played by its parameters in that earlier result (a round against the sets of the one before it
+where they are not the defaults, as for the 1st edition). Writes a
 JSON file of the tuned parameters per house with how they were found
-(``gotsim/data/2e/heuristic_v2.json`` is where the defaults of ``"heuristic"`` are read from)
+(``gotsim/data/2e/heuristic_v2.json`` is where the defaults of ``"heuristic"`` are read from;
+``gotsim/data/1e/heuristic.json`` holds one such result per player count for the 1st edition)
 and prints one line per generation.
 """
 
@@ -54,18 +58,39 @@ def unit_of(values: dict[str, float]) -> np.ndarray:
     return np.array([(values[p.name] - p.low) / (p.high - p.low) for p in TUNED])
 
 
+def member_specs(member: Any) -> list[Any]:
+    """A league member's spec for each house of the base game (``{"tuned": FILE}``: each house's
+    parameters in that earlier result, the defaults for a house it does not name)."""
+    if isinstance(member, dict) and "tuned" in member:
+        sets = json.loads(Path(member["tuned"]).read_text())["houses"]
+        return [
+            {"kind": "heuristic", **sets[h.id]["params"]} if h.id in sets else "heuristic"
+            for h in BASE_HOUSES
+        ]
+    return [member] * len(BASE_HOUSES)
+
+
 def score(
-    spec: Any, house: House, league: list[Any], games: int, seed: int, jobs: int
+    spec: Any,
+    house: House,
+    league: list[Any],
+    games: int,
+    seed: int,
+    args: argparse.Namespace,
 ) -> tuple[float, int]:
     """(wins + 0.05 castles per game, wins) of ``spec`` in ``house``'s seat against ``league``."""
-    specs = [spec, *league]
-    seats = np.ones((games, len(BASE_HOUSES)), np.int64)
+    per_house = [member_specs(m) for m in league]
+    specs = [spec] + [s for member in per_house for s in member]
+    n = len(BASE_HOUSES)
+    seats = np.ones((games, n), np.int64)
     for i in range(games):
-        for h in range(len(BASE_HOUSES)):
-            seats[i, h] = 1 + (i + h) % len(league)
+        for h in range(n):
+            seats[i, h] = 1 + ((i + h) % len(league)) * n + h
     seats[:, house] = 0
-    records = play_seated(seats, specs, players=6, seed=seed, n_jobs=jobs)
-    castles = castle_table(records, rules_table("2e", 6))[:, house]
+    records = play_seated(
+        seats, specs, players=args.players, edition=args.edition, seed=seed, n_jobs=args.jobs
+    )
+    castles = castle_table(records, rules_table(args.edition, args.players))[:, house]
     wins = int((records.winner == house).sum())
     return (wins + 0.05 * float(castles.sum())) / games, wins
 
@@ -98,7 +123,7 @@ def tune_house(
     for generation in range(args.generations):
         xs = es.ask()
         seed = 10_000 * (1 + int(house)) + generation
-        scores = [score(spec_of(x), house, league, args.games, seed, args.jobs)[0] for x in xs]
+        scores = [score(spec_of(x), house, league, args.games, seed, args)[0] for x in xs]
         es.tell(xs, [-s for s in scores])
         history.append([round(max(scores), 4), round(float(np.mean(scores)), 4)])
         print(
@@ -109,8 +134,8 @@ def tune_house(
         )
     found = spec_of(es.result.xfavorite)
     seed = 99_000 + int(house)  # games no generation played
-    _, wins = score(found, house, league, args.validate, seed, args.jobs)
-    _, base = score(league[0], house, league, args.validate, seed, args.jobs)
+    _, wins = score(found, house, league, args.validate, seed, args)
+    _, base = score(member_specs(league[0])[house], house, league, args.validate, seed, args)
     return {
         "params": {k: v for k, v in found.items() if k != "kind"},
         "validation": {
@@ -135,6 +160,8 @@ def main() -> None:
     parser.add_argument("--league", help="JSON list of opponent specs (default heuristic_v1)")
     parser.add_argument("--start", help="an earlier result: each house starts from its values")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--edition", choices=("2e", "1e"), default="2e")
+    parser.add_argument("--players", type=int, default=6, help="players a game")
     parser.add_argument("--out", default="heuristic_v2.json")
     args = parser.parse_args()
     league: list[Any] = ["heuristic_v1"]
@@ -144,20 +171,23 @@ def main() -> None:
     if args.start:
         earlier = json.loads(Path(args.start).read_text())["houses"]
         start = {house_id: found["params"] for house_id, found in earlier.items()}
-    houses = houses_in_play(6)
+    houses = houses_in_play(args.players, args.edition)
     if args.houses != "all":
         houses = [House[h.strip().upper()] for h in args.houses.split(",")]
     began = time.perf_counter()
     out: dict[str, Any] = {
         "how": (
-            "CMA-ES per house (tools/tune_heuristic.py): the house's parameters against five "
-            "seats of the league, wins + 0.05 castles a game, common seeds per generation, the "
-            "distribution's mean after the last generation; validated on unseen seeds"
+            "CMA-ES per house (tools/tune_heuristic.py): the house's parameters against the "
+            f"other {args.players - 1} seats of the league ({args.edition}), wins + 0.05 castles "
+            "a game, common seeds per generation, the distribution's mean after the last "
+            "generation; validated on unseen seeds"
         ),
         "command": " ".join(sys.argv),
         "date": datetime.date.today().isoformat(),
         "league": league,
         "start": args.start or "heuristic_v1",
+        "edition": args.edition,
+        "players": args.players,
         "settings": {
             "generations": args.generations,
             "popsize": args.popsize,

@@ -219,7 +219,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--quick", action="store_true", help="1/20 of the games, results/<name>-quick/"
     )
     run.add_argument(
-        "--force", action="store_true", help="replace another scenario's results (only ours)"
+        "--force",
+        action="store_true",
+        help="replace another scenario's results, or blocks played by another version of the "
+        "engine (only ours)",
     )
     run.add_argument(
         "--allow-engine-change",

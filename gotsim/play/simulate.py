@@ -59,14 +59,17 @@ def _pool_threads() -> int:
     return max(1, int(getattr(numba.config, "NUMBA_NUM_THREADS", 1)))
 
 
-def _policies(policies: str | Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray] | None:
-    """Per-house policy kinds and heuristic parameters (``gotsim.players.params``), or None when
-    every house plays at random (the original ``play_random`` path)."""
+def _policies(
+    policies: str | Mapping[str, Any], edition: str = "2e", players: int = 6
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per-house policy kinds and heuristic parameters (``gotsim.players.params``; a heuristic
+    house's defaults are its tuned set for ``edition`` and ``players``), or None when every house
+    plays at random (the original ``play_random`` path)."""
     from gotsim.players.params import RANDOM, policy_table
 
     if not isinstance(policies, str | Mapping):
         raise ValueError(f"policies: expected 'random' or a mapping, got {policies!r}")
-    kinds, params = policy_table(policies)
+    kinds, params = policy_table(policies, edition, players)
     if (kinds == RANDOM).all():
         return None
     return kinds, params
@@ -116,7 +119,7 @@ def play_games(
 ) -> np.recarray:
     """Finished game records ``first_game … first_game + n_games - 1``, each house playing its
     policy (``policies`` as in ``simulate``; all random by default)."""
-    table = _policies(policies)
+    table = _policies(policies, edition, players)
     searches = _searches(policies)
     chosen = Rules.of(edition, players, variants, expansion)
     if n_games > 0:
@@ -165,7 +168,8 @@ def play_batch(
     """Play a batch of records to the end in place, each house by its policy (``policies`` as
     in ``simulate``), on the threads numba is set to use (the heuristic with one memo per
     thread, as in ``play_games``: the same compiled batch loop)."""
-    table = _policies(policies)
+    edition = f"{int(rules[0].edition)}e"  # (the rules table holds 1 or 2)
+    table = _policies(policies, edition, int(rules[0].players))
     if len(games):
         announce_compile(policies)
     memos = None

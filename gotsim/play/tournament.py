@@ -73,7 +73,8 @@ def play_seated(
     kinds_of = np.array([policy_kind(s) for s in specs], np.int8)
     # (spec, house) → parameters: a heuristic spec takes each house's own tuned defaults
     by_house = np.array(
-        [[policy_params(s, h) for h in range(len(House))] for s in specs], np.float64
+        [[policy_params(s, h, edition, players) for h in range(len(House))] for s in specs],
+        np.float64,
     ).reshape(len(specs), len(House), N_PARAMS)
     rules = rules_table(edition, players)
     out = []

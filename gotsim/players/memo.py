@@ -13,7 +13,7 @@ import numpy as np
 
 from gotsim.engine.combat import BATTLE_LEN, N_PARTS
 from gotsim.engine.state import A_MAX, N_ACTIONS, N_ORDER_KINDS, H, U
-from gotsim.players.params import N_PARAMS, defaults_for
+from gotsim.players.params import N_PARAMS
 
 # the numbers kept per area of an order plan's evaluation (orders.EV_*): six, then the march's
 # result (marching.R_LEN)
@@ -114,8 +114,8 @@ MEMO_DTYPE = np.dtype(
         ("pred_key", np.int32, (H,)),  # round of the prediction, 0 none
         ("pred", np.int8, (H, A_MAX)),  # predicted Order kind per area, -1 none
         ("pred_params", np.float64, (N_PARAMS,)),  # work space: a house's row, kept
-        # each house's own defaults (its tuned set of "heuristic"), the parameters its orders are
-        # predicted with (filled in every fresh memo)
+        # each house's own defaults (its tuned set of "heuristic" in the game's edition and player
+        # count), the parameters its orders are predicted with (filled by view.init_memo)
         ("guess_params", np.float64, (H, N_PARAMS)),
         ("pred_save", np.int8, (2, A_MAX)),  # work space: the other house's own plan, kept
         ("pred_value", np.float64, (A_MAX,)),
@@ -177,8 +177,6 @@ def _fresh_memo() -> np.ndarray:
     memo = np.zeros(1, MEMO_DTYPE)
     for key in ("view_key", "march_key", "tyrion_key", "d_key", "wc_key", "hand_key", "ev_key"):
         memo[key] = -1
-    for h in range(H):
-        memo["guess_params"][0, h] = defaults_for(h)
     memo.setflags(write=False)
     return memo
 

@@ -205,16 +205,10 @@ def policy_kind(spec: str | Mapping[str, Any]) -> int:
     return KINDS[kind]
 
 
-def _tuned_defaults() -> dict[int, NDArray[np.float64]]:
-    """The second heuristic's parameters per house, as ``tools/tune_heuristic.py`` found them
-    (``gotsim/data/2e/heuristic_v2.json``, which says how); houses it does not name keep
-    ``DEFAULTS``."""
-    path = Path(__file__).resolve().parent.parent / "data" / "2e" / "heuristic_v2.json"
-    if not path.exists():
-        return {}
-    found = json.loads(path.read_text())
+def _house_rows(houses: Mapping[str, Any]) -> dict[int, NDArray[np.float64]]:
+    """Parameter rows per house from a tuning result's ``houses`` (``DEFAULTS`` for the rest)."""
     rows: dict[int, NDArray[np.float64]] = {}
-    for house_id, entry in found["houses"].items():
+    for house_id, entry in houses.items():
         row = DEFAULTS.copy()
         for name, value in entry["params"].items():
             row[PARAM_NAMES.index(name)] = float(value)
@@ -223,24 +217,71 @@ def _tuned_defaults() -> dict[int, NDArray[np.float64]]:
     return rows
 
 
+def _tuned_defaults() -> dict[int, NDArray[np.float64]]:
+    """The second heuristic's parameters per house, as ``tools/tune_heuristic.py`` found them
+    (``gotsim/data/2e/heuristic_v2.json``, which says how); houses it does not name keep
+    ``DEFAULTS``."""
+    path = Path(__file__).resolve().parent.parent / "data" / "2e" / "heuristic_v2.json"
+    if not path.exists():
+        return {}
+    return _house_rows(json.loads(path.read_text())["houses"])
+
+
+def _tuned_defaults_1e() -> dict[int, dict[int, NDArray[np.float64]]]:
+    """The heuristic's parameters per house for the 1st edition, per player count (its own
+    tuning rounds, ``gotsim/data/1e/heuristic.json``, which says how)."""
+    path = Path(__file__).resolve().parent.parent / "data" / "1e" / "heuristic.json"
+    if not path.exists():
+        return {}
+    found = json.loads(path.read_text())["players"]
+    return {int(n): _house_rows(entry["houses"]) for n, entry in found.items()}
+
+
 HOUSE_DEFAULTS = _tuned_defaults()
+HOUSE_DEFAULTS_1E = _tuned_defaults_1e()
 
 
-def defaults_for(house: int | None) -> NDArray[np.float64]:
-    """The parameters of ``"heuristic"`` for ``house`` (its tuned set), or ``DEFAULTS``."""
+def defaults_for(house: int | None, edition: str = "2e", players: int = 6) -> NDArray[np.float64]:
+    """The parameters of ``"heuristic"`` for ``house`` in a game of ``edition`` and ``players``:
+    its tuned set (the 2nd edition's, tuned for six players, at every player count; the 1st
+    edition's own for its player count), or ``DEFAULTS``."""
     if house is None:
         return DEFAULTS
+    if edition == "1e" and int(house) in HOUSE_DEFAULTS_1E.get(players, {}):
+        return HOUSE_DEFAULTS_1E[players][int(house)]
     return HOUSE_DEFAULTS.get(int(house), DEFAULTS)
 
 
+def _guess_tables() -> NDArray[np.float64]:
+    """Every house's ``defaults_for`` row by edition (1e, 2e) and player count (0-8), read
+    only: the parameters the second heuristic predicts another house's orders with in such a
+    game (``view.init_memo`` copies a game's rows into its memo)."""
+    out = np.array(
+        [
+            [[defaults_for(h, edition, n) for h in range(len(House))] for n in range(9)]
+            for edition in ("1e", "2e")
+        ],
+        np.float64,
+    )
+    out.setflags(write=False)
+    return out
+
+
+GUESS = _guess_tables()
+
+
 def policy_params(
-    spec: str | Mapping[str, Any] | None = None, house: int | None = None
+    spec: str | Mapping[str, Any] | None = None,
+    house: int | None = None,
+    edition: str = "2e",
+    players: int = 6,
 ) -> NDArray[np.float64]:
     """The heuristic parameter array (``PARAM_NAMES`` order) of one house's policy spec.
 
     ``spec`` is a policy name or a mapping with an optional ``kind`` (default ``"heuristic"``)
     and any of the named parameters; missing parameters take their defaults: ``house``'s tuned
-    set for ``"heuristic"`` and ``"search"`` (``defaults_for``), the frozen first set for
+    set in a game of ``edition`` and ``players`` for ``"heuristic"`` and ``"search"``
+    (``defaults_for``), the frozen first set for
     ``"heuristic_v1"``. Unknown names, non-numbers and values outside a parameter's range raise
     ``ValueError``.
 
@@ -254,7 +295,7 @@ def policy_params(
     name = "heuristic" if spec is None else spec if isinstance(spec, str) else None
     if isinstance(spec, Mapping):
         name = spec.get("kind", "heuristic")
-    out = (V1_DEFAULTS if name == "heuristic_v1" else defaults_for(house)).copy()
+    out = (V1_DEFAULTS if name == "heuristic_v1" else defaults_for(house, edition, players)).copy()
     if spec is None or isinstance(spec, str):
         if spec is not None:
             policy_kind(spec)
@@ -282,7 +323,7 @@ def policy_params(
 
 
 def policy_table(
-    policies: str | Mapping[str, Any],
+    policies: str | Mapping[str, Any], edition: str = "2e", players: int = 6
 ) -> tuple[NDArray[np.int8], NDArray[np.float64]]:
     """Per-house policy kinds (H,) and parameter rows (H, N_PARAMS) of a ``policies`` argument.
 
@@ -302,7 +343,7 @@ def policy_table(
     for house in House:
         spec = per_house.get(house.id, default)
         kinds[house] = policy_kind(spec)
-        params[house] = policy_params(spec, house)
+        params[house] = policy_params(spec, house, edition, players)
     for key in per_house:
         if key not in {h.id for h in House}:
             raise ValueError(
@@ -314,8 +355,10 @@ def policy_table(
 
 __all__ = [
     "DEFAULTS",
+    "GUESS",
     "HEURISTIC",
     "HOUSE_DEFAULTS",
+    "HOUSE_DEFAULTS_1E",
     "N_PARAMS",
     "PARAMS",
     "PARAM_NAMES",

@@ -573,18 +573,24 @@ class SearchPolicy:
         g, t = game.record, game.t
         view = commander_view(g, t, house)  # a vassal: its commander searches for it
         searcher = self._searchers.get((id(game), house, view))
+        edition, players = game.edition, game.players
         if searcher is None:
             if view >= 0:
-                row: NDArray[np.float64] | None = defaults_for(house).copy()
+                row: NDArray[np.float64] | None = defaults_for(house, edition, players).copy()
             else:
-                row = None if self._spec is None else policy_params(self._spec, house)
+                row = (
+                    None
+                    if self._spec is None
+                    else policy_params(self._spec, house, edition, players)
+                )
             searcher = Searcher(self.settings, row, view)
             self._searchers[(id(game), house, view)] = searcher
         kinds = np.full(H, HEURISTIC, np.int8)
-        params = np.array([defaults_for(h) for h in range(H)])  # the others: the heuristic
+        # the others: the heuristic
+        params = np.array([defaults_for(h, edition, players) for h in range(H)])
         params[house] = searcher.params
         if view >= 0 and self._spec is not None:
-            params[view] = policy_params(self._spec, view)
+            params[view] = policy_params(self._spec, view, edition, players)
         return searcher.choose(game.record, game.t, house, mask, memo, kinds, params)
 
     def __repr__(self) -> str:

@@ -29,7 +29,7 @@ from gotsim.engine.rng import next_u64
 from gotsim.engine.state import H, Phase, U
 from gotsim.jit import njit
 from gotsim.players.objectives import objective_values
-from gotsim.players.params import P_VERSION
+from gotsim.players.params import GUESS, P_VERSION
 from gotsim.rules.ids import DRAGON, FOOTMAN, KNIGHT, SHIP, SIEGE, House
 
 CASTLE_VALUE = 3.0
@@ -135,6 +135,9 @@ def init_memo(t, memo) -> None:
         for a in range(t.n_areas):
             if dist[a] > NEAR_HOME:
                 memo.reach_scale[house, a] = max(FAR_FLOOR, 1.0 - FAR_STEP * (dist[a] - NEAR_HOME))
+    # each house's own defaults in this edition and player count: the parameters its orders are
+    # predicted with
+    memo.guess_params[:, :] = GUESS[t.edition - 1, t.players]
     memo.ready = 1
 
 
@@ -155,6 +158,7 @@ def init_memos(t, memos) -> None:
         memo.base_value[:] = first.base_value
         memo.fort[:] = first.fort
         memo.reach_scale[:, :] = first.reach_scale
+        memo.guess_params[:, :] = first.guess_params
         memo.ready = 1
 
 

@@ -443,6 +443,16 @@ def run_study(
             for key, record in found.valid.items()
             if record.get("sources_digest") != engine["sources_digest"]
         )
+        forced_again = 0
+        if other and force and not allow_engine_change:
+            # forced: every block of another engine is played again (its files replaced)
+            for key in other:
+                del found.valid[key]
+            forced_again = len(other)
+            say(
+                f"{forced_again} finished block(s) played by another gotsim engine are played again"
+            )
+            other = []
         if other and not allow_engine_change:
             cell, block = other[0]
             record = found.valid[other[0]]
@@ -518,7 +528,7 @@ def run_study(
         meta |= {
             "jobs_requested": jobs,
             "sources_digest": engine["sources_digest"],
-            "blocks_replayed": len(found.rejected),
+            "blocks_replayed": len(found.rejected) + forced_again,
             "blocks_of_another_engine": len(other),
         }
         store.write_table("games.parquet", games)
