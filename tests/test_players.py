@@ -345,7 +345,7 @@ def test_plan_reads_the_shared_evaluation_as_made_afresh() -> None:
 # --- Python wrapper and compiled loop --------------------------------------------------------
 
 
-@pytest.mark.parametrize(("edition", "players"), [("2e", 6), ("1e", 5)])
+@pytest.mark.parametrize(("edition", "players"), [("2e", 6), ("2e", 5), ("1e", 5)])
 def test_python_wrapper_plays_the_compiled_game(edition: str, players: int) -> None:
     seed = 12
     game = Game(players=players, seed=seed, edition=edition)
@@ -362,30 +362,36 @@ def test_python_wrapper_plays_the_compiled_game(edition: str, players: int) -> N
     assert [n for n in names if not np.array_equal(games[0][n], game.record[n])] == []
 
 
-def test_the_first_edition_plays_its_own_tuned_sets() -> None:
+def test_a_game_plays_the_sets_tuned_for_its_edition_and_player_count() -> None:
     """A 1st-edition game's heuristic houses play the sets tuned for that edition and player
-    count (``gotsim/data/1e/heuristic.json``), predict each other's orders with them, and a
-    house the file leaves out, or the 2nd edition, keeps the 2nd edition's sets."""
-    found = json.loads(Path(gotsim.__file__).parent.joinpath("data/1e/heuristic.json").read_text())
-    counts = {int(n) for n in found["players"]}
-    assert counts == {3, 4, 5}
-    for n in sorted(counts):
-        houses = found["players"][str(n)]["houses"]
-        assert set(houses) == {h.id for h in houses_in_play(n, "1e")}
-        for house_id, entry in houses.items():
-            house = House[house_id.upper()]
-            row = defaults_for(house, "1e", n)
-            for name, value in entry["params"].items():
-                assert row[PARAM_NAMES.index(name)] == value, (n, house_id, name)
-            assert not np.array_equal(row, defaults_for(house, "2e", n))
-            spec = {"kind": "heuristic", "aggression": 0.5}
-            given = policy_params(spec, house, "1e", n)
-            assert given[PARAM_NAMES.index("aggression")] == 0.5
-            assert given[PARAM_NAMES.index("risk")] == row[PARAM_NAMES.index("risk")]
+    count (``gotsim/data/1e/heuristic.json``), a 5-player 2nd-edition game the 2nd edition's
+    5-player sets (``gotsim/data/2e/heuristic_v2_by_players.json``), and they predict each
+    other's orders with them; a house a file leaves out, and the 2nd edition's other player
+    counts, keep the six-player sets."""
+    data = Path(gotsim.__file__).parent / "data"
+    found = json.loads((data / "1e" / "heuristic.json").read_text())
+    by_players = json.loads((data / "2e" / "heuristic_v2_by_players.json").read_text())
+    assert {int(n) for n in found["players"]} == {3, 4, 5}
+    assert {int(n) for n in by_players["players"]} == {5}
+    for edition, tuned in (("1e", found), ("2e", by_players)):
+        for n in sorted(int(k) for k in tuned["players"]):
+            houses = tuned["players"][str(n)]["houses"]
+            assert set(houses) == {h.id for h in houses_in_play(n, edition)}
+            for house_id, entry in houses.items():
+                house = House[house_id.upper()]
+                row = defaults_for(house, edition, n)
+                for name, value in entry["params"].items():
+                    assert row[PARAM_NAMES.index(name)] == value, (edition, n, house_id, name)
+                assert not np.array_equal(row, defaults_for(house, "2e", 6))
+                spec = {"kind": "heuristic", "aggression": 0.5}
+                given = policy_params(spec, house, edition, n)
+                assert given[PARAM_NAMES.index("aggression")] == 0.5
+                assert given[PARAM_NAMES.index("risk")] == row[PARAM_NAMES.index("risk")]
     assert np.array_equal(defaults_for(House.MARTELL, "1e", 5), defaults_for(House.MARTELL))
-    assert np.array_equal(defaults_for(House.STARK, "2e", 3), defaults_for(House.STARK))
+    for n in (3, 4, 6, 7, 8):
+        assert np.array_equal(defaults_for(House.STARK, "2e", n), defaults_for(House.STARK))
     # the prediction of another house's orders reads its set for the game (view.init_memo)
-    for edition, players in (("1e", 5), ("1e", 3), ("2e", 4)):
+    for edition, players in (("1e", 5), ("1e", 3), ("2e", 4), ("2e", 5)):
         game = Game(players=players, seed=3, edition=edition)
         policy = HeuristicPolicy()
         for _ in range(5):

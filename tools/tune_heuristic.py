@@ -18,7 +18,8 @@ played by its parameters in that earlier result (a round against the sets of the
 where they are not the defaults, as for the 1st edition). Writes a
 JSON file of the tuned parameters per house with how they were found
 (``gotsim/data/2e/heuristic_v2.json`` is where the defaults of ``"heuristic"`` are read from;
-``gotsim/data/1e/heuristic.json`` holds one such result per player count for the 1st edition)
+``gotsim/data/1e/heuristic.json`` holds one such result per player count for the 1st edition,
+``gotsim/data/2e/heuristic_v2_by_players.json`` the 2nd edition's 5-player one)
 and prints one line per generation.
 """
 

@@ -227,10 +227,10 @@ def _tuned_defaults() -> dict[int, NDArray[np.float64]]:
     return _house_rows(json.loads(path.read_text())["houses"])
 
 
-def _tuned_defaults_1e() -> dict[int, dict[int, NDArray[np.float64]]]:
-    """The heuristic's parameters per house for the 1st edition, per player count (its own
-    tuning rounds, ``gotsim/data/1e/heuristic.json``, which says how)."""
-    path = Path(__file__).resolve().parent.parent / "data" / "1e" / "heuristic.json"
+def _tuned_by_players(edition: str, name: str) -> dict[int, dict[int, NDArray[np.float64]]]:
+    """Parameter sets per house tuned for one player count of ``edition``, by player count
+    (``gotsim/data/<edition>/<name>``, which says how)."""
+    path = Path(__file__).resolve().parent.parent / "data" / edition / name
     if not path.exists():
         return {}
     found = json.loads(path.read_text())["players"]
@@ -238,17 +238,24 @@ def _tuned_defaults_1e() -> dict[int, dict[int, NDArray[np.float64]]]:
 
 
 HOUSE_DEFAULTS = _tuned_defaults()
-HOUSE_DEFAULTS_1E = _tuned_defaults_1e()
+# the 1st edition's own sets per player count; the 2nd edition's where a player count has its own
+# (5 players), the six-player sets above at the others
+HOUSE_DEFAULTS_1E = _tuned_by_players("1e", "heuristic.json")
+HOUSE_DEFAULTS_BY_PLAYERS = {
+    "1e": HOUSE_DEFAULTS_1E,
+    "2e": _tuned_by_players("2e", "heuristic_v2_by_players.json"),
+}
 
 
 def defaults_for(house: int | None, edition: str = "2e", players: int = 6) -> NDArray[np.float64]:
     """The parameters of ``"heuristic"`` for ``house`` in a game of ``edition`` and ``players``:
-    its tuned set (the 2nd edition's, tuned for six players, at every player count; the 1st
-    edition's own for its player count), or ``DEFAULTS``."""
+    its set tuned for that edition and player count where there is one (the 1st edition at 3-5
+    players, the 2nd at 5), else its 2nd-edition six-player set, else ``DEFAULTS``."""
     if house is None:
         return DEFAULTS
-    if edition == "1e" and int(house) in HOUSE_DEFAULTS_1E.get(players, {}):
-        return HOUSE_DEFAULTS_1E[players][int(house)]
+    tuned = HOUSE_DEFAULTS_BY_PLAYERS.get(edition, {}).get(players, {})
+    if int(house) in tuned:
+        return tuned[int(house)]
     return HOUSE_DEFAULTS.get(int(house), DEFAULTS)
 
 
@@ -359,6 +366,7 @@ __all__ = [
     "HEURISTIC",
     "HOUSE_DEFAULTS",
     "HOUSE_DEFAULTS_1E",
+    "HOUSE_DEFAULTS_BY_PLAYERS",
     "N_PARAMS",
     "PARAMS",
     "PARAM_NAMES",
