@@ -23,7 +23,7 @@ from gotsim.engine.machine import advance, apply_legal, legal
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision, Phase
 from gotsim.engine.tables import rules_table
-from gotsim.play.runner import play_policies
+from gotsim.play.runner import castle_table, play_policies
 from gotsim.play.simulate import play_games
 from gotsim.play.tournament import (
     elo_ratings,
@@ -1190,3 +1190,38 @@ def test_second_heuristic_answers_a_house_that_attacked_it_lately() -> None:
     assert second["greywater_watch"] == pytest.approx(first["greywater_watch"])
     case.g.history_battles[2, lannister, stark] = 0
     assert gains(v2)["riverrun"] == pytest.approx(first["riverrun"])
+
+
+def test_tuner_league_of_an_earlier_rounds_sets_plays_them_per_house(tmp_path: Path) -> None:
+    """``tools/tune_heuristic.py``: a league member ``{"tuned": FILE}`` seats each house with its
+    set from that result, in the edition and player count asked for, and a candidate is scored
+    on those games (wins + 0.05 castles a game)."""
+    import argparse
+
+    from scripts import load_script
+
+    tuner = load_script("tools/tune_heuristic.py")
+    result = Path(gotsim.__file__).parent / "data" / "1e" / "heuristic.json"
+    earlier = tmp_path / "round.json"
+    first_round = json.loads(result.read_text())["players"]["3"]["earlier_rounds"][0]
+    earlier.write_text(json.dumps(first_round))  # sets that are not the defaults
+    sets = tuner.member_specs({"tuned": str(earlier)})
+    for h in houses_in_play(3, "1e"):
+        assert sets[h] == {"kind": "heuristic", **first_round["houses"][h.id]["params"]}
+        assert sets[h]["aggression"] != defaults_for(h, "1e", 3)[0]
+    assert sets[House.GREYJOY] == "heuristic"  # (not in a 3-player 1st-edition game)
+    args = argparse.Namespace(edition="1e", players=3, jobs=1)
+    candidate = {"kind": "heuristic", "aggression": 0.2}
+    score, wins = tuner.score(candidate, House.STARK, [{"tuned": str(earlier)}], 8, 5, args)
+    # the same games: Stark the candidate, Baratheon and Lannister their first-round sets
+    seats = np.zeros((8, 6), np.int64)
+    seats[:, House.BARATHEON] = 1
+    seats[:, House.LANNISTER] = 2
+    specs = [candidate, sets[House.BARATHEON], sets[House.LANNISTER]]
+    records = play_seated(seats, specs, players=3, edition="1e", seed=5)
+    assert wins == int((records.winner == House.STARK).sum())
+    defaults = [candidate, "heuristic", "heuristic"]
+    plain = play_seated(seats, defaults, players=3, edition="1e", seed=5)
+    assert plain.tobytes() != records.tobytes()  # (the league's sets made a difference)
+    castles = castle_table(records, rules_table("1e", 3))[:, House.STARK]
+    assert score == pytest.approx((wins + 0.05 * castles.sum()) / 8)
