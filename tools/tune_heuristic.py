@@ -41,6 +41,7 @@ from gotsim.play.runner import castle_table
 from gotsim.play.tournament import houses_in_play, play_seated
 from gotsim.players.params import PARAMS, V1_DEFAULTS
 from gotsim.rules.ids import BASE_HOUSES, House
+from gotsim.rules.setup import SetupDataError
 
 FIXED = ("noise", "version", "foresight")  # not tuned: noise keeps openings apart, version
 # picks the rules, foresight trades speed for raids
@@ -172,7 +173,10 @@ def main() -> None:
     if args.start:
         earlier = json.loads(Path(args.start).read_text())["houses"]
         start = {house_id: found["params"] for house_id, found in earlier.items()}
-    houses = houses_in_play(args.players, args.edition)
+    try:
+        houses = houses_in_play(args.players, args.edition)
+    except SetupDataError as exc:
+        parser.error(f"--players: {exc}")
     if args.houses != "all":
         houses = [House[h.strip().upper()] for h in args.houses.split(",")]
     began = time.perf_counter()
