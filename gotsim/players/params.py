@@ -217,32 +217,34 @@ def _house_rows(houses: Mapping[str, Any]) -> dict[int, NDArray[np.float64]]:
     return rows
 
 
+def _tuning_result(edition: str, name: str) -> dict[str, Any] | None:
+    """A tuning result kept with the game's data (``gotsim/data/<edition>/<name>``), if any."""
+    path = Path(__file__).resolve().parent.parent / "data" / edition / name
+    return json.loads(path.read_text()) if path.exists() else None
+
+
 def _tuned_defaults() -> dict[int, NDArray[np.float64]]:
     """The second heuristic's parameters per house, as ``tools/tune_heuristic.py`` found them
     (``gotsim/data/2e/heuristic_v2.json``, which says how); houses it does not name keep
     ``DEFAULTS``."""
-    path = Path(__file__).resolve().parent.parent / "data" / "2e" / "heuristic_v2.json"
-    if not path.exists():
-        return {}
-    return _house_rows(json.loads(path.read_text())["houses"])
+    found = _tuning_result("2e", "heuristic_v2.json")
+    return {} if found is None else _house_rows(found["houses"])
 
 
 def _tuned_by_players(edition: str, name: str) -> dict[int, dict[int, NDArray[np.float64]]]:
     """Parameter sets per house tuned for one player count of ``edition``, by player count
     (``gotsim/data/<edition>/<name>``, which says how)."""
-    path = Path(__file__).resolve().parent.parent / "data" / edition / name
-    if not path.exists():
+    found = _tuning_result(edition, name)
+    if found is None:
         return {}
-    found = json.loads(path.read_text())["players"]
-    return {int(n): _house_rows(entry["houses"]) for n, entry in found.items()}
+    return {int(n): _house_rows(entry["houses"]) for n, entry in found["players"].items()}
 
 
 HOUSE_DEFAULTS = _tuned_defaults()
-# the 1st edition's own sets per player count; the 2nd edition's where a player count has its own
-# (5 players), the six-player sets above at the others
-HOUSE_DEFAULTS_1E = _tuned_by_players("1e", "heuristic.json")
+# sets tuned for one player count: the 1st edition's at 3-5 players, the 2nd edition's at 5 (its
+# other player counts play the six-player sets above)
 HOUSE_DEFAULTS_BY_PLAYERS = {
-    "1e": HOUSE_DEFAULTS_1E,
+    "1e": _tuned_by_players("1e", "heuristic.json"),
     "2e": _tuned_by_players("2e", "heuristic_v2_by_players.json"),
 }
 
@@ -365,7 +367,6 @@ __all__ = [
     "GUESS",
     "HEURISTIC",
     "HOUSE_DEFAULTS",
-    "HOUSE_DEFAULTS_1E",
     "HOUSE_DEFAULTS_BY_PLAYERS",
     "N_PARAMS",
     "PARAMS",
