@@ -1210,7 +1210,7 @@ def test_tuner_league_of_an_earlier_rounds_sets_plays_them_per_house(tmp_path: P
         assert sets[h] == {"kind": "heuristic", **first_round["houses"][h.id]["params"]}
         assert sets[h]["aggression"] != defaults_for(h, "1e", 3)[0]
     assert sets[House.GREYJOY] == "heuristic"  # (not in a 3-player 1st-edition game)
-    args = argparse.Namespace(edition="1e", players=3, jobs=1)
+    args = argparse.Namespace(edition="1e", players=3, jobs=1, expansion=None)
     candidate = {"kind": "heuristic", "aggression": 0.2}
     score, wins = tuner.score(candidate, House.STARK, [{"tuned": str(earlier)}], 8, 5, args)
     # the same games: Stark the candidate, Baratheon and Lannister their first-round sets
@@ -1225,3 +1225,31 @@ def test_tuner_league_of_an_earlier_rounds_sets_plays_them_per_house(tmp_path: P
     assert plain.tobytes() != records.tobytes()  # (the league's sets made a difference)
     castles = castle_table(records, rules_table("1e", 3))[:, House.STARK]
     assert score == pytest.approx((wins + 0.05 * castles.sum()) / 8)
+
+
+def test_tuner_plays_mother_of_dragons_games_with_every_house_seated() -> None:
+    """``tools/tune_heuristic.py --players 8 --expansion mod``: the candidate in Targaryen's seat
+    (a house after the base game's six), the league in the other seven, in Mother of Dragons'
+    8-player games (the Iron Bank on), scored on those games; ``play_seated`` with the
+    expansion plays what ``play_games`` plays."""
+    import argparse
+
+    from scripts import load_script
+
+    tuner = load_script("tools/tune_heuristic.py")
+    args = argparse.Namespace(edition="2e", players=8, jobs=1, expansion="mod")
+    candidate = {"kind": "heuristic", "aggression": 0.2}
+    score, wins = tuner.score(candidate, House.TARGARYEN, ["heuristic"], 6, 5, args)
+    seats = np.ones((6, len(House)), np.int64)
+    seats[:, House.TARGARYEN] = 0
+    records = play_seated(seats, [candidate, "heuristic"], players=8, seed=5, expansion="mod")
+    assert wins == int((records.winner == House.TARGARYEN).sum())
+    castles = castle_table(records, rules_table("2e", 8, None, "mod"))[:, House.TARGARYEN]
+    assert score == pytest.approx((wins + 0.05 * castles.sum()) / 6)
+    assert (records.done == 1).all()
+    everyone = np.zeros((6, len(House)), np.int64)
+    plain = play_seated(everyone, ["heuristic"], players=8, seed=5, expansion="mod")
+    same = play_games(6, players=8, seed=5, policies="heuristic", expansion="mod")
+    assert plain.tobytes() == same.tobytes()
+    assert plain.tobytes() != records.tobytes()  # (the candidate played Targaryen)
+    assert houses_in_play(8, "2e", "mod") == list(House)

@@ -11,15 +11,17 @@ the league's own player in the same seats and seeds.
 
 Run: ``python tools/tune_heuristic.py [--houses stark,lannister] [--generations 12]
 [--popsize 8] [--games 600] [--validate 3000] [--jobs 2] [--league FILE] [--start FILE]
-[--edition 2e] [--players 6] [--out FILE]``. ``--start`` begins each house from its parameters
-in an earlier result (a second round against a league that holds the first round's players,
-``"heuristic"``). A league member may also be ``{"tuned": FILE}``: each house of the league
-played by its parameters in that earlier result (a round against the sets of the one before it
-where they are not the defaults, as for the 1st edition). Writes a
+[--edition 2e] [--players 6] [--expansion mod] [--out FILE]``. ``--start`` begins each house from
+its parameters in an earlier result (a second round against a league that holds the first round's
+players, ``"heuristic"``), or with ``--start defaults`` from the set it plays now in a game of that
+edition, player count and expansion. A league member may also be ``{"tuned": FILE}``: each
+house of the league played by its parameters in that earlier result (a round against the sets of
+the one before it where they are not the defaults, as for the 1st edition). Writes a
 JSON file of the tuned parameters per house with how they were found
 (``gotsim/data/2e/heuristic_v2.json`` is where the defaults of ``"heuristic"`` are read from;
 ``gotsim/data/1e/heuristic.json`` holds one such result per player count for the 1st edition,
-``gotsim/data/2e/heuristic_v2_by_players.json`` the 2nd edition's 5-player one)
+``gotsim/data/2e/heuristic_v2_by_players.json`` the 2nd edition's 5-player one and Mother of
+Dragons' 7- and 8-player ones)
 and prints one line per generation.
 """
 
@@ -39,8 +41,8 @@ import numpy as np
 from gotsim.engine.tables import rules_table
 from gotsim.play.runner import castle_table
 from gotsim.play.tournament import houses_in_play, play_seated
-from gotsim.players.params import PARAMS, V1_DEFAULTS
-from gotsim.rules.ids import BASE_HOUSES, House
+from gotsim.players.params import PARAMS, V1_DEFAULTS, defaults_for
+from gotsim.rules.ids import House
 from gotsim.rules.setup import SetupDataError
 
 FIXED = ("noise", "version", "foresight")  # not tuned: noise keeps openings apart, version
@@ -61,15 +63,15 @@ def unit_of(values: dict[str, float]) -> np.ndarray:
 
 
 def member_specs(member: Any) -> list[Any]:
-    """A league member's spec for each house of the base game (``{"tuned": FILE}``: each house's
-    parameters in that earlier result, the defaults for a house it does not name)."""
+    """A league member's spec for each house, in ``House`` order (``{"tuned": FILE}``: each
+    house's parameters in that earlier result, the defaults for a house it does not name)."""
     if isinstance(member, dict) and "tuned" in member:
         sets = json.loads(Path(member["tuned"]).read_text())["houses"]
         return [
             {"kind": "heuristic", **sets[h.id]["params"]} if h.id in sets else "heuristic"
-            for h in BASE_HOUSES
+            for h in House
         ]
-    return [member] * len(BASE_HOUSES)
+    return [member] * len(House)
 
 
 def score(
@@ -83,16 +85,23 @@ def score(
     """(wins + 0.05 castles per game, wins) of ``spec`` in ``house``'s seat against ``league``."""
     per_house = [member_specs(m) for m in league]
     specs = [spec] + [s for member in per_house for s in member]
-    n = len(BASE_HOUSES)
+    n = len(House)
     seats = np.ones((games, n), np.int64)
     for i in range(games):
         for h in range(n):
             seats[i, h] = 1 + ((i + h) % len(league)) * n + h
     seats[:, house] = 0
     records = play_seated(
-        seats, specs, players=args.players, edition=args.edition, seed=seed, n_jobs=args.jobs
+        seats,
+        specs,
+        players=args.players,
+        edition=args.edition,
+        seed=seed,
+        n_jobs=args.jobs,
+        expansion=args.expansion,
     )
-    castles = castle_table(records, rules_table(args.edition, args.players))[:, house]
+    rules = rules_table(args.edition, args.players, None, args.expansion)
+    castles = castle_table(records, rules)[:, house]
     wins = int((records.winner == house).sum())
     return (wins + 0.05 * float(castles.sum())) / games, wins
 
@@ -160,23 +169,39 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=600, help="games per candidate")
     parser.add_argument("--validate", type=int, default=3000, help="validation games per house")
     parser.add_argument("--league", help="JSON list of opponent specs (default heuristic_v1)")
-    parser.add_argument("--start", help="an earlier result: each house starts from its values")
+    parser.add_argument(
+        "--start",
+        help="an earlier result: each house starts from its values; defaults: from its set now",
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--edition", choices=("2e", "1e"), default="2e")
     parser.add_argument("--players", type=int, default=6, help="players a game")
+    parser.add_argument(
+        "--expansion", choices=("mod",), help="a 2nd-edition expansion's game (7 or 8 players)"
+    )
     parser.add_argument("--out", default="heuristic_v2.json")
     args = parser.parse_args()
     league: list[Any] = ["heuristic_v1"]
     if args.league:
         league = json.loads(Path(args.league).read_text())
-    start: dict[str, Any] = {}
-    if args.start:
-        earlier = json.loads(Path(args.start).read_text())["houses"]
-        start = {house_id: found["params"] for house_id, found in earlier.items()}
+    if args.expansion is not None and args.edition != "2e":
+        parser.error("--expansion: the expansions are played with the 2nd edition")
     try:
-        houses = houses_in_play(args.players, args.edition)
+        houses = houses_in_play(args.players, args.edition, args.expansion)
     except SetupDataError as exc:
         parser.error(f"--players: {exc}")
+    start: dict[str, Any] = {}
+    if args.start == "defaults":
+        start = {
+            h.id: {
+                p.name: float(v)
+                for p, v in zip(PARAMS, defaults_for(h, args.edition, args.players), strict=True)
+            }
+            for h in houses
+        }
+    elif args.start:
+        earlier = json.loads(Path(args.start).read_text())["houses"]
+        start = {house_id: found["params"] for house_id, found in earlier.items()}
     if args.houses != "all":
         houses = [House[h.strip().upper()] for h in args.houses.split(",")]
     began = time.perf_counter()
@@ -193,6 +218,7 @@ def main() -> None:
         "start": args.start or "heuristic_v1",
         "edition": args.edition,
         "players": args.players,
+        "expansion": args.expansion,
         "settings": {
             "generations": args.generations,
             "popsize": args.popsize,

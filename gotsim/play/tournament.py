@@ -27,15 +27,16 @@ from gotsim.players.memo import new_memos
 from gotsim.players.params import N_PARAMS, SEARCH, policy_kind, policy_params
 from gotsim.rules.ids import BASE_HOUSES, House
 from gotsim.rules.setup import load_setup
+from gotsim.rules.variants import Rules
 
 MAX_DECISIONS = 1_000_000
 BATCH = 1024
 Spec = str | Mapping[str, Any]
 
 
-def houses_in_play(players: int, edition: str = "2e") -> list[House]:
-    """The houses of a ``players``-player game, in ``House`` order."""
-    return sorted(load_setup(edition, players).houses)
+def houses_in_play(players: int, edition: str = "2e", expansion: str | None = None) -> list[House]:
+    """The houses of a ``players``-player game (of ``expansion``), in ``House`` order."""
+    return sorted(load_setup(edition, players, expansion=expansion).houses)
 
 
 def seat_columns(houses: Sequence[House]) -> int:
@@ -64,10 +65,12 @@ def play_seated(
     seed: int = 0,
     first_game: int = 0,
     n_jobs: int = 1,
+    expansion: str | None = None,
 ) -> np.recarray:
     """Finished records of games ``first_game …`` where, in game ``i``, house ``h`` plays
     ``specs[seats[i, h]]`` (``seats``: (games, 6) indices into ``specs``, a column per house of the
-    base game, or more for a house after them; houses not in play are ignored)."""
+    base game, or more for a house after them; houses not in play are ignored; ``expansion``: a
+    2nd-edition expansion's game, as in ``simulate``, with its options on)."""
     given = np.asarray(seats, np.int64)  # its columns choose the search player's path
     seats = _every_house(given)
     kinds_of = np.array([policy_kind(s) for s in specs], np.int8)
@@ -76,7 +79,8 @@ def play_seated(
         [[policy_params(s, h, edition, players) for h in range(len(House))] for s in specs],
         np.float64,
     ).reshape(len(specs), len(House), N_PARAMS)
-    rules = rules_table(edition, players)
+    chosen = Rules.of(edition, players, None, expansion)
+    rules = rules_table(chosen)
     out = []
     previous = numba.get_num_threads()
     cores = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
@@ -88,7 +92,13 @@ def play_seated(
                 np.random.SeedSequence(seed, spawn_key=(first_game + i,))
                 for i in range(start, stop)
             ]
-            games = new_games(seqs, edition=edition, players=players)
+            games = new_games(
+                seqs,
+                edition=edition,
+                players=players,
+                expansion=chosen.expansion,
+                iron_bank=chosen.on("iron_bank"),
+            )
             block = seats[start:stop]
             params = np.ascontiguousarray(by_house[block, np.arange(len(House))])
             if (kinds_of[given[start:stop]] == SEARCH).any():
@@ -143,14 +153,16 @@ def seat_table(
     players: int = 6,
     seed: int = 0,
     n_jobs: int = 1,
+    expansion: str | None = None,
 ) -> pd.DataFrame:
     """``spec`` in each seat in turn against ``against`` in all others: ``n_games`` games per
-    seat. One row per house: games, wins, win_rate, castle_wins (won by castles), castles
-    (mean held at the end), end_round (mean)."""
-    rules = rules_table("2e", players)
+    seat (of ``expansion``, as in ``simulate``). One row per house: games, wins, win_rate,
+    castle_wins (won by castles), castles (mean held at the end), end_round (mean)."""
+    rules = rules_table("2e", players, None, expansion)
+    houses = houses_in_play(players, "2e", expansion)
     rows = []
-    for k, house in enumerate(houses_in_play(players)):
-        seats = np.ones((n_games, seat_columns(houses_in_play(players))), np.int64)
+    for k, house in enumerate(houses):
+        seats = np.ones((n_games, seat_columns(houses)), np.int64)
         seats[:, house] = 0
         games = play_seated(
             seats,
@@ -159,6 +171,7 @@ def seat_table(
             seed=seed,
             first_game=k * n_games,
             n_jobs=n_jobs,
+            expansion=expansion,
         )
         won = games.winner == house
         castles = castle_table(games, rules)[:, house] if n_games else np.zeros(0)
