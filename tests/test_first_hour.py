@@ -16,6 +16,8 @@ import pytest
 
 from gotsim import jit
 from gotsim.cli import build_parser, main
+from gotsim.play.tournament import houses_in_play
+from gotsim.rules.ids import House
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -432,6 +434,51 @@ def test_report_writes_one_page_of_the_results(
     assert "two arms" in page and json.loads((folder / "meta.json").read_text())
     assert "data:image/png;base64," in page
     assert not re.search(r"""src=["'](?!data:)""", page)  # the figures travel inside the page
+
+
+def test_a_study_says_which_players_answered_it(tmp_path: Path) -> None:
+    """``meta.json``'s ``players``: each line-up of the grid with the cells it plays, every
+    house's policy and the value of each parameter it played (the sets tuned for the cell's
+    edition and player count, a scenario's own values over them); the report shows them."""
+    from gotsim.players.params import PARAM_NAMES, defaults_for
+    from gotsim.study import run_study
+
+    folder = tmp_path / "players"
+    result = run_study(
+        {
+            "name": "players",
+            "seed": 3,
+            "games": 4,
+            "block_size": 4,
+            "edition": "1e",
+            "grid": {"players": [4, 5]},
+            "policies": {"default": "heuristic", "stark": {"kind": "heuristic", "risk": 0.25}},
+        },
+        out=folder,
+    )
+    entries = json.loads((folder / "meta.json").read_text())["players"]
+    assert entries == result.meta["players"]
+    assert [(e["cells"], e["edition"], e["players"]) for e in entries] == [
+        ([0], "1e", 4),
+        ([1], "1e", 5),
+    ]
+    for entry in entries:
+        n = entry["players"]
+        assert set(entry["houses"]) == {h.id for h in houses_in_play(n, "1e")}
+        for house_id, played in entry["houses"].items():
+            expected = defaults_for(House[house_id.upper()], "1e", n).copy()
+            if house_id == "stark":
+                expected[PARAM_NAMES.index("risk")] = 0.25
+            assert played["kind"] == "heuristic"
+            assert played["params"] == {
+                name: round(float(v), 4) for name, v in zip(PARAM_NAMES, expected, strict=True)
+            }
+    assert main(["report", str(folder)]) == 0
+    page = (folder / "report.html").read_text(encoding="utf-8")
+    assert "<h2>Players</h2>" in page and "cell(s) 1: 1e, 5 players" in page
+    assert page.count("<table class='players'>") == 2
+    greyjoy = entries[1]["houses"]["greyjoy"]["params"]["aggression"]
+    assert f"<td>{greyjoy:.2f}</td>" in page
 
 
 def test_report_refuses_a_folder_without_results(

@@ -144,6 +144,51 @@ def _comparison_table(comparisons: pd.DataFrame) -> str:
     return f"<table id='comparisons'>{head}{''.join(rows)}</table>"
 
 
+def _players_tables(entries: list[dict[str, Any]]) -> str:
+    """One table per line-up of ``meta.json``'s ``players``: every parameter (rows) of every
+    house (columns) that played the heuristic or the search player."""
+    parts = []
+    for entry in entries:
+        houses = entry.get("houses", {})
+        cells = ", ".join(str(c) for c in entry.get("cells", []))
+        where = f"cell(s) {cells}: {entry.get('edition')}, {entry.get('players')} players"
+        played = {h: p for h, p in houses.items() if "params" in p}
+        if not played:
+            kinds = ", ".join(sorted({str(p.get("kind")) for p in houses.values()}))
+            parts.append(f"<p>{html.escape(where)}: every house {html.escape(kinds)}.</p>")
+            continue
+        parts.append(f"<p>{html.escape(where)}</p>")
+        head = "<tr><th class='text'></th>" + "".join(
+            f"<th>{html.escape(h.capitalize())}</th>" for h in houses
+        )
+        rows = [head + "</tr>"]
+        rows.append(
+            "<tr><th class='text'>kind</th>"
+            + "".join(f"<td>{html.escape(str(p.get('kind')))}</td>" for p in houses.values())
+            + "</tr>"
+        )
+        names = list(next(iter(played.values()))["params"])
+        knobs = sorted({k for p in played.values() for k in p.get("knobs", {})})
+        for group, key in ((names, "params"), (knobs, "knobs")):
+            for name in group:
+                cells_html = "".join(
+                    f"<td>{_number(name, p[key][name])}</td>"
+                    if name in p.get(key, {})
+                    else "<td></td>"
+                    for p in houses.values()
+                )
+                rows.append(f"<tr><th class='text'>{html.escape(name)}</th>{cells_html}</tr>")
+        parts.append(f"<table class='players'>{''.join(rows)}</table>")
+    return "".join(parts)
+
+
+def _number(name: str, value: Any) -> str:
+    """A parameter's value as the page shows it: two decimals, the switches whole."""
+    if name in ("version", "foresight") and isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return f"{value:.2f}" if isinstance(value, float) else html.escape(str(value))
+
+
 def _meta_table(scenario: dict[str, Any], meta: dict[str, Any]) -> str:
     keys = [
         ("scenario file", scenario.get("source")),
@@ -199,6 +244,14 @@ def report_page(folder: Path) -> str:
         for path in figures:
             data = base64.b64encode(path.read_bytes()).decode("ascii")
             parts.append(f"<img alt='{html.escape(path.stem)}' src='data:image/png;base64,{data}'>")
+    if meta.get("players"):
+        parts.append("<h2>Players</h2>")
+        parts.append(
+            "<p>What each house played: the policy and the value of every parameter "
+            "(<code>docs/players.md</code>; the defaults of <code>heuristic</code> depend on "
+            "the edition, the player count and gotsim's version).</p>"
+        )
+        parts.append(_players_tables(meta["players"]))
     parts.append("<h2>Provenance</h2>")
     parts.append(_meta_table(scenario, meta))
     parts.append("</body></html>")

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from gotsim.rules.ids import House
 from gotsim.study.scenario import MODULES, Block, Scenario, load_scenario
 from gotsim.study.store import StudyOutputError, StudyStore, engine_stamp
 
@@ -342,6 +343,36 @@ def _comparisons(scenario: Scenario, games: pd.DataFrame) -> pd.DataFrame | None
     return pd.concat(frames, ignore_index=True)
 
 
+def _players(scenario: Scenario, summary: pd.DataFrame) -> list[dict[str, Any]]:
+    """What each house of the study played: its policy kind and, for the heuristic and the
+    search player, the value of every parameter (and the search's knobs), one entry per
+    distinct line-up with the cells it plays. What ``"heuristic"`` means depends on the
+    edition, the player count and gotsim's version, so a study says which players answered it."""
+    from gotsim.players.params import PARAM_NAMES, RANDOM, SEARCH, SEARCH_KNOBS, policy_table
+
+    names = {RANDOM: "random", SEARCH: "search"}
+    entries: dict[str, dict[str, Any]] = {}
+    for cell in scenario.cells:
+        kinds, rows = policy_table(cell.policies, cell.edition, cell.players)
+        default = cell.policies.get("default", {"kind": "random"})
+        houses: dict[str, Any] = {}
+        for house_id in summary.loc[summary["cell"] == cell.index, "house"].unique():
+            h = House[str(house_id).upper()]
+            kind = int(kinds[h])
+            played: dict[str, Any] = {"kind": names.get(kind, "heuristic")}
+            if kind != RANDOM:
+                values = zip(PARAM_NAMES, rows[h], strict=True)
+                played["params"] = {n: round(float(v), 4) for n, v in values}
+            if kind == SEARCH:
+                spec = cell.policies.get(h.id, default)
+                played["knobs"] = {k: spec[k] for k in SEARCH_KNOBS if k in spec}
+            houses[h.id] = played
+        line_up = {"edition": cell.edition, "players": cell.players, "houses": houses}
+        key = json.dumps(line_up, sort_keys=True)
+        entries.setdefault(key, {"cells": [], **line_up})["cells"].append(cell.index)
+    return list(entries.values())
+
+
 def _meta(
     scenario: Scenario, *, backend: str, jobs: int, seconds: float, played: int
 ) -> dict[str, Any]:
@@ -530,6 +561,7 @@ def run_study(
             "sources_digest": engine["sources_digest"],
             "blocks_replayed": len(found.rejected) + forced_again,
             "blocks_of_another_engine": len(other),
+            "players": _players(scenario, summary),
         }
         store.write_table("games.parquet", games)
         store.write_table("rounds.parquet", rounds)
