@@ -470,6 +470,8 @@ def test_a_study_says_which_players_answered_it(tmp_path: Path) -> None:
             if house_id == "stark":
                 expected[PARAM_NAMES.index("risk")] = 0.25
             assert played["kind"] == "heuristic"
+            own = ", the scenario's risk" if house_id == "stark" else ""
+            assert played["set"] == f"tuned for 1e at {n} players{own}"
             assert played["params"] == {
                 name: round(float(v), 4) for name, v in zip(PARAM_NAMES, expected, strict=True)
             }

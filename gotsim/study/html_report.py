@@ -162,11 +162,12 @@ def _players_tables(entries: list[dict[str, Any]]) -> str:
             f"<th>{html.escape(h.capitalize())}</th>" for h in houses
         )
         rows = [head + "</tr>"]
-        rows.append(
-            "<tr><th class='text'>kind</th>"
-            + "".join(f"<td>{html.escape(str(p.get('kind')))}</td>" for p in houses.values())
-            + "</tr>"
-        )
+        for key in ("kind", "set"):
+            rows.append(
+                f"<tr><th class='text'>{key}</th>"
+                + "".join(f"<td>{html.escape(str(p.get(key, '')))}</td>" for p in houses.values())
+                + "</tr>"
+            )
         names = list(next(iter(played.values()))["params"])
         knobs = sorted({k for p in played.values() for k in p.get("knobs", {})})
         for group, key in ((names, "params"), (knobs, "knobs")):

@@ -344,13 +344,13 @@ def _comparisons(scenario: Scenario, games: pd.DataFrame) -> pd.DataFrame | None
 
 
 def _players(scenario: Scenario, summary: pd.DataFrame) -> list[dict[str, Any]]:
-    """What each house of the study played: its policy kind and, for the heuristic and the
-    search player, the value of every parameter (and the search's knobs), one entry per
-    distinct line-up with the cells it plays. What ``"heuristic"`` means depends on the
-    edition, the player count and gotsim's version, so a study says which players answered it."""
+    """What each house of the study played: its policy, where its parameter set comes from and,
+    for the heuristic and the search player, the value of every parameter (and the search's
+    knobs), one entry per distinct line-up with the cells it plays. What ``"heuristic"`` means
+    depends on the edition, the player count and gotsim's version, so a study says which
+    players answered it."""
     from gotsim.players.params import PARAM_NAMES, RANDOM, SEARCH, SEARCH_KNOBS, policy_table
 
-    names = {RANDOM: "random", SEARCH: "search"}
     entries: dict[str, dict[str, Any]] = {}
     for cell in scenario.cells:
         kinds, rows = policy_table(cell.policies, cell.edition, cell.players)
@@ -358,19 +358,35 @@ def _players(scenario: Scenario, summary: pd.DataFrame) -> list[dict[str, Any]]:
         houses: dict[str, Any] = {}
         for house_id in summary.loc[summary["cell"] == cell.index, "house"].unique():
             h = House[str(house_id).upper()]
-            kind = int(kinds[h])
-            played: dict[str, Any] = {"kind": names.get(kind, "heuristic")}
-            if kind != RANDOM:
+            spec = cell.policies.get(h.id, default)
+            played: dict[str, Any] = {"kind": str(spec.get("kind", "heuristic"))}
+            if int(kinds[h]) != RANDOM:
+                own = sorted(k for k in spec if k != "kind" and k not in SEARCH_KNOBS)
+                played["set"] = _set_source(played["kind"], h, cell.edition, cell.players, own)
                 values = zip(PARAM_NAMES, rows[h], strict=True)
                 played["params"] = {n: round(float(v), 4) for n, v in values}
-            if kind == SEARCH:
-                spec = cell.policies.get(h.id, default)
+            if int(kinds[h]) == SEARCH:
                 played["knobs"] = {k: spec[k] for k in SEARCH_KNOBS if k in spec}
             houses[h.id] = played
         line_up = {"edition": cell.edition, "players": cell.players, "houses": houses}
         key = json.dumps(line_up, sort_keys=True)
         entries.setdefault(key, {"cells": [], **line_up})["cells"].append(cell.index)
     return list(entries.values())
+
+
+def _set_source(kind: str, house: House, edition: str, players: int, own: list[str]) -> str:
+    """Where a house's parameter set comes from, in words (``docs/players.md``)."""
+    from gotsim.players.params import HOUSE_DEFAULTS, HOUSE_DEFAULTS_BY_PLAYERS
+
+    if kind == "heuristic_v1":
+        source = "the first heuristic's set"
+    elif house in HOUSE_DEFAULTS_BY_PLAYERS.get(edition, {}).get(players, {}):
+        source = f"tuned for {edition} at {players} players"
+    elif house in HOUSE_DEFAULTS:
+        source = "tuned for 2e at 6 players"
+    else:
+        source = "hand-set (DEFAULTS)"
+    return source + (f", the scenario's {', '.join(own)}" if own else "")
 
 
 def _meta(
