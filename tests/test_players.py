@@ -415,6 +415,48 @@ def test_a_game_plays_the_sets_tuned_for_its_edition_and_player_count() -> None:
     assert batch.tobytes() == plain.tobytes()
 
 
+def test_a_feast_for_crows_game_plays_the_sets_tuned_for_it() -> None:
+    """A Feast for Crows' heuristic houses play the sets tuned for it
+    (``gotsim/data/2e/heuristic_v2_affc.json``; Arryn no longer the hand-set ``DEFAULTS``), in
+    ``simulate``, ``play_seated``, ``Game`` and the prediction of each other's orders; a
+    4-player base game keeps the six-player sets."""
+    data = Path(gotsim.__file__).parent / "data" / "2e" / "heuristic_v2_affc.json"
+    tuned = json.loads(data.read_text())
+    houses = houses_in_play(4, "2e", "affc")
+    assert set(tuned["houses"]) == {h.id for h in houses} and House.ARRYN in houses
+    for h in houses:
+        row = defaults_for(h, "2e", 4, "affc")
+        for name, value in tuned["houses"][h.id]["params"].items():
+            assert row[PARAM_NAMES.index(name)] == value, (h, name)
+        assert not np.array_equal(row, defaults_for(h, "2e", 4))  # (the base game's 4 players)
+        assert np.array_equal(policy_params("heuristic", h, "2e", 4, "affc"), row)
+    assert np.array_equal(defaults_for(House.ARRYN, "2e", 4), DEFAULTS)
+    assert np.array_equal(defaults_for(House.STARK, "2e", 4), defaults_for(House.STARK))
+    # the same games by name and by the sets' values, batch and seated
+    specs = [{"kind": "heuristic", **tuned["houses"][h.id]["params"]} for h in houses]
+    seats = np.zeros((8, len(House)), np.int64)
+    for i, h in enumerate(houses):
+        seats[:, h] = i
+    named = play_seated(seats, specs, players=4, seed=9, expansion="affc")
+    plain = play_seated(
+        np.zeros((8, len(House)), np.int64), ["heuristic"], players=4, seed=9, expansion="affc"
+    )
+    assert named.tobytes() == plain.tobytes()
+    batch = play_games(8, players=4, seed=9, policies="heuristic", expansion="affc")
+    assert batch.tobytes() == plain.tobytes()
+    # a Game's Python policy and the prediction read them too
+    game = Game(players=4, seed=3, expansion="affc")
+    policy = HeuristicPolicy()
+    for _ in range(5):
+        pending = game.pending
+        assert pending is not None
+        game.step(policy(game, pending))
+    guess = game_memo(game).guess_params
+    for h in houses:
+        assert np.array_equal(guess[h], defaults_for(h, "2e", 4, "affc")), h
+        assert np.array_equal(policy.params_for(h, "2e", 4, "affc"), guess[h])
+
+
 def test_policies_are_python_callables() -> None:
     assert isinstance(HeuristicPolicy(), Policy)
     assert isinstance(make_policy("random"), RandomPolicy)

@@ -177,7 +177,9 @@ def main() -> None:
     parser.add_argument("--edition", choices=("2e", "1e"), default="2e")
     parser.add_argument("--players", type=int, default=6, help="players a game")
     parser.add_argument(
-        "--expansion", choices=("mod",), help="a 2nd-edition expansion's game (7 or 8 players)"
+        "--expansion",
+        choices=("mod", "affc"),
+        help="a 2nd-edition expansion's game (mod: 7 or 8 players; affc: 4)",
     )
     parser.add_argument("--out", default="heuristic_v2.json")
     args = parser.parse_args()
@@ -195,7 +197,9 @@ def main() -> None:
         start = {
             h.id: {
                 p.name: float(v)
-                for p, v in zip(PARAMS, defaults_for(h, args.edition, args.players), strict=True)
+                for p, v in zip(
+                    PARAMS, defaults_for(h, args.edition, args.players, args.expansion), strict=True
+                )
             }
             for h in houses
         }

@@ -37,7 +37,7 @@ from gotsim.engine.state import (
     Phase,
     RavenUse,
 )
-from gotsim.engine.tables import WesterosCard, WildlingCard, rules_table
+from gotsim.engine.tables import WesterosCard, WildlingCard, expansion_of, rules_table
 from gotsim.inputs import InputError, seed_value, whole_number
 from gotsim.play.runner import castle_table, play_random
 from gotsim.rules.ids import BASE_HOUSES, HOUSE_IDS, House
@@ -60,16 +60,19 @@ def _pool_threads() -> int:
 
 
 def _policies(
-    policies: str | Mapping[str, Any], edition: str = "2e", players: int = 6
+    policies: str | Mapping[str, Any],
+    edition: str = "2e",
+    players: int = 6,
+    expansion: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """Per-house policy kinds and heuristic parameters (``gotsim.players.params``; a heuristic
-    house's defaults are its tuned set for ``edition`` and ``players``), or None when every house
-    plays at random (the original ``play_random`` path)."""
+    house's defaults are its tuned set for ``edition``, ``players`` and ``expansion``), or None
+    when every house plays at random (the original ``play_random`` path)."""
     from gotsim.players.params import RANDOM, policy_table
 
     if not isinstance(policies, str | Mapping):
         raise ValueError(f"policies: expected 'random' or a mapping, got {policies!r}")
-    kinds, params = policy_table(policies, edition, players)
+    kinds, params = policy_table(policies, edition, players, expansion)
     if (kinds == RANDOM).all():
         return None
     return kinds, params
@@ -119,9 +122,9 @@ def play_games(
 ) -> np.recarray:
     """Finished game records ``first_game … first_game + n_games - 1``, each house playing its
     policy (``policies`` as in ``simulate``; all random by default)."""
-    table = _policies(policies, edition, players)
-    searches = _searches(policies)
     chosen = Rules.of(edition, players, variants, expansion)
+    table = _policies(policies, edition, players, chosen.expansion)
+    searches = _searches(policies)
     if n_games > 0:
         announce_compile(policies)
     rules = rules_table(chosen)
@@ -169,7 +172,7 @@ def play_batch(
     in ``simulate``), on the threads numba is set to use (the heuristic with one memo per
     thread, as in ``play_games``: the same compiled batch loop)."""
     edition = f"{int(rules[0].edition)}e"  # (the rules table holds 1 or 2)
-    table = _policies(policies, edition, int(rules[0].players))
+    table = _policies(policies, edition, int(rules[0].players), expansion_of(rules[0]))
     if len(games):
         announce_compile(policies)
     memos = None

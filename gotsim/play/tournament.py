@@ -75,11 +75,14 @@ def play_seated(
     seats = _every_house(given)
     kinds_of = np.array([policy_kind(s) for s in specs], np.int8)
     # (spec, house) → parameters: a heuristic spec takes each house's own tuned defaults
+    chosen = Rules.of(edition, players, None, expansion)
     by_house = np.array(
-        [[policy_params(s, h, edition, players) for h in range(len(House))] for s in specs],
+        [
+            [policy_params(s, h, edition, players, chosen.expansion) for h in range(len(House))]
+            for s in specs
+        ],
         np.float64,
     ).reshape(len(specs), len(House), N_PARAMS)
-    chosen = Rules.of(edition, players, None, expansion)
     rules = rules_table(chosen)
     out = []
     previous = numba.get_num_threads()

@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gotsim.rules.ids import House
+from gotsim.rules.variants import EXPANSIONS
 
 RANDOM, HEURISTIC, SEARCH = 0, 1, 2
 # policy names and the compiled kind each plays; ``heuristic_v1`` is the first heuristic, kept
@@ -247,27 +248,44 @@ HOUSE_DEFAULTS_BY_PLAYERS = {
     "1e": _tuned_by_players("1e", "heuristic.json"),
     "2e": _tuned_by_players("2e", "heuristic_v2_by_players.json"),
 }
+# sets tuned for a 2nd-edition expansion's game, by expansion (A Feast for Crows' 4 players)
+HOUSE_DEFAULTS_BY_EXPANSION = {
+    expansion: _house_rows(found["houses"])
+    for expansion, found in (("affc", _tuning_result("2e", "heuristic_v2_affc.json")),)
+    if found is not None
+}
 
 
-def defaults_for(house: int | None, edition: str = "2e", players: int = 6) -> NDArray[np.float64]:
-    """The parameters of ``"heuristic"`` for ``house`` in a game of ``edition`` and ``players``:
-    its set tuned for that edition and player count where there is one (the 1st edition at 3-5
-    players, the 2nd at 5), else its 2nd-edition six-player set, else ``DEFAULTS``."""
+def defaults_for(
+    house: int | None, edition: str = "2e", players: int = 6, expansion: str | None = None
+) -> NDArray[np.float64]:
+    """The parameters of ``"heuristic"`` for ``house`` in a game of ``edition``, ``players``
+    and ``expansion``: its set tuned for that expansion where there is one (A Feast for Crows),
+    else for that edition and player count (the 1st edition at 3-5 players, the 2nd at 5), else
+    its 2nd-edition six-player set, else ``DEFAULTS``."""
     if house is None:
         return DEFAULTS
-    tuned = HOUSE_DEFAULTS_BY_PLAYERS.get(edition, {}).get(players, {})
-    if int(house) in tuned:
-        return tuned[int(house)]
+    for tuned in (
+        HOUSE_DEFAULTS_BY_EXPANSION.get(expansion or "", {}),
+        HOUSE_DEFAULTS_BY_PLAYERS.get(edition, {}).get(players, {}),
+    ):
+        if int(house) in tuned:
+            return tuned[int(house)]
     return HOUSE_DEFAULTS.get(int(house), DEFAULTS)
 
 
 def _guess_tables() -> NDArray[np.float64]:
-    """Every house's ``defaults_for`` row by edition (1e, 2e) and player count (0-8), read
+    """Every house's ``defaults_for`` row by edition (1e, 2e), player count (0-8) and expansion
+    (0 the base game, k the k-th of ``EXPANSIONS``, as the rules table's ``expansion``), read
     only: the parameters the second heuristic predicts another house's orders with in such a
     game (``view.init_memo`` copies a game's rows into its memo)."""
+    expansions = (None, *EXPANSIONS)
     out = np.array(
         [
-            [[defaults_for(h, edition, n) for h in range(len(House))] for n in range(9)]
+            [
+                [[defaults_for(h, edition, n, e) for h in range(len(House))] for e in expansions]
+                for n in range(9)
+            ]
             for edition in ("1e", "2e")
         ],
         np.float64,
@@ -284,12 +302,13 @@ def policy_params(
     house: int | None = None,
     edition: str = "2e",
     players: int = 6,
+    expansion: str | None = None,
 ) -> NDArray[np.float64]:
     """The heuristic parameter array (``PARAM_NAMES`` order) of one house's policy spec.
 
     ``spec`` is a policy name or a mapping with an optional ``kind`` (default ``"heuristic"``)
     and any of the named parameters; missing parameters take their defaults: ``house``'s tuned
-    set in a game of ``edition`` and ``players`` for ``"heuristic"`` and ``"search"``
+    set in a game of ``edition``, ``players`` and ``expansion`` for ``"heuristic"`` and ``"search"``
     (``defaults_for``), the frozen first set for
     ``"heuristic_v1"``. Unknown names, non-numbers and values outside a parameter's range raise
     ``ValueError``.
@@ -304,7 +323,8 @@ def policy_params(
     name = "heuristic" if spec is None else spec if isinstance(spec, str) else None
     if isinstance(spec, Mapping):
         name = spec.get("kind", "heuristic")
-    out = (V1_DEFAULTS if name == "heuristic_v1" else defaults_for(house, edition, players)).copy()
+    tuned = defaults_for(house, edition, players, expansion)
+    out = (V1_DEFAULTS if name == "heuristic_v1" else tuned).copy()
     if spec is None or isinstance(spec, str):
         if spec is not None:
             policy_kind(spec)
@@ -332,7 +352,10 @@ def policy_params(
 
 
 def policy_table(
-    policies: str | Mapping[str, Any], edition: str = "2e", players: int = 6
+    policies: str | Mapping[str, Any],
+    edition: str = "2e",
+    players: int = 6,
+    expansion: str | None = None,
 ) -> tuple[NDArray[np.int8], NDArray[np.float64]]:
     """Per-house policy kinds (H,) and parameter rows (H, N_PARAMS) of a ``policies`` argument.
 
@@ -352,7 +375,7 @@ def policy_table(
     for house in House:
         spec = per_house.get(house.id, default)
         kinds[house] = policy_kind(spec)
-        params[house] = policy_params(spec, house, edition, players)
+        params[house] = policy_params(spec, house, edition, players, expansion)
     for key in per_house:
         if key not in {h.id for h in House}:
             raise ValueError(
@@ -367,6 +390,7 @@ __all__ = [
     "GUESS",
     "HEURISTIC",
     "HOUSE_DEFAULTS",
+    "HOUSE_DEFAULTS_BY_EXPANSION",
     "HOUSE_DEFAULTS_BY_PLAYERS",
     "N_PARAMS",
     "PARAMS",

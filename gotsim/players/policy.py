@@ -56,7 +56,8 @@ class HeuristicPolicy:
 
     ``params`` is a spec mapping (``{"aggression": 0.8}``, ``{"kind": "heuristic_v1"}``), a
     parameter array (every house plays it), or None for the defaults: each house its own tuned
-    set for the game's edition and player count (``gotsim.players.params.defaults_for``).
+    set for the game's edition, player count and expansion
+    (``gotsim.players.params.defaults_for``).
     """
 
     def __init__(self, params: Mapping[str, Any] | NDArray[np.float64] | None = None) -> None:
@@ -69,25 +70,29 @@ class HeuristicPolicy:
             self.params = np.asarray(params, np.float64).copy()
             if self.params.shape != policy_params().shape:
                 raise ValueError(f"params: expected {policy_params().shape[0]} values")
-        # each house's row by (edition, players): a spec's defaults depend on the game
-        self._rows: dict[tuple[str, int], list[NDArray[np.float64]]] = {}
+        # each house's row by (edition, players, expansion): a spec's defaults depend on the game
+        self._rows: dict[tuple[str, int, str | None], list[NDArray[np.float64]]] = {}
 
-    def params_for(self, house: int, edition: str = "2e", players: int = 6) -> NDArray[np.float64]:
-        """The parameters ``house`` plays with in a game of ``edition`` and ``players``."""
-        rows = self._rows.get((edition, players))
+    def params_for(
+        self, house: int, edition: str = "2e", players: int = 6, expansion: str | None = None
+    ) -> NDArray[np.float64]:
+        """The parameters ``house`` plays with in a game of ``edition``, ``players`` and
+        ``expansion``."""
+        key = (edition, players, expansion)
+        rows = self._rows.get(key)
         if rows is None:
             if self.spec is None:
                 rows = [self.params] * len(House)
             else:
-                rows = [policy_params(self.spec, h, edition, players) for h in House]
-            self._rows[(edition, players)] = rows
+                rows = [policy_params(self.spec, h, edition, players, expansion) for h in House]
+            self._rows[key] = rows
         return rows[int(house)]
 
     def __call__(self, game: Game, pending: Pending) -> int:
         mask = np.zeros(N_ACTIONS, np.bool_)
         mask[list(pending.legal)] = True
         house = int(pending.house)
-        params = self.params_for(house, game.edition, game.players)
+        params = self.params_for(house, game.edition, game.players, game.expansion)
         action = int(heuristic_action(game.record, game.t, house, mask, params, game_memo(game)))
         if game.t.vassals:  # as in batch play: never against an ally (docs/rules.md V11)
             action = int(command_filter(game.record, game.t, house, action, mask))
@@ -110,13 +115,16 @@ def make_policy(spec: str | Mapping[str, Any]) -> Policy:
 
 
 def policies_for(
-    policies: str | Mapping[str, Any], edition: str = "2e", players: int = 6
+    policies: str | Mapping[str, Any],
+    edition: str = "2e",
+    players: int = 6,
+    expansion: str | None = None,
 ) -> dict[House, Policy]:
     """One Python policy per house from a ``simulate``-style ``policies`` argument, for games of
-    ``edition`` and ``players`` (a heuristic house's defaults depend on them)."""
+    ``edition``, ``players`` and ``expansion`` (a heuristic house's defaults depend on them)."""
     from gotsim.players.params import policy_table
 
-    kinds, params = policy_table(policies, edition, players)
+    kinds, params = policy_table(policies, edition, players, expansion)
     searches = settings_table(policies)
     out: dict[House, Policy] = {}
     for house in House:

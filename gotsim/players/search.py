@@ -573,24 +573,26 @@ class SearchPolicy:
         g, t = game.record, game.t
         view = commander_view(g, t, house)  # a vassal: its commander searches for it
         searcher = self._searchers.get((id(game), house, view))
-        edition, players = game.edition, game.players
+        edition, players, expansion = game.edition, game.players, game.expansion
         if searcher is None:
             if view >= 0:
-                row: NDArray[np.float64] | None = defaults_for(house, edition, players).copy()
+                row: NDArray[np.float64] | None = defaults_for(
+                    house, edition, players, expansion
+                ).copy()
             else:
                 row = (
                     None
                     if self._spec is None
-                    else policy_params(self._spec, house, edition, players)
+                    else policy_params(self._spec, house, edition, players, expansion)
                 )
             searcher = Searcher(self.settings, row, view)
             self._searchers[(id(game), house, view)] = searcher
         kinds = np.full(H, HEURISTIC, np.int8)
         # the others: the heuristic
-        params = np.array([defaults_for(h, edition, players) for h in range(H)])
+        params = np.array([defaults_for(h, edition, players, expansion) for h in range(H)])
         params[house] = searcher.params
         if view >= 0 and self._spec is not None:
-            params[view] = policy_params(self._spec, view, edition, players)
+            params[view] = policy_params(self._spec, view, edition, players, expansion)
         return searcher.choose(game.record, game.t, house, mask, memo, kinds, params)
 
     def __repr__(self) -> str:

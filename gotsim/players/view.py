@@ -135,9 +135,9 @@ def init_memo(t, memo) -> None:
         for a in range(t.n_areas):
             if dist[a] > NEAR_HOME:
                 memo.reach_scale[house, a] = max(FAR_FLOOR, 1.0 - FAR_STEP * (dist[a] - NEAR_HOME))
-    # each house's own defaults in this edition and player count: the parameters its orders are
-    # predicted with
-    memo.guess_params[:, :] = GUESS[t.edition - 1, t.players]
+    # each house's own defaults in this edition, player count and expansion: the parameters its
+    # orders are predicted with
+    memo.guess_params[:, :] = GUESS[t.edition - 1, t.players, t.expansion]
     memo.ready = 1
 
 

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from gotsim.rules.ids import House
-from gotsim.study.scenario import MODULES, Block, Scenario, load_scenario
+from gotsim.study.scenario import MODULES, Block, Cell, Scenario, load_scenario
 from gotsim.study.store import StudyOutputError, StudyStore, engine_stamp
 
 __all__ = [
@@ -353,7 +353,7 @@ def _players(scenario: Scenario, summary: pd.DataFrame) -> list[dict[str, Any]]:
 
     entries: dict[str, dict[str, Any]] = {}
     for cell in scenario.cells:
-        kinds, rows = policy_table(cell.policies, cell.edition, cell.players)
+        kinds, rows = policy_table(cell.policies, cell.edition, cell.players, cell.expansion)
         default = cell.policies.get("default", {"kind": "random"})
         houses: dict[str, Any] = {}
         for house_id in summary.loc[summary["cell"] == cell.index, "house"].unique():
@@ -362,7 +362,7 @@ def _players(scenario: Scenario, summary: pd.DataFrame) -> list[dict[str, Any]]:
             played: dict[str, Any] = {"kind": str(spec.get("kind", "heuristic"))}
             if int(kinds[h]) != RANDOM:
                 own = sorted(k for k in spec if k != "kind" and k not in SEARCH_KNOBS)
-                played["set"] = _set_source(played["kind"], h, cell.edition, cell.players, own)
+                played["set"] = _set_source(played["kind"], h, cell, own)
                 values = zip(PARAM_NAMES, rows[h], strict=True)
                 played["params"] = {n: round(float(v), 4) for n, v in values}
             if int(kinds[h]) == SEARCH:
@@ -374,12 +374,19 @@ def _players(scenario: Scenario, summary: pd.DataFrame) -> list[dict[str, Any]]:
     return list(entries.values())
 
 
-def _set_source(kind: str, house: House, edition: str, players: int, own: list[str]) -> str:
+def _set_source(kind: str, house: House, cell: Cell, own: list[str]) -> str:
     """Where a house's parameter set comes from, in words (``docs/players.md``)."""
-    from gotsim.players.params import HOUSE_DEFAULTS, HOUSE_DEFAULTS_BY_PLAYERS
+    from gotsim.players.params import (
+        HOUSE_DEFAULTS,
+        HOUSE_DEFAULTS_BY_EXPANSION,
+        HOUSE_DEFAULTS_BY_PLAYERS,
+    )
 
+    edition, players = cell.edition, cell.players
     if kind == "heuristic_v1":
         source = "the first heuristic's set"
+    elif house in HOUSE_DEFAULTS_BY_EXPANSION.get(cell.expansion or "", {}):
+        source = f"tuned for {cell.expansion}"
     elif house in HOUSE_DEFAULTS_BY_PLAYERS.get(edition, {}).get(players, {}):
         source = f"tuned for {edition} at {players} players"
     elif house in HOUSE_DEFAULTS:
