@@ -11,17 +11,19 @@ the league's own player in the same seats and seeds.
 
 Run: ``python tools/tune_heuristic.py [--houses stark,lannister] [--generations 12]
 [--popsize 8] [--games 600] [--validate 3000] [--jobs 2] [--league FILE] [--start FILE]
-[--edition 2e] [--players 6] [--expansion mod] [--out FILE]``. ``--start`` begins each house from
-its parameters in an earlier result (a second round against a league that holds the first round's
-players, ``"heuristic"``), or with ``--start defaults`` from the set it plays now in a game of that
-edition, player count and expansion. A league member may also be ``{"tuned": FILE}``: each
-house of the league played by its parameters in that earlier result (a round against the sets of
-the one before it where they are not the defaults, as for the 1st edition). Writes a
+[--edition 2e] [--players 6] [--expansion mod|affc|adwd] [--out FILE]``. ``--start`` begins
+each house from its parameters in an earlier result (a second round against a league that holds
+the first round's players, ``"heuristic"``), or with ``--start defaults`` from the set it plays
+now in a game of that edition, player count and expansion. A league member may also be
+``{"tuned": FILE}``: each house of the league played by its parameters in that earlier result (a
+round against the sets of the one before it where they are not the defaults, as for the 1st
+edition). Writes a
 JSON file of the tuned parameters per house with how they were found
 (``gotsim/data/2e/heuristic_v2.json`` is where the defaults of ``"heuristic"`` are read from;
 ``gotsim/data/1e/heuristic.json`` holds one such result per player count for the 1st edition,
-``gotsim/data/2e/heuristic_v2_by_players.json`` the 2nd edition's 5-player one and Mother of
-Dragons' 7- and 8-player ones)
+``gotsim/data/2e/heuristic_v2_by_players.json`` the 2nd edition's 5-player one,
+``gotsim/data/2e/heuristic_v2_affc.json`` A Feast for Crows'; rounds not adopted are kept in
+``tools/tuned/``)
 and prints one line per generation.
 """
 
@@ -178,8 +180,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=6, help="players a game")
     parser.add_argument(
         "--expansion",
-        choices=("mod", "affc"),
-        help="a 2nd-edition expansion's game (mod: 7 or 8 players; affc: 4)",
+        choices=("mod", "affc", "adwd"),
+        help="a 2nd-edition expansion's game (mod: 7 or 8 players; affc: 4; adwd: 6)",
     )
     parser.add_argument("--out", default="heuristic_v2.json")
     args = parser.parse_args()
