@@ -362,6 +362,17 @@ def test_python_wrapper_plays_the_compiled_game(edition: str, players: int) -> N
     assert [n for n in names if not np.array_equal(games[0][n], game.record[n])] == []
 
 
+def _predicted_sets(game: Game) -> tuple[HeuristicPolicy, np.ndarray]:
+    """Five decisions of ``game`` by the heuristic: the policy, and the parameters the game's
+    memo predicts each house's orders with."""
+    policy = HeuristicPolicy()
+    for _ in range(5):
+        pending = game.pending
+        assert pending is not None
+        game.step(policy(game, pending))
+    return policy, game_memo(game).guess_params
+
+
 def test_a_game_plays_the_sets_tuned_for_its_edition_and_player_count() -> None:
     """A 1st-edition game's heuristic houses play the sets tuned for that edition and player
     count (``gotsim/data/1e/heuristic.json``), a 5-player 2nd-edition game the 2nd edition's
@@ -392,13 +403,7 @@ def test_a_game_plays_the_sets_tuned_for_its_edition_and_player_count() -> None:
         assert np.array_equal(defaults_for(House.STARK, "2e", n), defaults_for(House.STARK))
     # the prediction of another house's orders reads its set for the game (view.init_memo)
     for edition, players in (("1e", 5), ("1e", 3), ("2e", 4), ("2e", 5)):
-        game = Game(players=players, seed=3, edition=edition)
-        policy = HeuristicPolicy()
-        for _ in range(5):
-            pending = game.pending
-            assert pending is not None
-            game.step(policy(game, pending))
-        guess = game_memo(game).guess_params
+        policy, guess = _predicted_sets(Game(players=players, seed=3, edition=edition))
         for h in houses_in_play(players, edition):
             assert np.array_equal(guess[h], defaults_for(h, edition, players)), (edition, h)
             assert np.array_equal(policy.params_for(h, edition, players), guess[h])
@@ -445,13 +450,7 @@ def test_a_feast_for_crows_game_plays_the_sets_tuned_for_it() -> None:
     batch = play_games(8, players=4, seed=9, policies="heuristic", expansion="affc")
     assert batch.tobytes() == plain.tobytes()
     # a Game's Python policy and the prediction read them too
-    game = Game(players=4, seed=3, expansion="affc")
-    policy = HeuristicPolicy()
-    for _ in range(5):
-        pending = game.pending
-        assert pending is not None
-        game.step(policy(game, pending))
-    guess = game_memo(game).guess_params
+    policy, guess = _predicted_sets(Game(players=4, seed=3, expansion="affc"))
     for h in houses:
         assert np.array_equal(guess[h], defaults_for(h, "2e", 4, "affc")), h
         assert np.array_equal(policy.params_for(h, "2e", 4, "affc"), guess[h])
