@@ -180,13 +180,13 @@ adwd_rates.pivot(index="house", columns="expansion", values="win_rate").round(3)
 
 # %%
 affc_rates = win_rates(affc, by=["expansion"])
-AFFC_HOUSES = ["arryn", "baratheon", "lannister", "stark"]
+AFFC_HOUSES = ["baratheon", "lannister", "stark", "arryn"]  # the bars' order
 fig, axes = plt.subplots(1, 2, figsize=(11, 4))
 draw_house_rates(axes[0], affc_rates, group="expansion", fair=1 / 4)
 axes[0].set_title(players_title("A Feast for Crows, 4 players", policies=POLICIES, games=GAMES,
                                 per="arm"))
 points = affc[[f"vp_{h}" for h in AFFC_HOUSES]].rename(columns=lambda c: c.removeprefix("vp_"))
-axes[1].boxplot([points[h] for h in AFFC_HOUSES], tick_labels=AFFC_HOUSES)
+axes[1].boxplot([points[h] for h in AFFC_HOUSES], tick_labels=[h.capitalize() for h in AFFC_HOUSES])
 axes[1].axhline(7, color="grey", lw=0.8, ls="--")
 axes[1].set_ylabel("victory points at the end")
 axes[1].set_title("Victory points when the game ends")
@@ -206,13 +206,13 @@ affc_rates[["house", "win_rate", "ci_low", "ci_high"]].round(3)
 
 # %%
 mod_rates = win_rates(mod, by=["expansion"])
-MOD_HOUSES = ["arryn", "baratheon", "greyjoy", "lannister", "martell", "stark", "tyrell"]
+MOD_HOUSES = ["baratheon", "lannister", "stark", "greyjoy", "tyrell", "martell", "arryn"]
 fig, axes = plt.subplots(1, 2, figsize=(11, 4))
 draw_house_rates(axes[0], mod_rates, group="expansion", fair=1 / 7)
 axes[0].set_title(players_title("Mother of Dragons, 7 players", policies=POLICIES, games=GAMES,
                                 per="arm"))
 held = mod[[f"castles_{h}" for h in MOD_HOUSES]].rename(columns=lambda c: c.removeprefix("castles_"))
-axes[1].boxplot([held[h] for h in MOD_HOUSES], tick_labels=MOD_HOUSES)
+axes[1].boxplot([held[h] for h in MOD_HOUSES], tick_labels=[h.capitalize() for h in MOD_HOUSES])
 axes[1].axhline(7, color="grey", lw=0.8, ls="--")
 axes[1].set_ylabel("castles and strongholds at the end")
 axes[1].set_title("Castles held when the game ends")

@@ -93,10 +93,30 @@ def interval_label(what: str, *, level: float = 0.95, method: str = "Wilson") ->
     return f"{what} ({method} {level:.0%} CI)".replace("%", " %")
 
 
-def percent_axis(ax: Axes, axis: str = "y", *, decimals: int = 0) -> None:
-    """Show shares (0–1) on ``axis`` as percentages."""
+def percent_axis(ax: Axes, axis: str = "y", *, decimals: int | None = None) -> None:
+    """Show shares (0–1) on ``axis`` as percentages, with ``decimals`` places, or by default as
+    few as each tick needs (2.5 %, 5 %, 7.5 %: no two ticks read the same).
+
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> percent_axis(ax)
+    >>> [ax.yaxis.get_major_formatter()(v) for v in (0.025, 0.05, 0.1234)]
+    ['2.5%', '5%', '12.34%']
+    >>> plt.close(fig)
+    """
     target = ax.yaxis if axis == "y" else ax.xaxis
-    target.set_major_formatter(PercentFormatter(1.0, decimals=decimals))
+    if decimals is not None:
+        target.set_major_formatter(PercentFormatter(1.0, decimals=decimals))
+        return
+    target.set_major_formatter(FuncFormatter(lambda v, _: f"{_fewest_places(100 * v)}%"))
+
+
+def _fewest_places(value: float) -> str:
+    """``value`` with the fewest decimal places (at most 2) that show it as it is."""
+    for places in (0, 1):
+        if abs(value - round(value, places)) < 1e-9:
+            return f"{value:.{places}f}"
+    return f"{value:.2f}"
 
 
 def points_axis(ax: Axes, axis: str = "x") -> None:
@@ -151,6 +171,10 @@ def draw_house_rates(
                 linewidth=0.8,
             )
     ax.set_xticks(x0, [house_label(h) for h in houses])
+    if len(houses) > 6:  # (seven or eight names do not fit side by side)
+        ax.tick_params(axis="x", labelrotation=30)
+        for label in ax.get_xticklabels():
+            label.set_horizontalalignment("right")
     ax.set_ylabel(interval_label(what, level=level))
     percent_axis(ax)
     if group is not None and len(values) > 1:
