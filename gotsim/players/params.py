@@ -265,13 +265,30 @@ def defaults_for(
     its 2nd-edition six-player set, else ``DEFAULTS``."""
     if house is None:
         return DEFAULTS
-    for tuned in (
-        HOUSE_DEFAULTS_BY_EXPANSION.get(expansion or "", {}),
-        HOUSE_DEFAULTS_BY_PLAYERS.get(edition, {}).get(players, {}),
+    return _tuned_set(house, edition, players, expansion)[1]
+
+
+def defaults_source(
+    house: int, edition: str = "2e", players: int = 6, expansion: str | None = None
+) -> str:
+    """Where ``defaults_for``'s set comes from, in words (``"tuned for 1e at 5 players"``)."""
+    return _tuned_set(house, edition, players, expansion)[0]
+
+
+def _tuned_set(
+    house: int, edition: str, players: int, expansion: str | None
+) -> tuple[str, NDArray[np.float64]]:
+    for source, tuned in (
+        (f"tuned for {expansion}", HOUSE_DEFAULTS_BY_EXPANSION.get(expansion or "", {})),
+        (
+            f"tuned for {edition} at {players} players",
+            HOUSE_DEFAULTS_BY_PLAYERS.get(edition, {}).get(players, {}),
+        ),
+        ("tuned for 2e at 6 players", HOUSE_DEFAULTS),
     ):
         if int(house) in tuned:
-            return tuned[int(house)]
-    return HOUSE_DEFAULTS.get(int(house), DEFAULTS)
+            return source, tuned[int(house)]
+    return "hand-set (DEFAULTS)", DEFAULTS
 
 
 def _guess_tables() -> NDArray[np.float64]:
@@ -403,6 +420,7 @@ __all__ = [
     "SEARCH_KNOBS",
     "V1_DEFAULTS",
     "defaults_for",
+    "defaults_source",
     "policy_kind",
     "policy_params",
     "policy_table",

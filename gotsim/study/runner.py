@@ -376,23 +376,12 @@ def _players(scenario: Scenario, summary: pd.DataFrame) -> list[dict[str, Any]]:
 
 def _set_source(kind: str, house: House, cell: Cell, own: list[str]) -> str:
     """Where a house's parameter set comes from, in words (``docs/players.md``)."""
-    from gotsim.players.params import (
-        HOUSE_DEFAULTS,
-        HOUSE_DEFAULTS_BY_EXPANSION,
-        HOUSE_DEFAULTS_BY_PLAYERS,
-    )
+    from gotsim.players.params import defaults_source
 
-    edition, players = cell.edition, cell.players
     if kind == "heuristic_v1":
         source = "the first heuristic's set"
-    elif house in HOUSE_DEFAULTS_BY_EXPANSION.get(cell.expansion or "", {}):
-        source = f"tuned for {cell.expansion}"
-    elif house in HOUSE_DEFAULTS_BY_PLAYERS.get(edition, {}).get(players, {}):
-        source = f"tuned for {edition} at {players} players"
-    elif house in HOUSE_DEFAULTS:
-        source = "tuned for 2e at 6 players"
     else:
-        source = "hand-set (DEFAULTS)"
+        source = defaults_source(house, cell.edition, cell.players, cell.expansion)
     return source + (f", the scenario's {', '.join(own)}" if own else "")
 
 
