@@ -454,13 +454,15 @@ def test_first_edition_rains_of_autumn_restriction() -> None:
         load_position(spec2)
 
 
-def test_first_edition_module_records_are_not_read_back() -> None:
-    """A record whose rules hold an A Clash of Kings module is refused in one line: a position
-    carries none of their tokens or options."""
+def test_first_edition_module_records_read_back_with_their_modules() -> None:
+    """A record whose rules hold A Clash of Kings modules reads back as a position naming them
+    (their state: ``tests/test_clash_positions.py``) and round trips."""
     rules = rules_table("1e", 5, {"fortifications": True, "ports": True})
     games = new_games([np.random.SeedSequence(0, spawn_key=(0,))], edition="1e", players=5)
-    with pytest.raises(PositionError, match=r"no A Clash of Kings module \(fortifications, ports"):
-        position_from_record(games, rules)
+    p = position_from_record(games, rules)
+    assert p.variants["fortifications"] and p.variants["ports"]
+    assert not p.variants["one_time_orders"] and p.westeros_face_up is None
+    assert position_from_record(record_from_position(p), rules) == p
 
 
 @pytest.mark.parametrize(

@@ -116,6 +116,10 @@ _DRAGON_MARK = {"marker": "^", "ms": 15, "mfc": _DRAGON_FACE, "mew": 1.6, "zorde
 _LOYALTY_FACE = "#9c6ade"
 _LOYALTY_MARK = {"marker": "D", "ms": 10, "mfc": _LOYALTY_FACE, "mec": "#3f1d6e", "mew": 1.2}
 _IMPROVED_EDGE = "#12a150"
+# 1st edition, A Clash of Kings: a fortification (a stone-coloured pentagon behind the area's
+# mark, edged in its builder's colour) and a one-time order (a dark red box above the order)
+_FORTIFICATION_MARK = {"marker": "p", "ms": 25, "mfc": "#a89a86", "mew": 2.2, "zorder": 3.8}
+_ONE_TIME_FACE = "#7a2222"
 
 
 def _text_colour(background: str) -> str:
@@ -302,6 +306,12 @@ def _legend_handles(
         handles.append(
             key("Iron Bank improvement", marker=_CROWN, mfc="#e0b21f", mec=_IMPROVED_EDGE, mew=2)
         )
+    if "fortifications" in shown:
+        handles.append(
+            key("fortification (builder's edge)", marker="p", mfc="#a89a86", mec=_INK, mew=1.6)
+        )
+    if "one_time" in shown:
+        handles.append(Patch(fc=_ONE_TIME_FACE, ec=_INK, lw=0.6, label="one-time order"))
     return handles
 
 
@@ -367,6 +377,8 @@ def draw_board(
     neutral_armies: Mapping[str, Mapping[Unit, int]] | None = None,
     loyalty: Mapping[str, int] | None = None,
     improvements: Mapping[str, tuple[int, int, int]] | None = None,
+    fortifications: Iterable[str] = (),
+    one_time_orders: Mapping[str, str] | None = None,
     homes: bool = False,
     ports: bool = True,
     title: str | None = None,
@@ -383,7 +395,9 @@ def draw_board(
     loyalty tokens (a violet badge with the count); improvements: {area_id: (crowns added,
     barrels added, castle level change)} the Iron Bank's (green-edged icons). Dragons in
     ``units`` are drawn apart from the other units, a flame-coloured triangle with their
-    count. homes: ring each home area in its house's
+    count. fortifications: area ids holding an A Clash of Kings fortification (a pentagon edged
+    in the colour of the house whose units stand there, its builder); one_time_orders:
+    {area_id: one-time order id} (a dark red box). homes: ring each home area in its house's
     colour with its printed garrison (``Board.home_of``, any house id). ports: False leaves the
     board's port areas out (the 1st-edition board without A Clash of Kings' ports), their
     borders too. North is at the top.
@@ -401,9 +415,11 @@ def draw_board(
     orders = dict(orders or {})
     loyalty = {a: n for a, n in (loyalty or {}).items() if n}
     improvements = {a: v for a, v in (improvements or {}).items() if any(v)}
+    forts = set(fortifications)
+    one_time = dict(one_time_orders or {})
     blocked = {board.index(a) for a in impassable}
     tables = (units, owner, power_tokens, garrisons, neutral_forces, neutral_armies, orders)
-    for table in (*tables, loyalty, improvements):
+    for table in (*tables, loyalty, improvements, forts, one_time):
         for area in table:
             board.index(area)
     shown = np.ones(board.n_areas, dtype=bool)
@@ -415,6 +431,10 @@ def draw_board(
         extras.add("loyalty")
     if improvements:
         extras.add("improvements")
+    if forts:
+        extras.add("fortifications")
+    if one_time:
+        extras.add("one_time")
     xy = _layout(board)
     lo, hi = xy.min(axis=0), xy.max(axis=0)
     span = float(np.ptp(xy, axis=0).max()) or 1.0
@@ -485,6 +505,14 @@ def draw_board(
             top += 17.0
         if area in orders:
             paint.boxed(i, 0, top, orders[area], "#3b3b3b", edge="#c9a227", size=6.0)
+            top += 10.0
+        if area in one_time:
+            label = one_time[area].replace("_", " ")
+            paint.boxed(i, 0, top, label, _ONE_TIME_FACE, edge="#c9a227", size=6.0)
+        if area in forts:
+            builder = owner.get(area)
+            edge = HOUSE_COLOURS[builder] if builder is not None else _INK
+            paint.marker(i, 0, 0, mec=edge, **_FORTIFICATION_MARK)
         if area in garrisons:
             g_house, strength = garrisons[area]
             label = f"G{strength}"
@@ -586,10 +614,10 @@ def draw_setup(setup: Setup, board: Board | None = None, **kwargs: Any) -> Figur
 
 def draw_position(position: Any, **kwargs: Any) -> Figure:
     """Draw a position (``gotsim.engine.position.Position``): units and routed units, control,
-    power tokens, garrisons, neutral forces and armies, impassable areas, orders, and in Mother
-    of Dragons loyalty tokens, dragons and the Iron Bank's improvements; a 1st-edition
-    position without A Clash of Kings' ports (positions carry none of its modules). ``kwargs``
-    go to ``draw_board``."""
+    power tokens, garrisons, neutral forces and armies, impassable areas, orders, in Mother
+    of Dragons loyalty tokens, dragons and the Iron Bank's improvements, and in the 1st edition
+    A Clash of Kings' fortifications and one-time orders (its ports only with that module).
+    ``kwargs`` go to ``draw_board``."""
     from gotsim.engine.position import control
 
     p = position
@@ -618,9 +646,11 @@ def draw_position(position: Any, **kwargs: Any) -> Figure:
         "orders": dict(p.orders),
         "loyalty": dict(p.loyalty),
         "improvements": improved,
+        "fortifications": p.fortifications,
+        "one_time_orders": dict(p.one_time_orders),
         "title": p.name
         or f"A Game of Thrones {p.edition}{named}: round {p.round}, {p.phase.id}{step}",
-        "ports": p.edition != "1e",  # (positions carry no A Clash of Kings module)
+        "ports": p.edition != "1e" or bool(p.variants.get("ports")),
     }
     defaults.update(kwargs)
     return draw_board(p.board, **defaults)
@@ -687,9 +717,10 @@ def save_figure(fig: Figure, path: str | os.PathLike[str], dpi: int = 150) -> Pa
 
 def draw_record(game: Any, **kwargs: Any) -> Figure:
     """Draw the current board of an engine game (``gotsim.engine.game.Game``): units, routed
-    units, control, power tokens, garrisons, neutral forces, impassable areas and orders."""
+    units, control, power tokens, garrisons, neutral forces, impassable areas and orders (with
+    A Clash of Kings' fortifications and one-time orders)."""
     from gotsim.engine.board_state import controller
-    from gotsim.engine.state import ORDER_NAMES
+    from gotsim.engine.state import ONE_TIME_NAMES, ORDER_NAMES
 
     g, t, board = game.record, game.t, game.board
     units: dict[str, tuple[House, Mapping[Unit, int]]] = {}
@@ -700,6 +731,8 @@ def draw_record(game: Any, **kwargs: Any) -> Figure:
     orders: dict[str, str] = {}
     loyalty: dict[str, int] = {}
     improvements: dict[str, tuple[int, int, int]] = {}
+    forts: list[str] = []
+    one_time: dict[str, str] = {}
     for a, area in enumerate(board.area_ids):
         if g.owner[a] >= 0:
             units[area] = (House(int(g.owner[a])), {u: int(g.units[a, u]) for u in Unit})
@@ -719,6 +752,10 @@ def draw_record(game: Any, **kwargs: Any) -> Figure:
         improved = (int(g.crown_bonus[a]), int(g.barrel_bonus[a]), int(g.castle_delta[a]))
         if any(improved):
             improvements[area] = improved
+        if g.fortification[a] > 0:
+            forts.append(area)
+        if g.one_time[a] >= 0:
+            one_time[area] = ONE_TIME_NAMES[int(g.one_time[a])]
     defaults: dict[str, Any] = {
         "units": units,
         "control": control,
@@ -729,6 +766,8 @@ def draw_record(game: Any, **kwargs: Any) -> Figure:
         "orders": orders,
         "loyalty": loyalty,
         "improvements": improvements,
+        "fortifications": forts,
+        "one_time_orders": one_time,
         "title": f"Round {int(g.game_round)}",
         "ports": bool(t.ports),
     }

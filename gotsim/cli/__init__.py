@@ -62,8 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
         "garrisons, neutral forces. With --expansion mod: Mother of Dragons' 7-player start "
         "(Westeros with the Eyrie and the Bite overlays); with --players 8 its 8-player start "
         "(and the Essos side board: dragons, loyalty tokens). With --position FILE: that "
-        "position (docs/positions.md), with its orders, loyalty tokens and the Iron Bank's "
-        "improvements.",
+        "position (docs/positions.md), with its orders, loyalty tokens, the Iron Bank's "
+        "improvements and A Clash of Kings' fortifications and one-time orders.",
     )
     board.add_argument(
         "--position",

@@ -17,8 +17,10 @@ of the Westeros phase. Read back, ``raven_used`` is always false (the record kee
 raven once its moment has passed) and ``kings_court_swap`` is whatever the caller says. A
 1st-edition position resumes (its absent houses' neutral armies become neutral forces of their
 strength, as in ``new_games``), and a 1st-edition record reads back (such a neutral force as
-the army of that strength, ``_neutral_army``) unless its rules hold an A Clash of Kings module,
-whose tokens and options a position does not carry.
+the army of that strength, ``_neutral_army``), A Clash of Kings modules included: their
+fortifications, one-time orders (placed and used), Lion's Cunning's house and the look-ahead
+module's face-up Westeros cards (the rest of each deck shuffled from the seed) are the
+position's.
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ from gotsim.engine.state import (
     N_ORDER_KINDS,
     OBJ_DECK,
     OBJ_SCORED,
+    ONE_TIME_HOUSE,
+    ONE_TIME_TYPE,
     ORDER_COUNT,
     ORDER_NAMES,
     ORDER_SEA_ONLY,
@@ -61,14 +65,16 @@ from gotsim.engine.state import (
     STATE_DTYPE,
     Decision,
     EndReason,
+    OneTimeOrder,
     Phase,
     Restriction,
 )
-from gotsim.engine.tables import board_of, expansion_of, rules_table
+from gotsim.engine.tables import WesterosCard, board_of, expansion_of, rules_table
 from gotsim.rules.cards import house_deck
-from gotsim.rules.ids import House, OrderType, Unit
+from gotsim.rules.ids import AreaKind, House, OrderType, Unit
 from gotsim.rules.iron_bank import LOAN_CARDS
 from gotsim.rules.objectives import Objective
+from gotsim.rules.one_time import ONE_TIME_ICON, ONE_TIME_KINDS, ONE_TIME_OWNER
 from gotsim.rules.setup import load_setup
 from gotsim.rules.units import unit_facts
 from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS, played_card_set
@@ -132,6 +138,12 @@ POSITION_FIELDS: tuple[str, ...] = (
     "debt_left",
     # gifts of power tokens (M19): done in a planning phase once an order stands
     "gift_turn",
+    # 1st edition, A Clash of Kings: fortifications, one-time orders placed and used, the
+    # house Lion's Cunning names (nothing, -1, as new_games leaves them, in other games)
+    "fortification",
+    "one_time",
+    "one_time_used",
+    "lions_cunning",
 )
 
 
@@ -144,6 +156,11 @@ def _check_vocabulary() -> None:
         assert ORDER_COUNT[kind] == token.count and bool(ORDER_STAR[kind]) == token.special
         assert ORDER_TYPE[kind] == token.kind and bool(ORDER_SEA_ONLY[kind]) == token.sea_only
     assert set(RESTRICTION_BIT) == set(RESTRICTIONS)
+    assert tuple(kind.name.lower() for kind in OneTimeOrder) == ONE_TIME_KINDS
+    for k, one_time in enumerate(ONE_TIME_KINDS):
+        owner = ONE_TIME_OWNER[one_time]
+        assert ONE_TIME_HOUSE[k] == (-1 if owner is None else owner), one_time
+        assert ONE_TIME_TYPE[k] == ONE_TIME_ICON[one_time], one_time
 
 
 _check_vocabulary()
@@ -280,7 +297,30 @@ def _position_fields(p: Position) -> NDArray[np.void]:
     # Gifts of power tokens (M19) open the planning phase, before any order is placed
     made = p.variants.get("gift_power") and p.phase == RoundPhase.PLANNING and p.orders
     g["gift_turn"] = GIFTS_DONE if made else 0
+    # A Clash of Kings (1st edition): each fortification is its builder's, the house whose
+    # units stand there (K3)
+    for area in p.fortifications:
+        g["fortification"][board.index(area)] = 1 + p.occupants[area]
+    g["one_time"][:] = -1
+    for area, one_time in p.one_time_orders.items():
+        g["one_time"][board.index(area)] = ONE_TIME_KINDS.index(one_time)
+    for house, kinds in p.one_time_used.items():
+        g["one_time_used"][house] = sum(1 << ONE_TIME_KINDS.index(k) for k in kinds)
+    g["lions_cunning"] = -1 if p.lions_cunning is None else p.lions_cunning
     return g
+
+
+def _face_up_first(games: np.recarray, face_up: tuple[tuple[str, ...], ...]) -> None:
+    """The look-ahead module (K9): each Westeros deck with the position's face-up cards on top,
+    next first, and its other cards after them in the order ``new_games`` shuffled them."""
+    for g in games:
+        for d, cards in enumerate(face_up):
+            rest = [int(c) for c in g["westeros"][d]]
+            top = [int(WesterosCard[card.upper()]) for card in cards]
+            for card in top:
+                rest.remove(card)
+            g["westeros"][d] = top + rest
+            g["westeros_next"][d] = 0
 
 
 def _loans_in_place(games: np.recarray, p: Position) -> None:
@@ -337,6 +377,12 @@ def position_records(p: Position, seeds: Sequence[np.random.SeedSequence]) -> np
         _deck_iv_drawn_first(games, p.deck_iv)
     if p.iron_bank:
         _loans_in_place(games, p)
+    if p.westeros_face_up is not None:
+        _face_up_first(games, p.westeros_face_up)
+    # One-time orders (O2) are placed before the other orders: a planning position with orders
+    # (of either kind) on the board is past their placement
+    if p.variants.get("one_time_orders") and p.phase == RoundPhase.PLANNING:
+        games["plan_one_time_done"] = 1 if (p.orders or p.one_time_orders) else 0
     return games
 
 
@@ -379,11 +425,18 @@ def _house_at(g: Record, pos: int) -> int:
     return int(g.track[0, pos])
 
 
+def _order_at(g: Record, a: int, house: int, order_type: int) -> bool:
+    """Whether ``house``'s units in ``a`` hold an order of ``order_type``, or a one-time order
+    whose icon is that type (A Clash of Kings, O3)."""
+    if g.owner[a] != house:
+        return False
+    if g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == order_type:
+        return True
+    return bool(g.one_time[a] >= 0 and ONE_TIME_TYPE[g.one_time[a]] == order_type)
+
+
 def _has_orders(g: Record, n_areas: int, house: int, order_type: int) -> bool:
-    return any(
-        g.owner[a] == house and g.order[a] >= 0 and ORDER_TYPE[g.order[a]] == order_type
-        for a in range(n_areas)
-    )
+    return any(_order_at(g, a, house, order_type) for a in range(n_areas))
 
 
 def _turn_restartable(g: Record, t: Record, order_type: int) -> bool:
@@ -402,13 +455,7 @@ def _consolidate_restartable(g: Record, t: Record) -> bool:
         house = _house_at(g, pos)
         for a in range(int(t.n_areas)):
             passed = pos < g.loop_house or (pos == g.loop_house and a < g.loop_area)
-            if (
-                passed
-                and a != asked
-                and g.owner[a] == house
-                and g.order[a] >= 0
-                and ORDER_TYPE[g.order[a]] == OrderType.CONSOLIDATE_POWER
-            ):
+            if passed and a != asked and _order_at(g, a, house, OrderType.CONSOLIDATE_POWER):
                 return False
     return True
 
@@ -440,6 +487,8 @@ def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
         return action, ActionStep.CONSOLIDATE_POWER
     if g.combat_area >= 0:
         raise NotAtBoundaryError("a battle is in progress")
+    if t.one_time_orders and g.one_time_stage != 0:
+        raise NotAtBoundaryError("a one-time order is being resolved")
     if (
         phase == Phase.WESTEROS
         and pending == Decision.NONE
@@ -454,8 +503,14 @@ def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
             "the record is in the steps after the action phase (A Feast for Crows' objectives); "
             "the next Westeros phase is the next boundary"
         )
-    if phase == Phase.PLANNING and pending in (Decision.NONE, Decision.PLACE_ORDER):
+    if phase == Phase.PLANNING and pending in (
+        Decision.NONE,
+        Decision.PLACE_ORDER,
+        Decision.ONE_TIME_ORDER,
+    ):
         _planning_reopens(g, t, False)
+        if t.one_time_orders:
+            _placement_reopens(g, t)
         if t.gift_power and g.gift_turn != 0 and (g.order[: t.n_areas] < 0).all():
             raise NotAtBoundaryError(
                 "the gifts of power tokens of this planning phase are made and no order is "
@@ -508,6 +563,57 @@ def _planning_reopens(g: Record, t: Record, planned: bool) -> None:
         )
 
 
+def _placement_reopens(g: Record, t: Record) -> None:
+    """A Clash of Kings' one-time orders are placed before the other orders (O2), and a
+    planning position resumes past their placement only when an order of either kind stands
+    (``position_records``): a record whose placement went on without leaving one, while some
+    house could have placed one, is no boundary (the houses already asked would be asked
+    again)."""
+    n = int(t.n_areas)
+    placed = bool((g.one_time[:n] >= 0).any())
+    ordered = bool((g.order[:n] >= 0).any())
+    if g.plan_one_time_done:
+        if placed or ordered:
+            return
+        asked = range(int(t.players))
+    else:
+        if placed:
+            raise NotAtBoundaryError(
+                "the one-time orders are being placed (a position would resume past their "
+                "placement); the first other order placed is the next boundary"
+            )
+        asked = range(int(g.plan_one_time_turn))
+    if any(_could_place(g, t, _house_at(g, pos)) for pos in asked):
+        raise NotAtBoundaryError(
+            "houses have passed on placing a one-time order and no order stands yet (a "
+            "position there would ask them again); the first order placed is the next boundary"
+        )
+
+
+def _could_place(g: Record, t: Record, house: int) -> bool:
+    """A one-time order of ``house`` could be placed now: a kind of its own not yet used and
+    not forbidden by the round's restriction, and an area of its units outside a port (as
+    ``engine.one_time``'s placement asks)."""
+    if house < 0:
+        return False
+    forbidden = set()
+    if int(g.restrict) & Restriction.NO_RAID:
+        forbidden.add(OrderType.RAID)
+    if int(g.restrict) & Restriction.NO_CONSOLIDATE:
+        forbidden.add(OrderType.CONSOLIDATE_POWER)
+    kinds = [
+        k
+        for k, kind in enumerate(ONE_TIME_KINDS)
+        if ONE_TIME_OWNER[kind] in (None, house)
+        and not (int(g.one_time_used[house]) >> k) & 1
+        and ONE_TIME_ICON[kind] not in forbidden
+    ]
+    return bool(kinds) and any(
+        g.owner[a] == house and unit_count(g, a) > 0 and t.kind[a] != AreaKind.PORT
+        for a in range(int(t.n_areas))
+    )
+
+
 def _left_without_order(g: Record, t: Record, planned: bool) -> bool:
     """Whether the planning phase already passed an area of a house's units that could take an
     order and was left without one (``planned``: every area passed)."""
@@ -533,13 +639,7 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     g, t = _one(g), _one(rules)
     phase, step = boundary(g, t)
     edition = "2e" if t.edition == 2 else "1e"
-    if edition == "1e":
-        modules = [name for name in CLASH_OF_KINGS_VARIANTS if t[name]]
-        if modules:
-            raise PositionError(
-                f"variants: a position carries no A Clash of Kings module ({', '.join(modules)} "
-                "on in this record's rules)"
-            )
+    modules = [name for name in CLASH_OF_KINGS_VARIANTS if edition == "1e" and t[name]]
     expansion = expansion_of(t)
     card_set = played_card_set(expansion, bool(t.adwd_house_cards))
     board = board_of(t)
@@ -573,6 +673,10 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
         for key in ("crown_bonus", "barrel_bonus", "castle_delta"):
             if g[key][a] != 0:
                 record[key] = int(g[key][a])
+        if g.fortification[a] > 0:
+            record["fortification"] = True
+        if g.one_time[a] >= 0:
+            record["one_time_order"] = ONE_TIME_KINDS[int(g.one_time[a])]
         if record:
             areas[board.area_ids[a]] = record
     restrict = int(g.restrict)
@@ -602,6 +706,7 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
             **({"sea_orders": bool(t.sea_orders)} if expansion == "mod" else {}),
             **({"iron_bank": bool(t.iron_bank)} if expansion == "mod" else {}),
             **({"gift_power": bool(t.gift_power)} if expansion == "mod" else {}),
+            **dict.fromkeys(modules, True),
         },
         "round": int(g.game_round),
         "phase": phase.id,
@@ -635,6 +740,21 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
         spec["westeros_deck_iv"] = [ids[int(c)] for c in g.deck4[: int(g.deck4_next)]]
     if t.iron_bank:  # the slots and the loans held; the loan deck's order is hidden
         spec["iron_bank"] = _iron_bank_spec(g, t, houses)
+    if "one_time_orders" in modules:  # the kinds placed so far, Lion's Cunning's house
+        spec["one_time_used"] = {
+            h.id: [k for i, k in enumerate(ONE_TIME_KINDS) if (int(g.one_time_used[h]) >> i) & 1]
+            for h in houses
+        }
+        spec["lions_cunning"] = None if g.lions_cunning < 0 else House(int(g.lions_cunning)).id
+    if "westeros_lookahead" in modules:  # each deck's three face-up cards, next first (K9)
+        size = g.westeros.shape[1]
+        spec["westeros_face_up"] = [
+            [
+                WesterosCard(int(g.westeros[d, (int(g.westeros_next[d]) + i) % size])).name.lower()
+                for i in range(3)
+            ]
+            for d in range(3)
+        ]
     if t.victory_points:  # A Feast for Crows: points and objective cards
         spec["victory_points"] = {h.id: int(g.vp[h]) for h in houses}
         if not _dealing(g, t):

@@ -20,7 +20,7 @@ from gotsim.inputs import FieldChecks, did_you_mean
 from gotsim.rules.board import Board, load_board
 from gotsim.rules.ids import EDITIONS, House, OrderType, Unit
 from gotsim.rules.setup import TRACKS, Setup, load_setup
-from gotsim.rules.variants import expansion_board, played_card_set
+from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS, expansion_board, played_card_set
 
 FORMAT = "gotsim.position/v1"
 VARIANTS: tuple[str, ...] = (
@@ -31,6 +31,7 @@ VARIANTS: tuple[str, ...] = (
     "sea_orders",
     "iron_bank",
     "gift_power",
+    *CLASH_OF_KINGS_VARIANTS,  # (1st edition: fortifications, siege engines, ... three cards)
 )
 TOP_KEYS: tuple[str, ...] = (
     "format",
@@ -58,6 +59,9 @@ TOP_KEYS: tuple[str, ...] = (
     "dragon_boost",
     "westeros_deck_iv",
     "iron_bank",
+    "one_time_used",
+    "lions_cunning",
+    "westeros_face_up",
     "wildling_threat",
     "restriction",
     "impassable",
@@ -88,6 +92,8 @@ AREA_KEYS: tuple[str, ...] = (
     "crown_bonus",
     "barrel_bonus",
     "castle_delta",
+    "fortification",
+    "one_time_order",
 )
 # the Iron Bank of a position: the loan cards face up in the slots and the loans each house holds
 IRON_BANK_KEYS: tuple[str, ...] = ("slots", "loans")
@@ -302,6 +308,20 @@ class Position:
     # Every other loan card is in the loan deck, whose order is not part of a position
     loan_slots: tuple[str | None, ...] | None = None
     loans: Mapping[House, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    # 1st edition, the A Clash of Kings modules (``docs/rules.md`` K1-K10, O1-O12): the land areas
+    # holding a fortification (its builder is the house whose units stand there: it goes when
+    # they leave), the one-time orders on the board (area -> ``rules.one_time`` kind, its
+    # house's), the kinds each house has placed so far this game (those on the board
+    # included), the house Lion's Cunning keeps from acting against Lannister this round, and
+    # with the look-ahead module each Westeros deck's three face-up cards, next first (None: not
+    # fixed, the decks as the seed shuffles them)
+    fortifications: tuple[str, ...] = ()
+    one_time_orders: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    one_time_used: Mapping[House, tuple[str, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    lions_cunning: House | None = None
+    westeros_face_up: tuple[tuple[str, ...], ...] | None = None
 
     def __repr__(self) -> str:
         step = f"/{self.step.id}" if self.step is not None else ""
@@ -429,6 +449,10 @@ def dump_position(position: Position) -> dict[str, Any]:
         for key in IMPROVEMENTS:
             if area in getattr(p, key):
                 record[key] = getattr(p, key)[area]
+        if area in p.fortifications:
+            record["fortification"] = True
+        if area in p.one_time_orders:
+            record["one_time_order"] = p.one_time_orders[area]
         if record:
             areas[area] = record
     out: dict[str, Any] = {"format": FORMAT}
@@ -440,7 +464,8 @@ def dump_position(position: Position) -> dict[str, Any]:
     # (Mother of Dragons' own options always in a Mother of Dragons position: sea orders and
     # gifts are on unless switched off, the Iron Bank's default goes by the player count)
     own_mod = ("sea_orders", "iron_bank", "gift_power")
-    optional = ("adwd_house_cards", "eyrie_port", *own_mod)
+    # (a 1st-edition module only when on, so that positions without them read as before)
+    optional = ("adwd_house_cards", "eyrie_port", *own_mod, *CLASH_OF_KINGS_VARIANTS)
     variants = {
         k: v
         for k, v in p.variants.items()
@@ -483,6 +508,11 @@ def dump_position(position: Position) -> dict[str, Any]:
         bank: dict[str, Any] = {} if p.loan_slots is None else {"slots": list(p.loan_slots)}
         bank["loans"] = {h.id: list(cards) for h, cards in p.loans.items()}
         out["iron_bank"] = bank
+    if p.variants.get("one_time_orders"):  # the kinds placed, Lion's Cunning's house
+        out["one_time_used"] = {h.id: list(kinds) for h, kinds in p.one_time_used.items()}
+        out["lions_cunning"] = None if p.lions_cunning is None else p.lions_cunning.id
+    if p.westeros_face_up is not None:  # the look-ahead module's face-up cards
+        out["westeros_face_up"] = [list(cards) for cards in p.westeros_face_up]
     out.update(
         {
             "wildling_threat": p.wildling_threat,

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from gotsim.data import load_data
 from gotsim.engine.position.model import (
     Position,
     counts_out,
@@ -19,6 +20,8 @@ from gotsim.engine.position.model import (
 )
 from gotsim.rules.board import Board
 from gotsim.rules.ids import AreaKind, House, OrderType, Unit
+
+MAX_DRAGON_STRENGTH = 5  # the round track's dragon strength tokens (M10)
 
 
 def control(position: Position) -> dict[str, House]:
@@ -194,6 +197,7 @@ def battle_from_position(
         "area": area,
         "tides_of_battle": p.variants["tides_of_battle"],
         **({"adwd_house_cards": True} if p.card_set == "adwd" else {}),
+        **_battle_rules(p, area, defender),
         "attacker": attacker_spec,
         "defender": defender_spec,
         "support": supporters,
@@ -202,6 +206,38 @@ def battle_from_position(
         "blade_holder": fiefdoms[0].id,
         "blade_used": p.blade_used,
     }
+
+
+def _battle_rules(p: Position, area: str, defender: House | None) -> dict[str, Any]:
+    """What of the position's round and rules a battle spec reads beside the sides: the wildling
+    threat (Mance Rayder), a dragon's strength this round (Mother of Dragons), and in the 1st
+    edition Rains of Autumn's supporting footmen and the A Clash of Kings modules that change a
+    battle (the defender's own fortification, K2; siege engines, K5; three-card combat, T1)."""
+    out: dict[str, Any] = {"wildling_threat": p.wildling_threat}
+    if p.loyalty_game:
+        out["dragon_strength"] = dragon_strength(p)
+    if p.edition == "1e":
+        if p.restriction == "footmen_no_support":
+            out["rains_of_autumn"] = True
+        if area in p.fortifications and defender is not None and p.occupants.get(area) == defender:
+            out["fortification"] = True
+        for key in ("siege_engines", "three_card_combat"):
+            if p.variants.get(key):
+                out[key] = True
+    return out
+
+
+def dragon_strength(p: Position) -> int:
+    """A dragon's strength in the position's round (Mother of Dragons at 8 players, M10): the
+    dragon strength tokens whose round has come and those moved early, at most 5.
+
+    >>> from gotsim.engine.position import starting_position
+    >>> dragon_strength(starting_position("2e", 8, expansion="mod"))
+    0
+    """
+    scenario = load_data("2e", "expansions.json")["scenarios"]["mother_of_dragons"]
+    by_round = scenario["dragon_strength"]["by_round_default"]
+    return min(MAX_DRAGON_STRENGTH, int(by_round[str(p.round)]) + p.dragon_boost)
 
 
 def _marching_units(

@@ -5,11 +5,12 @@ of an edition and player count."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from gotsim.data import load_data
 from gotsim.engine.position.model import (
     AREA_KEYS,
     FORMAT,
@@ -43,9 +44,11 @@ from gotsim.rules.cards import game_cards, house_deck
 from gotsim.rules.ids import EDITIONS, AreaKind, House, Unit
 from gotsim.rules.iron_bank import LOAN_CARDS, N_SLOTS, STARTING_POWER_TOKENS
 from gotsim.rules.objectives import Objective
+from gotsim.rules.one_time import ONE_TIME_ICON, ONE_TIME_KINDS, ONE_TIME_OWNER, kinds_of
 from gotsim.rules.setup import TRACKS, Setup, SetupDataError, load_setup
 from gotsim.rules.units import unit_facts
 from gotsim.rules.variants import (
+    CLASH_OF_KINGS_VARIANTS,
     EXPANSION_PLAYER_COUNTS,
     Rules,
     expansion_board,
@@ -57,6 +60,30 @@ from gotsim.rules.variants import (
 CardsByHouse = dict[House, tuple[str, ...]]
 MAX_LOYALTY = 20  # loyalty tokens on the board at most (``components.loyalty_tokens``)
 MAX_DRAGON_BOOST = 5  # dragon strength tokens (the round track holds five)
+MAX_FORTIFICATIONS = 9  # A Clash of Kings' fortification tokens, for all houses (K1)
+FACE_UP = 3  # the look-ahead module's face-up cards per Westeros deck (K9)
+THREE_CARDS = 3  # three-card combat: a hand never holds fewer (T2)
+
+
+def siege_engine_limit(edition: str, house: House, modules: Collection[str]) -> int | None:
+    """A 1st-edition house's siege engines with the A Clash of Kings ``siege_engines`` module
+    (K5: the data's ``unit_limits_with_clash_of_kings``); None where the setup's limit holds."""
+    if edition != "1e" or "siege_engines" not in modules:
+        return None
+    limits = load_data("1e", "setup.json")["houses"][house.id]["unit_limits_with_clash_of_kings"]
+    return int(limits["siege_engine"])
+
+
+def needs_module(where: str, what: str, module: str) -> Exception:
+    """The one line refusing a 1st-edition position's ``what`` without its A Clash of Kings
+    ``module``."""
+    return fail(where, f"{what} come with the A Clash of Kings module (variants.{module})")
+
+
+def westeros_decks(edition: str) -> tuple[dict[str, int], ...]:
+    """Each Westeros deck's card ids with their counts (I, II, III)."""
+    decks = load_data(edition, "westeros_cards.json")["decks"]
+    return tuple({c["id"]: int(c["count"]) for c in deck["cards"]} for deck in decks)
 
 
 def _read_spec(source: Mapping[str, Any] | str | Path) -> Mapping[str, Any]:
@@ -122,6 +149,7 @@ class _Reader:
             raise fail("players", str(exc)) from None
         self.houses = self.setup.houses
         variants = self.variants()
+        self.modules = frozenset(n for n in CLASH_OF_KINGS_VARIANTS if variants[n])
         self.card_set = played_card_set(self.expansion, variants["adwd_house_cards"])
         self.sea_orders: bool = variants["sea_orders"]  # Mother of Dragons' sea order tokens
         self.bank: bool = variants["iron_bank"]  # Mother of Dragons' Iron Bank
@@ -225,6 +253,10 @@ class _Reader:
         areas = self.areas(phase, set(impassable))
         taken, boost, deck_iv = self.loyalty(round_, phase, areas["loyalty"])
         loan_slots, loans = self.iron_bank(round_)
+        used, lions = self.one_time(
+            phase, step, areas["one_time_orders"], areas["occupants"], restriction
+        )
+        face_up = self.face_up()
         position = Position(
             edition=self.edition,
             players=self.players,
@@ -265,6 +297,11 @@ class _Reader:
             **{key: MappingProxyType(areas[key]) for key in IMPROVEMENTS},
             loan_slots=loan_slots,
             loans=MappingProxyType(loans),
+            fortifications=tuple(areas["fortifications"]),
+            one_time_orders=MappingProxyType(areas["one_time_orders"]),
+            one_time_used=MappingProxyType(used),
+            lions_cunning=lions,
+            westeros_face_up=face_up,
         )
         _check_board(position, self.setup)
         return position
@@ -483,6 +520,12 @@ class _Reader:
             raise fail("variants.gift_power", "a Mother of Dragons option (expansion mod)")
         if out["iron_bank"] and self.expansion != "mod":
             raise fail("variants.iron_bank", "a Mother of Dragons option (expansion mod)")
+        for name in CLASH_OF_KINGS_VARIANTS:
+            if out[name] and self.edition != "1e":
+                raise fail(
+                    f"variants.{name}",
+                    "a 1st-edition module (A Clash of Kings); this is a 2e position",
+                )
         return out
 
     def phase(self) -> tuple[RoundPhase, ActionStep | None]:
@@ -571,6 +614,13 @@ class _Reader:
             hand = tuple(c for c in deck if seen[c] == "hands")
             if not hand:
                 raise fail(f"hands.{house.id}", "a hand is never empty (discards come back)")
+            least = min(THREE_CARDS, len(deck))
+            if "three_card_combat" in self.modules and len(hand) < least:
+                raise fail(
+                    f"hands.{house.id}",
+                    f"with three-card combat a hand never holds fewer than {least} cards (the "
+                    "discards come back)",
+                )
             hands[house] = hand
             discards[house] = tuple(c for c in deck if seen[c] == "discards")
             gone = tuple(c for c in deck if seen[c] == "out_of_game")
@@ -619,8 +669,11 @@ class _Reader:
                 "neutral_armies",
                 "loyalty",
                 *IMPROVEMENTS,
+                "fortifications",
+                "one_time_orders",
             )
         }
+        modules = self.modules
         tokens = order_tokens(self.edition, sea_orders=self.sea_orders, iron_bank=self.bank)
         for area_id in sorted(raw, key=lambda a: board.area_index.get(a, -1)):
             where = f"areas.{area_id}"
@@ -633,6 +686,8 @@ class _Reader:
             if area_id in impassable:
                 raise fail(where, f"{area_id} cannot be entered with {self.players} players")
             i = board.index(area_id)
+            if self.edition == "1e" and board.kind[i] == AreaKind.PORT and "ports" not in modules:
+                raise needs_module(where, "the 1st edition's ports", "ports")
             units = self.unit_counts(record.get("units", {}), f"{where}.units", i)
             routed = self.unit_counts(record.get("routed", {}), f"{where}.routed", i)
             occupant: House | None = None
@@ -711,7 +766,170 @@ class _Reader:
                     value = self.improvement(record[key], key, area_id)
                     if value:
                         out[key][area_id] = value
+            if read_bool(record.get("fortification", False), f"{where}.fortification"):
+                self.fortification(area_id, occupant)
+                out["fortifications"][area_id] = True
+            if "one_time_order" in record:
+                kind = self.one_time_order(record["one_time_order"], area_id, occupant, phase)
+                out["one_time_orders"][area_id] = kind
+        if len(out["fortifications"]) > MAX_FORTIFICATIONS:
+            raise fail(
+                "areas",
+                f"{len(out['fortifications'])} fortifications on the board; the module has "
+                f"{MAX_FORTIFICATIONS} tokens",
+            )
         return out
+
+    def fortification(self, area_id: str, occupant: House | None) -> None:
+        """A Clash of Kings (K1-K3): on land, where its builder's units stand."""
+        where = f"areas.{area_id}.fortification"
+        if "fortifications" not in self.modules:
+            raise needs_module(where, "fortifications", "fortifications")
+        if self.board.kind[self.board.index(area_id)] != AreaKind.LAND:
+            raise fail(where, "fortifications stand on land areas only")
+        if occupant is None:
+            raise fail(
+                where,
+                "a fortification stands only with its builder's units (it goes when they leave)",
+            )
+
+    def one_time_order(
+        self, value: Any, area_id: str, occupant: House | None, phase: RoundPhase
+    ) -> str:
+        """A Clash of Kings (O1, O2): the kind of one of its house's one-time orders, on an area
+        holding that house's units, never a port; placed in the planning phase before the other
+        orders, gone by the round's end."""
+        where = f"areas.{area_id}.one_time_order"
+        if "one_time_orders" not in self.modules:
+            raise needs_module(where, "one-time orders", "one_time_orders")
+        if not isinstance(value, str) or value not in ONE_TIME_KINDS:
+            raise fail(
+                where,
+                f"unknown one-time order {value!r} (known: {', '.join(ONE_TIME_KINDS)})"
+                f"{hint(value, ONE_TIME_KINDS)}",
+            )
+        if occupant is None:
+            raise fail(where, "a one-time order needs units of its house here")
+        if value not in kinds_of(occupant):
+            owner = ONE_TIME_OWNER[value]
+            raise fail(
+                where,
+                f"{value} is {owner.id if owner else 'nobody'}'s one-time order, not "
+                f"{occupant.id}'s",
+            )
+        if self.board.kind[self.board.index(area_id)] == AreaKind.PORT:
+            raise fail(where, "one-time orders never go in a port")
+        if phase == RoundPhase.WESTEROS:
+            raise fail(where, "no orders stand in the westeros phase")
+        return value
+
+    def one_time(
+        self,
+        phase: RoundPhase,
+        step: ActionStep | None,
+        placed: Mapping[str, str],
+        occupants: Mapping[str, House],
+        restriction: str | None,
+    ) -> tuple[dict[House, tuple[str, ...]], House | None]:
+        """A Clash of Kings one-time orders (O1-O7): ``one_time_used``, the kinds each house has
+        placed this game (each once; those on the board among them), and ``lions_cunning``, the
+        house Lion's Cunning keeps from acting against Lannister this round (after it resolved
+        in the raid step)."""
+        if "one_time_orders" not in self.modules:
+            for key in ("one_time_used", "lions_cunning"):
+                if key in self.spec:
+                    raise needs_module(key, "one-time orders", "one_time_orders")
+            return {}, None
+        used: dict[House, tuple[str, ...]] = {}
+        for house, listed in self.per_house("one_time_used", required=False).items():
+            where = f"one_time_used.{house.id}"
+            if not isinstance(listed, list):
+                raise fail(where, "must be the list of one-time orders the house has placed")
+            own = kinds_of(house)
+            for i, kind in enumerate(listed):
+                if not isinstance(kind, str) or kind not in own:
+                    raise fail(
+                        f"{where}[{i}]",
+                        f"{kind!r} is not one of {house.id}'s one-time orders "
+                        f"({', '.join(own)}){hint(kind, own)}",
+                    )
+                if kind in listed[:i]:
+                    raise fail(f"{where}[{i}]", f"{kind} is placed once a game")
+            if listed:
+                used[house] = tuple(k for k in ONE_TIME_KINDS if k in listed)
+        on_board: dict[House, str] = {}
+        for area_id, kind in placed.items():
+            where = f"areas.{area_id}.one_time_order"
+            house = occupants[area_id]
+            if kind not in used.get(house, ()):
+                raise fail(
+                    where, f"{kind} stands on the board, so one_time_used.{house.id} lists it"
+                )
+            if house in on_board:
+                raise fail(
+                    where, f"{house.id} places one one-time order a round ({on_board[house]} too)"
+                )
+            on_board[house] = kind
+            icon = ONE_TIME_ICON[kind]
+            if step is not None and icon in RESOLVED_BEFORE[step]:
+                raise fail(
+                    where, f"{kind} resolves in the {icon.id} step, before the {step.id} step"
+                )
+            blocked = RESTRICTIONS.get(restriction or "", (None, None))
+            if blocked[0] == icon and blocked[1] is None:
+                raise fail(where, f"{kind} is forbidden this round (restriction {restriction})")
+        raw = self.spec.get("lions_cunning")
+        if raw is None:
+            return used, None
+        where = "lions_cunning"
+        target = self.house(raw, where)
+        if target == House.LANNISTER:
+            raise fail(where, "Lion's Cunning keeps another house from acting against Lannister")
+        if phase != RoundPhase.ACTION:
+            raise fail(where, "Lion's Cunning acts in the action phase, from the raid step")
+        if (
+            "lions_cunning" not in used.get(House.LANNISTER, ())
+            or "lions_cunning" in placed.values()
+        ):
+            raise fail(
+                where,
+                "Lion's Cunning names a house once resolved (one_time_used.lannister lists it, "
+                "and it no longer stands on the board)",
+            )
+        return used, target
+
+    def face_up(self) -> tuple[tuple[str, ...], ...] | None:
+        """The look-ahead module (K9): each Westeros deck's three face-up cards, next first;
+        left out, the decks fall as the seed shuffles them."""
+        raw = self.spec.get("westeros_face_up")
+        where = "westeros_face_up"
+        if "westeros_lookahead" not in self.modules:
+            if raw is not None:
+                raise needs_module(where, "face-up Westeros cards", "westeros_lookahead")
+            return None
+        if raw is None:
+            return None
+        decks = westeros_decks(self.edition)
+        if not isinstance(raw, list) or len(raw) != len(decks):
+            raise fail(
+                where, f"must be {len(decks)} lists (decks I, II, III) of {FACE_UP} card ids each"
+            )
+        out = []
+        for d, (cards, deck) in enumerate(zip(raw, decks, strict=True)):
+            at = f"{where}[{d}]"
+            if not isinstance(cards, list) or len(cards) != FACE_UP:
+                raise fail(at, f"must list the deck's {FACE_UP} face-up cards, next first")
+            for i, card in enumerate(cards):
+                if not isinstance(card, str) or card not in deck:
+                    raise fail(
+                        f"{at}[{i}]",
+                        f"{card!r} is not a card of Westeros deck {'I' * (d + 1)}"
+                        f"{hint(card, deck)}",
+                    )
+                if cards[: i + 1].count(card) > deck[card]:
+                    raise fail(f"{at}[{i}]", f"deck {'I' * (d + 1)} holds {deck[card]} {card}")
+            out.append(tuple(cards))
+        return tuple(out)
 
     def improvement(self, value: Any, key: str, area_id: str) -> int:
         """An Iron Bank improvement of a land area (``docs/rules.md`` IB9): crowns or barrels
@@ -853,6 +1071,15 @@ def _check_board(p: Position, setup: Setup) -> None:
                 p.units.get(a, {}).get(unit, 0) + p.routed.get(a, {}).get(unit, 0) for a in where
             )
             limit = setup.unit_limits[house].get(unit, 0)
+            if unit == Unit.SIEGE_ENGINE:
+                modules = [n for n in CLASH_OF_KINGS_VARIANTS if p.variants.get(n)]
+                limit = siege_engine_limit(p.edition, house, modules) or limit
+                if total and p.edition == "1e" and "siege_engines" not in modules:
+                    raise needs_module(
+                        f"areas.{where[0]}.units.siege_engine",
+                        "the 1st edition's siege engines",
+                        "siege_engines",
+                    )
             if total > limit:
                 counts = ", ".join(
                     f"{a} {p.units.get(a, {}).get(unit, 0) + p.routed.get(a, {}).get(unit, 0)}"
@@ -929,11 +1156,14 @@ def starting_position(
     kings_court_swap: bool = False,
     expansion: str | None = None,
     iron_bank: bool | None = None,
+    modules: Collection[str] = (),
 ) -> Position:
     """The position at the start of round 1 (planning phase), built from ``load_setup``
     (``expansion``: a 2nd-edition expansion's own start, with its house cards; ``iron_bank``:
     Mother of Dragons with or without the Iron Bank, by default as the rules have it, on at 8
-    players: 7 power tokens in hand, the loan slots dealt when the game resumes).
+    players: 7 power tokens in hand, the loan slots dealt when the game resumes; ``modules``:
+    the 1st edition's A Clash of Kings modules in play, ``rules.variants.CLASH_OF_KINGS_VARIANTS``
+    names, the face-up Westeros cards of the look-ahead module left to the seed).
 
     >>> p = starting_position("2e", 4)
     >>> p.neutral_forces["storms_end"], p.power[House.STARK], p.wildling_threat
@@ -943,6 +1173,12 @@ def starting_position(
     (True, 7, None)
     """
     setup = load_setup(edition, players, kings_court_swap=kings_court_swap, expansion=expansion)
+    for name in modules:
+        if name not in CLASH_OF_KINGS_VARIANTS:
+            known = ", ".join(CLASH_OF_KINGS_VARIANTS)
+            raise fail("variants", f"unknown A Clash of Kings module {name!r} (known: {known})")
+        if edition != "1e":
+            raise fail(f"variants.{name}", "a 1st-edition module (A Clash of Kings)")
     bank = iron_bank_default(setup.expansion, players) if iron_bank is None else iron_bank
     if bank and setup.expansion != "mod":
         raise fail("variants.iron_bank", "a Mother of Dragons option (expansion mod)")
@@ -972,6 +1208,7 @@ def starting_position(
                 "sea_orders": setup.expansion == "mod",
                 "iron_bank": bank,
                 "gift_power": setup.expansion == "mod",
+                **{name: name in modules for name in CLASH_OF_KINGS_VARIANTS},
             }
         ),
         round=1,
