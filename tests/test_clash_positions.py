@@ -37,12 +37,12 @@ from gotsim.engine.position import (
     load_position,
     starting_position,
 )
-from gotsim.engine.position.queries import dragon_strength
+from gotsim.engine.position.queries import _can_reach, dragon_strength
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision, Phase
 from gotsim.engine.tables import WesterosCard, rules_table
 from gotsim.play.runner import play_random_one
-from gotsim.rules.ids import AreaKind, House
+from gotsim.rules.ids import AreaKind, House, Unit
 from gotsim.rules.variants import CLASH_OF_KINGS_VARIANTS
 
 ALL = dict.fromkeys(CLASH_OF_KINGS_VARIANTS, True)
@@ -474,3 +474,45 @@ def test_the_example_position_plays_on() -> None:
     assert dataclasses.replace(back, name=p.name, description=p.description) == p
     assert play_random_one(games[0], t, 1_000_000) > 0
     assert games[0].done and violations(games[0], t) == []
+
+
+def test_siege_engines_never_sail_and_dragons_fly() -> None:
+    """Battles drawn from positions reach as the engine marches: a 1st-edition siege engine
+    never takes ship transport (K5), while a footman beside it may; a Mother of Dragons army of
+    dragons alone flies to any land area (M11), and one with a footman does not."""
+    start = _module_start()
+    board = load_position(start).board
+    taken = set(start["areas"])
+    land, sea = AreaKind.LAND, AreaKind.SEA
+    a, s, t = next(
+        (a, s, t)
+        for a in range(board.n_areas)
+        for s in np.flatnonzero(board.adjacency[a])
+        for t in np.flatnonzero(board.adjacency[s])
+        if board.kind[a] == land
+        and board.kind[s] == sea
+        and board.kind[t] == land
+        and t != a
+        and not board.adjacency[a, t]
+        and not {board.area_ids[x] for x in (a, s, t)} & taken
+    )
+    start["areas"][board.area_ids[a]] = {
+        "house": "stark",
+        "units": {"footman": 1, "siege_engine": 1},
+    }
+    start["areas"][board.area_ids[s]] = {"house": "stark", "units": {"ship": 1}}
+    p = load_position(start)
+    assert _can_reach(p, House.STARK, a, int(t), False, [Unit.FOOTMAN])
+    assert not _can_reach(p, House.STARK, a, int(t), False, [Unit.FOOTMAN, Unit.SIEGE_ENGINE])
+    assert not _can_reach(p, House.STARK, a, int(t), False, [Unit.SIEGE_ENGINE])
+
+    spec = dump_position(starting_position("2e", 8, expansion="mod"))
+    spec.update(round=3, phase="action", step="march", westeros_deck_iv=list(deck_iv_cards()[:2]))
+    spec["iron_bank"] = {"slots": [None, None, None], "loans": {}}
+    spec["areas"]["the_rhoyne"]["order"] = "march+0"
+    spec["areas"]["pentos"]["order"] = "march-1"
+    p = load_position(spec)
+    battle = battle_from_position(p, "dragonstone", attacker="targaryen", from_area="the_rhoyne")
+    assert battle["attacker"]["units"] == {"dragon": 2} and battle["dragon_strength"] == 1
+    with pytest.raises(PositionError, match="cannot reach dragonstone"):
+        battle_from_position(p, "dragonstone", attacker="targaryen", from_area="pentos")

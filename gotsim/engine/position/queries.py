@@ -3,7 +3,7 @@ spec of a march drawn from it (reach, support, the defender)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import numpy as np
@@ -80,13 +80,18 @@ def _area_arg(value: str, where: str, board: Board) -> int:
     return board.index(value)
 
 
-def _can_reach(p: Position, house: House, start: int, target: int, ships: bool) -> bool:
+def _can_reach(
+    p: Position, house: House, start: int, target: int, ships: bool, units: Collection[Unit] = ()
+) -> bool:
     """Whether units marching from ``start`` can enter ``target``: next door, or for land units
-    along a chain of seas holding the house's ships."""
+    along a chain of seas holding the house's ships (never 1st-edition siege engines, K5); an
+    army of dragons alone flies to any land area (Mother of Dragons, M11)."""
     board = p.board
     if board.adjacency[start, target]:
         return True
-    if ships:
+    if units and set(units) == {Unit.DRAGON}:
+        return bool(board.kind[target] == AreaKind.LAND)
+    if ships or (p.edition == "1e" and Unit.SIEGE_ENGINE in units):
         return False
     seen: set[int] = set()
     frontier = [
@@ -150,7 +155,7 @@ def battle_from_position(
     if ships != (board.kind[target] == AreaKind.SEA):
         what = "ships" if ships else "land units"
         raise fail("area", f"{what} cannot march into {area}")
-    if not _can_reach(p, house, start, target, ships):
+    if not _can_reach(p, house, start, target, ships, marching):
         raise fail("area", f"{house.id} units in {from_area} cannot reach {area}")
 
     defender, defender_spec = _defender(p, area, house)
