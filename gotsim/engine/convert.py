@@ -639,6 +639,11 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     g, t = _one(g), _one(rules)
     phase, step = boundary(g, t)
     edition = "2e" if t.edition == 2 else "1e"
+    if t.vassals:
+        raise PositionError(
+            "variants: a position carries no vassals (their commanders, orders and cards), and "
+            "this record's rules play with them"
+        )
     modules = [name for name in CLASH_OF_KINGS_VARIANTS if edition == "1e" and t[name]]
     expansion = expansion_of(t)
     card_set = played_card_set(expansion, bool(t.adwd_house_cards))
