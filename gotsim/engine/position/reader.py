@@ -5,7 +5,7 @@ of an edition and player count."""
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -78,6 +78,22 @@ def needs_module(where: str, what: str, module: str) -> Exception:
     """The one line refusing a 1st-edition position's ``what`` without its A Clash of Kings
     ``module``."""
     return fail(where, f"{what} come with the A Clash of Kings module (variants.{module})")
+
+
+def _ids_within(
+    listed: list[Any],
+    where: str,
+    allowed: Mapping[str, int],
+    what: str,
+    too_many: Callable[[str, int], str],
+) -> None:
+    """Each item of ``listed`` one of ``allowed``'s ids, listed at most its count of times; else
+    one line (``what`` the ids are; ``too_many(id, count)`` the line for one copy too many)."""
+    for i, item in enumerate(listed):
+        if not isinstance(item, str) or item not in allowed:
+            raise fail(f"{where}[{i}]", f"{item!r} is not {what}{hint(item, list(allowed))}")
+        if listed[: i + 1].count(item) > allowed[item]:
+            raise fail(f"{where}[{i}]", too_many(item, allowed[item]))
 
 
 def westeros_decks(edition: str) -> tuple[dict[str, int], ...]:
@@ -846,15 +862,13 @@ class _Reader:
             if not isinstance(listed, list):
                 raise fail(where, "must be the list of one-time orders the house has placed")
             own = kinds_of(house)
-            for i, kind in enumerate(listed):
-                if not isinstance(kind, str) or kind not in own:
-                    raise fail(
-                        f"{where}[{i}]",
-                        f"{kind!r} is not one of {house.id}'s one-time orders "
-                        f"({', '.join(own)}){hint(kind, own)}",
-                    )
-                if kind in listed[:i]:
-                    raise fail(f"{where}[{i}]", f"{kind} is placed once a game")
+            _ids_within(
+                listed,
+                where,
+                dict.fromkeys(own, 1),
+                f"one of {house.id}'s one-time orders ({', '.join(own)})",
+                lambda kind, _: f"{kind} is placed once a game",
+            )
             if listed:
                 used[house] = tuple(k for k in ONE_TIME_KINDS if k in listed)
         on_board: dict[House, str] = {}
@@ -919,15 +933,12 @@ class _Reader:
             at = f"{where}[{d}]"
             if not isinstance(cards, list) or len(cards) != FACE_UP:
                 raise fail(at, f"must list the deck's {FACE_UP} face-up cards, next first")
-            for i, card in enumerate(cards):
-                if not isinstance(card, str) or card not in deck:
-                    raise fail(
-                        f"{at}[{i}]",
-                        f"{card!r} is not a card of Westeros deck {'I' * (d + 1)}"
-                        f"{hint(card, deck)}",
-                    )
-                if cards[: i + 1].count(card) > deck[card]:
-                    raise fail(f"{at}[{i}]", f"deck {'I' * (d + 1)} holds {deck[card]} {card}")
+            name = "I" * (d + 1)
+
+            def too_many(card: str, n: int, name: str = name) -> str:
+                return f"deck {name} holds {n} {card}"
+
+            _ids_within(cards, at, deck, f"a card of Westeros deck {name}", too_many)
             out.append(tuple(cards))
         return tuple(out)
 
