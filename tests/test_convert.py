@@ -465,24 +465,6 @@ def test_first_edition_module_records_read_back_with_their_modules() -> None:
     assert position_from_record(record_from_position(p), rules) == p
 
 
-@pytest.mark.parametrize(("players", "extra"), [(4, {}), (5, {"eight_houses": True})])
-def test_records_with_vassals_are_refused(players: int, extra: dict[str, bool]) -> None:
-    """A game with vassals is not read back as a position (which would name every house a
-    player and resume a game without vassals): one line says so."""
-    expansion = "mod" if extra else None
-    variants = {"vassals": True, **extra}
-    rules = rules_table("2e", players, variants, expansion)
-    games = new_games(
-        [np.random.SeedSequence(0, spawn_key=(0,))],
-        players=players,
-        expansion=expansion,
-        vassals=True,
-        eight_houses=bool(extra),
-    )
-    with pytest.raises(PositionError, match=r"^variants: a position carries no vassals"):
-        position_from_record(games, rules)
-
-
 @pytest.mark.parametrize(
     ("change", "message"),
     [

@@ -379,6 +379,7 @@ def draw_board(
     improvements: Mapping[str, tuple[int, int, int]] | None = None,
     fortifications: Iterable[str] = (),
     one_time_orders: Mapping[str, str] | None = None,
+    vassals: Mapping[House, House | None] | None = None,
     homes: bool = False,
     ports: bool = True,
     title: str | None = None,
@@ -397,7 +398,8 @@ def draw_board(
     ``units`` are drawn apart from the other units, a flame-coloured triangle with their
     count. fortifications: area ids holding an A Clash of Kings fortification (a pentagon edged
     in the colour of the house whose units stand there, its builder); one_time_orders:
-    {area_id: one-time order id} (a dark red box). homes: ring each home area in its house's
+    {area_id: one-time order id} (a dark red box). vassals: {vassal: its commander or None}, named
+    so in the legend ("Tyrell (vassal of Baratheon)"). homes: ring each home area in its house's
     colour with its printed garrison (``Board.home_of``, any house id). ports: False leaves the
     board's port areas out (the 1st-edition board without A Clash of Kings' ports), their
     borders too. North is at the top.
@@ -537,7 +539,16 @@ def draw_board(
     played = sorted(
         {*owner.values(), *power_tokens.values(), *(h for h, _ in garrisons.values())}
     ) or ([] if homes else list(BASE_HOUSES))  # an empty board: the base game's houses
-    legend_houses = [(h.name.title(), HOUSE_COLOURS[h]) for h in played]
+    vassals = dict(vassals or {})
+
+    def label_of(h: House) -> str:
+        if h not in vassals:
+            return h.name.title()
+        commander = vassals[h]
+        of = "" if commander is None else f" of {commander.name.title()}"
+        return f"{h.name.title()} (vassal{of})"
+
+    legend_houses = [(label_of(h), HOUSE_COLOURS[h]) for h in played]
     if homes:
         named = {h.id for h in played}
         for home_house in dict.fromkeys(h for h in board.home_of if h is not None):
@@ -648,6 +659,7 @@ def draw_position(position: Any, **kwargs: Any) -> Figure:
         "improvements": improved,
         "fortifications": p.fortifications,
         "one_time_orders": dict(p.one_time_orders),
+        "vassals": {v: p.commanders.get(v) for v in p.vassals},
         "title": p.name
         or f"A Game of Thrones {p.edition}{named}: round {p.round}, {p.phase.id}{step}",
         "ports": p.edition != "1e" or bool(p.variants.get("ports")),

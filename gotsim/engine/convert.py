@@ -70,6 +70,7 @@ from gotsim.engine.state import (
     Restriction,
 )
 from gotsim.engine.tables import WesterosCard, board_of, expansion_of, rules_table
+from gotsim.engine.vassals import CLAIMS_DONE
 from gotsim.rules.cards import house_deck
 from gotsim.rules.ids import AreaKind, House, OrderType, Unit
 from gotsim.rules.iron_bank import LOAN_CARDS
@@ -144,6 +145,11 @@ POSITION_FIELDS: tuple[str, ...] = (
     "one_time",
     "one_time_used",
     "lions_cunning",
+    # vassals: each vassal's commander and the claims' place (done in a planning position with
+    # an order standing, V2; -1 and 0 without vassals, as new_games leaves them)
+    "commander",
+    "claim_turn",
+    "claim_left",
 )
 
 
@@ -292,7 +298,7 @@ def _position_fields(p: Position) -> NDArray[np.void]:
     # at the start of a Westeros phase (a boundary never stands in the middle of it), done
     # (every house in turn order charged) in the phases after it, not yet in round 1
     paid = p.iron_bank and p.round > 1 and p.phase != RoundPhase.WESTEROS
-    g["debt_pos"] = p.players + 1 if paid else 0
+    g["debt_pos"] = len(p.houses) + 1 if paid else 0  # (every house on the tracks, vassals too)
     g["debt_left"] = 0
     # Gifts of power tokens (M19) open the planning phase, before any order is placed
     made = p.variants.get("gift_power") and p.phase == RoundPhase.PLANNING and p.orders
@@ -307,6 +313,14 @@ def _position_fields(p: Position) -> NDArray[np.void]:
     for house, kinds in p.one_time_used.items():
         g["one_time_used"][house] = sum(1 << ONE_TIME_KINDS.index(k) for k in kinds)
     g["lions_cunning"] = -1 if p.lions_cunning is None else p.lions_cunning
+    g["commander"][:] = -1
+    for vassal, commander in p.commanders.items():
+        g["commander"][vassal] = commander
+    # the claims open the planning phase and their place goes back to 0 when it ends: done in a
+    # planning position that names the commanders (an order stands), else not begun
+    claimed = p.phase == RoundPhase.PLANNING and bool(p.commanders)
+    g["claim_turn"] = CLAIMS_DONE if claimed else 0
+    g["claim_left"] = 0
     return g
 
 
@@ -361,6 +375,8 @@ def position_records(p: Position, seeds: Sequence[np.random.SeedSequence]) -> np
         edition=p.edition,
         players=p.players,
         expansion=p.expansion,
+        vassals=bool(p.variants.get("vassals")),
+        eight_houses=bool(p.variants.get("eight_houses")),
         iron_bank=p.iron_bank,
     )
     fields = _position_fields(p)
@@ -511,6 +527,8 @@ def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
         _planning_reopens(g, t, False)
         if t.one_time_orders:
             _placement_reopens(g, t)
+        if t.vassals:
+            _claims_reopen(g, t)
         if t.gift_power and g.gift_turn != 0 and (g.order[: t.n_areas] < 0).all():
             raise NotAtBoundaryError(
                 "the gifts of power tokens of this planning phase are made and no order is "
@@ -560,6 +578,23 @@ def _planning_reopens(g: Record, t: Record, planned: bool) -> None:
             "1st edition: an area was left without an order, which a position cannot tell from "
             "an area still to be given one (planning would ask again); the raid step is the "
             "next boundary"
+        )
+
+
+def _claims_reopen(g: Record, t: Record) -> None:
+    """Vassals are claimed at the start of each planning phase (V2), and a planning position
+    names their commanders, the claims made, only once an order stands (``position_records``):
+    a record in the middle of the claims, or past them with no order placed, is no boundary."""
+    if g.claim_turn == 0:
+        return
+    if g.claim_turn != CLAIMS_DONE:
+        raise NotAtBoundaryError(
+            "the vassals are being claimed; the first order placed is the next boundary"
+        )
+    if not (g.order[: int(t.n_areas)] >= 0).any():
+        raise NotAtBoundaryError(
+            "the vassals are claimed and no order is placed yet (a position there would claim "
+            "them again); the first order placed is the next boundary"
         )
 
 
@@ -639,17 +674,14 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     g, t = _one(g), _one(rules)
     phase, step = boundary(g, t)
     edition = "2e" if t.edition == 2 else "1e"
-    if t.vassals:
-        raise PositionError(
-            "variants: a position carries no vassals (their commanders, orders and cards), and "
-            "this record's rules play with them"
-        )
     modules = [name for name in CLASH_OF_KINGS_VARIANTS if edition == "1e" and t[name]]
     expansion = expansion_of(t)
     card_set = played_card_set(expansion, bool(t.adwd_house_cards))
     board = board_of(t)
-    players = int(t.players)
     houses = [House(h) for h in range(len(House)) if g.in_play[h]]
+    vassals = [h for h in houses if t.vassals and t.vassal[h]]
+    on_tracks = int(t.players)  # (with vassals: every house of the board)
+    players = on_tracks - len(vassals)
     # (1st edition, 3 and 4 players: the absent houses' units, neutral forces in the record)
     armies = load_setup(edition, players).neutral_armies if edition == "1e" else {}
     areas: dict[str, dict[str, Any]] = {}
@@ -692,6 +724,8 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     discards: dict[str, list[str]] = {}
     out_of_game: dict[str, list[str]] = {}  # Mother of Dragons: in neither hand nor discards
     for house in houses:
+        if house in vassals and not g.discard[house]:
+            continue  # (a vassal's own house cards, never played, left out while whole: V12)
         deck = [card.id for card in house_deck(edition, house, card_set)]
         held = int(g.hand[house])
         hands[house.id] = [c for i, c in enumerate(deck) if (held >> i) & 1]
@@ -712,6 +746,9 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
             **({"iron_bank": bool(t.iron_bank)} if expansion == "mod" else {}),
             **({"gift_power": bool(t.gift_power)} if expansion == "mod" else {}),
             **dict.fromkeys(modules, True),
+            **({"vassals": True} if vassals else {}),
+            # (the 8-house board with vassals: Mother of Dragons' board for 8, fewer playing)
+            **({"eight_houses": True} if vassals and board.name == "mod8" else {}),
         },
         "round": int(g.game_round),
         "phase": phase.id,
@@ -722,12 +759,12 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
         {
             "areas": areas,
             "tracks": {
-                track: [House(int(h)).id for h in g.track[i, :players]]
+                track: [House(int(h)).id for h in g.track[i, :on_tracks]]
                 for i, track in enumerate(("iron_throne", "fiefdoms", "kings_court"))
             },
             "blade_used": bool(g.blade_used),
             "raven_used": False,
-            "power": {h.id: int(g.power[h]) for h in houses},
+            "power": {h.id: int(g.power[h]) for h in houses if h not in vassals},
             "supply": {h.id: int(g.supply[h]) for h in houses},
             "hands": hands,
             "discards": discards,
@@ -737,6 +774,11 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
     )
     if out_of_game:
         spec["out_of_game"] = out_of_game
+    # vassals (V2): their commanders, in a planning phase once an order stands (the claims
+    # open the phase; before them the record still holds last round's) and in every other phase
+    ordered = bool((g.order[: int(t.n_areas)] >= 0).any())
+    if vassals and (phase != RoundPhase.PLANNING or ordered):
+        spec["commanders"] = {v.id: House(int(g.commander[v])).id for v in vassals}
     if t.loyalty_to_win:  # Mother of Dragons at 8 players (checked: placed = board + taken)
         ids = deck_iv_cards()
         spec["loyalty_taken"] = int(g.loyalty_taken)

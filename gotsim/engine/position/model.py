@@ -31,6 +31,8 @@ VARIANTS: tuple[str, ...] = (
     "sea_orders",
     "iron_bank",
     "gift_power",
+    "vassals",  # (the houses no player takes, commanded each round by a player: V1-V21)
+    "eight_houses",  # (with vassals: Mother of Dragons' 8-house board)
     *CLASH_OF_KINGS_VARIANTS,  # (1st edition: fortifications, siege engines, ... three cards)
 )
 TOP_KEYS: tuple[str, ...] = (
@@ -62,6 +64,7 @@ TOP_KEYS: tuple[str, ...] = (
     "one_time_used",
     "lions_cunning",
     "westeros_face_up",
+    "commanders",
     "wildling_threat",
     "restriction",
     "impassable",
@@ -322,6 +325,9 @@ class Position:
     )
     lions_cunning: House | None = None
     westeros_face_up: tuple[tuple[str, ...], ...] | None = None
+    # vassals (``variants.vassals``): each vassal's commander, the player house answering for it
+    # this round (empty in a planning position before the claims, V2)
+    commanders: Mapping[House, House] = field(default_factory=lambda: MappingProxyType({}))
 
     def __repr__(self) -> str:
         step = f"/{self.step.id}" if self.step is not None else ""
@@ -335,7 +341,9 @@ class Position:
         """The board of the position (A Feast for Crows' with The Eyrie's port when the
         ``eyrie_port`` option is on; Mother of Dragons' by its player count)."""
         port = bool(self.variants.get("eyrie_port"))
-        return load_board(self.edition, board=expansion_board(self.expansion, self.players, port))
+        vassals, eight = bool(self.variants.get("vassals")), bool(self.variants.get("eight_houses"))
+        board = expansion_board(self.expansion, self.players, port, vassals, eight)
+        return load_board(self.edition, board=board)
 
     @property
     def loyalty_game(self) -> bool:
@@ -362,7 +370,18 @@ class Position:
 
     @property
     def setup(self) -> Setup:
-        return load_setup(self.edition, self.players, expansion=self.expansion)
+        return load_setup(
+            self.edition,
+            self.players,
+            expansion=self.expansion,
+            vassals=bool(self.variants.get("vassals")),
+            eight_houses=bool(self.variants.get("eight_houses")),
+        )
+
+    @property
+    def vassals(self) -> tuple[House, ...]:
+        """The houses no player takes (``variants.vassals``), in setup order; none without."""
+        return self.setup.vassals if self.variants.get("vassals") else ()
 
     @property
     def card_set(self) -> str:
@@ -457,6 +476,7 @@ def dump_position(position: Position) -> dict[str, Any]:
             areas[area] = record
     out: dict[str, Any] = {"format": FORMAT}
     out.update({key: getattr(p, key) for key in ("name", "description") if getattr(p, key)})
+    whole = {h for h in p.vassals if not p.discards[h] and not p.out_of_game.get(h)}
     out["edition"] = p.edition
     if p.expansion is not None:
         out["expansion"] = p.expansion
@@ -465,7 +485,14 @@ def dump_position(position: Position) -> dict[str, Any]:
     # gifts are on unless switched off, the Iron Bank's default goes by the player count)
     own_mod = ("sea_orders", "iron_bank", "gift_power")
     # (a 1st-edition module only when on, so that positions without them read as before)
-    optional = ("adwd_house_cards", "eyrie_port", *own_mod, *CLASH_OF_KINGS_VARIANTS)
+    optional = (
+        "adwd_house_cards",
+        "eyrie_port",
+        *own_mod,
+        "vassals",
+        "eight_houses",
+        *CLASH_OF_KINGS_VARIANTS,
+    )
     variants = {
         k: v
         for k, v in p.variants.items()
@@ -487,12 +514,16 @@ def dump_position(position: Position) -> dict[str, Any]:
             "tracks": {t: [h.id for h in p.tracks[t]] for t in TRACKS},
             "blade_used": p.blade_used,
             "raven_used": p.raven_used,
-            "power": {h.id: n for h, n in p.power.items()},
+            # (a vassal holds no power, and its own house cards, which it never plays, are left
+            # out while none is discarded)
+            "power": {h.id: n for h, n in p.power.items() if h not in p.vassals},
             "supply": {h.id: n for h, n in p.supply.items()},
-            "hands": {h.id: list(cards) for h, cards in p.hands.items()},
-            "discards": {h.id: list(cards) for h, cards in p.discards.items()},
+            "hands": {h.id: list(c) for h, c in p.hands.items() if h not in whole},
+            "discards": {h.id: list(c) for h, c in p.discards.items() if h not in whole},
         }
     )
+    if p.vassals:  # each vassal's commander (none before the round's claims)
+        out["commanders"] = {v.id: h.id for v, h in p.commanders.items()}
     if any(p.out_of_game.values()):  # (only when a card has left: other positions read as before)
         out["out_of_game"] = {h.id: list(c) for h, c in p.out_of_game.items() if c}
     if p.expansion == "affc":  # A Feast for Crows: points and objective cards

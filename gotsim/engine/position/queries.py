@@ -194,6 +194,15 @@ def battle_from_position(
     if defender is not None:
         attacker_spec["hand"] = list(p.hands[house])
         attacker_spec["discards"] = list(p.discards[house])
+    # vassals (V20): named; a vassal side fights with the vassal cards (all seven, dealt three
+    # in the game) and holds no power
+    in_battle = {house, *([defender] if defender is not None else [])}
+    in_battle |= {House.from_id(str(s["house"])) for s in supporters}
+    vassals = [h.id for h in p.vassals if h in in_battle]
+    for side_spec in (attacker_spec, defender_spec):
+        if side_spec.get("house") in vassals:
+            for key in ("hand", "discards", "power"):
+                side_spec.pop(key, None)
     fiefdoms = p.tracks["fiefdoms"]
     return {
         "name": f"{house.id} marches from {from_area} into {area}",
@@ -203,6 +212,7 @@ def battle_from_position(
         "tides_of_battle": p.variants["tides_of_battle"],
         **({"adwd_house_cards": True} if p.card_set == "adwd" else {}),
         **_battle_rules(p, area, defender),
+        **({"vassals": vassals} if vassals else {}),
         "attacker": attacker_spec,
         "defender": defender_spec,
         "support": supporters,

@@ -146,9 +146,14 @@ class _Reader:
         self.board = load_board(edition)
         players = spec["players"]
         counts = self.board.player_counts()
-        # an expansion has its own player counts (Mother of Dragons' 7): read_expansion refuses
-        # any other count in the expansion's words
-        own = spec.get("expansion") in EXPANSION_PLAYER_COUNTS
+        raw_variants = read_object(spec.get("variants", {}), "variants")
+        self.vassal_game = read_bool(raw_variants.get("vassals", False), "variants.vassals")
+        self.eight_houses = read_bool(
+            raw_variants.get("eight_houses", False), "variants.eight_houses"
+        )
+        # an expansion has its own player counts (Mother of Dragons' 7), and so has a game with
+        # vassals: read_expansion refuses any other count in the expansion's or vassals' words
+        own = spec.get("expansion") in EXPANSION_PLAYER_COUNTS or self.vassal_game
         if (
             isinstance(players, bool)
             or not isinstance(players, int)
@@ -158,11 +163,16 @@ class _Reader:
             raise fail("players", f"{edition} has setups for {known} players, got {players!r}")
         self.players: int = players
         self.expansion = self.read_expansion()
-        self.board = load_board(edition, board=expansion_board(self.expansion, players))
+        vassals, eight = self.vassal_game, self.eight_houses
+        board = expansion_board(self.expansion, players, False, vassals, eight)
+        self.board = load_board(edition, board=board)
         try:
-            self.setup = load_setup(edition, players, expansion=self.expansion)
+            self.setup = load_setup(
+                edition, players, expansion=self.expansion, vassals=vassals, eight_houses=eight
+            )
         except SetupDataError as exc:  # pragma: no cover - packaged data is validated
             raise fail("players", str(exc)) from None
+        self.vassals = self.setup.vassals
         self.houses = self.setup.houses
         variants = self.variants()
         self.modules = frozenset(n for n in CLASH_OF_KINGS_VARIANTS if variants[n])
@@ -178,6 +188,18 @@ class _Reader:
         raw = self.spec.get("expansion")
         try:
             expansion = expansion_name(raw)
+        except ValueError as exc:
+            raise fail("expansion", str(exc).removeprefix("expansion: ")) from None
+        if self.eight_houses and not self.vassal_game:
+            raise fail("variants.eight_houses", "a vassals option (variants.vassals)")
+        if self.vassal_game:  # (the vassal game's own player counts and boards, V1, V21)
+            flags = {"vassals": True, "eight_houses": self.eight_houses}
+            try:
+                Rules.of(self.edition, self.players, flags, expansion)
+            except ValueError as exc:
+                raise fail("variants.vassals", str(exc).removeprefix("vassals: ")) from None
+            return expansion
+        try:
             Rules.of(self.edition, self.players, None, expansion)
         except ValueError as exc:
             raise fail("expansion", str(exc).removeprefix("expansion: ")) from None
@@ -255,10 +277,7 @@ class _Reader:
                 "wildling_threat", f"must be a multiple of {icon} from 0 to {top}, got {threat}"
             )
         tracks = self.tracks()
-        power = {
-            h: read_int(v, f"power.{h.id}", 0, self.setup.power_total[h])
-            for h, v in self.per_house("power").items()
-        }
+        power = self.power()
         supply = {
             h: read_int(v, f"supply.{h.id}", 0, len(self.setup.supply_table) - 1)
             for h, v in self.per_house("supply").items()
@@ -269,6 +288,7 @@ class _Reader:
         areas = self.areas(phase, set(impassable))
         taken, boost, deck_iv = self.loyalty(round_, phase, areas["loyalty"])
         loan_slots, loans = self.iron_bank(round_)
+        commanders = self.commanders(phase, bool(areas["orders"]))
         used, lions = self.one_time(
             phase, step, areas["one_time_orders"], areas["occupants"], restriction
         )
@@ -318,9 +338,62 @@ class _Reader:
             one_time_used=MappingProxyType(used),
             lions_cunning=lions,
             westeros_face_up=face_up,
+            commanders=MappingProxyType(commanders),
         )
         _check_board(position, self.setup)
         return position
+
+    def power(self) -> dict[House, int]:
+        """Power tokens in hand: every player house's; a vassal holds none (V10), so its may
+        be left out (or be 0)."""
+        raw = self.per_house("power", required=False)
+        out: dict[House, int] = {}
+        for house in self.houses:
+            where = f"power.{house.id}"
+            if house in self.vassals:
+                if read_int(raw.get(house, 0), where, 0, 20):
+                    raise fail(where, "a vassal holds no power (V10)")
+                out[house] = 0
+                continue
+            if house not in raw:
+                raise fail(where, "required (a house in play)")
+            out[house] = read_int(raw[house], where, 0, self.setup.power_total[house])
+        return out
+
+    def commanders(self, phase: RoundPhase, ordered: bool) -> dict[House, House]:
+        """Vassals (V2): ``commanders``, each vassal's commander, a player house. They are
+        claimed at the start of each planning phase, so a planning position names them once an
+        order stands (the claims made) and not before; any other position names every vassal's
+        (in the Westeros phase, last round's)."""
+        raw = self.spec.get("commanders")
+        if not self.vassals:
+            if raw is not None:
+                raise fail("commanders", "only a game with vassals (variants.vassals) has them")
+            return {}
+        listed = self.per_house("commanders", required=False)
+        out: dict[House, House] = {}
+        for vassal, value in listed.items():
+            where = f"commanders.{vassal.id}"
+            if vassal not in self.vassals:
+                raise fail(where, f"{vassal.id} is a player house, not a vassal")
+            commander = self.house(value, where)
+            if commander in self.vassals:
+                raise fail(where, f"a vassal is commanded by a player house, not {commander.id}")
+            out[vassal] = commander
+        claimed = phase != RoundPhase.PLANNING or ordered
+        if not claimed and out:
+            raise fail(
+                "commanders",
+                "the vassals are claimed at the start of the planning phase: none is named in "
+                "a planning position before any order stands",
+            )
+        if claimed:
+            missing = [v.id for v in self.vassals if v not in out]
+            if missing:
+                raise fail(
+                    "commanders", f"every vassal's commander is named; missing {', '.join(missing)}"
+                )
+        return {v: out[v] for v in self.vassals if v in out}
 
     def objectives(
         self, round_: int, phase: RoundPhase
@@ -517,7 +590,7 @@ class _Reader:
         # rules default it (IB1: on in Mother of Dragons at 8 players)
         own = {"adwd": ("adwd_house_cards",), "mod": ("sea_orders", "gift_power")}
         defaults = {key: key in own.get(self.expansion or "", ()) for key in VARIANTS}
-        defaults["iron_bank"] = iron_bank_default(self.expansion, self.players)
+        defaults["iron_bank"] = iron_bank_default(self.expansion, self.players, self.eight_houses)
         out = {key: read_bool(raw.get(key, defaults[key]), f"variants.{key}") for key in VARIANTS}
         if out["kings_court_swap"] and self.expansion is not None:
             raise fail(
@@ -585,8 +658,10 @@ class _Reader:
         return out
 
     def cards(self) -> tuple[CardsByHouse, CardsByHouse, CardsByHouse]:
-        """The hands, the discard piles and (Mother of Dragons) the cards out of the game."""
-        hands_raw = self.per_house("hands")
+        """The hands, the discard piles and (Mother of Dragons) the cards out of the game. A
+        vassal fights with the vassal cards and never plays its own (V12): its hand may be left
+        out while it is whole (a card ability may still discard one of them)."""
+        hands_raw = self.per_house("hands", required=False)
         discards_raw = self.per_house("discards", required=False)
         out_raw = self.per_house("out_of_game", required=False)
         if out_raw and self.expansion != "mod":
@@ -601,6 +676,10 @@ class _Reader:
         }
         for house in self.houses:
             deck = [c.id for c in house_deck(self.edition, house, self.card_set)]
+            if house not in hands_raw:
+                if house not in self.vassals:
+                    raise fail(f"hands.{house.id}", "required (a house in play)")
+                hands_raw[house] = deck
             seen: dict[str, str] = {}
             for key, raw in (
                 ("hands", hands_raw[house]),
@@ -756,6 +835,8 @@ class _Reader:
                         f"{where}.power_token",
                         f"a {token.id} power token cannot stand with {occupant.id} units",
                     )
+                if token in self.vassals:
+                    raise fail(f"{where}.power_token", "a vassal has no power tokens (V10)")
                 out["power_tokens"][area_id] = token
             if "garrison" in record:
                 token_house = out["power_tokens"].get(area_id)
@@ -1102,6 +1183,9 @@ def _check_board(p: Position, setup: Setup) -> None:
                     f"limit is {limit}",
                 )
         placed = [a for a in areas if a in p.orders]
+        if house in p.vassals:
+            _check_vassal_orders(house, {a: p.orders[a] for a in placed})
+            continue
         for name, token in tokens.items():
             using = [a for a in placed if p.orders[a] == name]
             if len(using) > token.count:
@@ -1142,6 +1226,36 @@ def _check_board(p: Position, setup: Setup) -> None:
             )
 
 
+# A vassal's four order tokens (V5), as the order names that stand for each: march +0; one raid
+# or support +1; one defense +1 or muster (consolidate power); the defense +3 (the engine's
+# defense+2 kind, worth 3 for a vassal, V6)
+VASSAL_TOKENS: tuple[tuple[str, ...], ...] = (
+    ("march+0",),
+    ("raid", "support+1"),
+    ("defense+1", "consolidate_power"),
+    ("defense+2",),
+)
+
+
+def _check_vassal_orders(house: House, orders: Mapping[str, str]) -> None:
+    """A vassal's orders on the board: only its four tokens, each once (V5); no star order and
+    no King's Court limit."""
+    used: dict[int, str] = {}
+    for area, name in orders.items():
+        where = f"areas.{area}.order"
+        token = next((k for k, names in enumerate(VASSAL_TOKENS) if name in names), None)
+        if token is None:
+            known = " ".join("/".join(names) for names in VASSAL_TOKENS)
+            raise fail(where, f"{house.id} is a vassal: its order tokens are {known}, not {name}")
+        if token in used:
+            raise fail(
+                where,
+                f"{house.id} is a vassal with one {'/'.join(VASSAL_TOKENS[token])} token "
+                f"({used[token]} stands in another area)",
+            )
+        used[token] = f"{orders[area]}"
+
+
 def load_position(source: Mapping[str, Any] | str | Path) -> Position:
     """Validate a position (a dict, JSON text, or a path to a JSON file) into a ``Position``.
 
@@ -1168,13 +1282,17 @@ def starting_position(
     expansion: str | None = None,
     iron_bank: bool | None = None,
     modules: Collection[str] = (),
+    vassals: bool = False,
+    eight_houses: bool = False,
 ) -> Position:
     """The position at the start of round 1 (planning phase), built from ``load_setup``
     (``expansion``: a 2nd-edition expansion's own start, with its house cards; ``iron_bank``:
     Mother of Dragons with or without the Iron Bank, by default as the rules have it, on at 8
     players: 7 power tokens in hand, the loan slots dealt when the game resumes; ``modules``:
     the 1st edition's A Clash of Kings modules in play, ``rules.variants.CLASH_OF_KINGS_VARIANTS``
-    names, the face-up Westeros cards of the look-ahead module left to the seed).
+    names, the face-up Westeros cards of the look-ahead module left to the seed; ``vassals``
+    (with ``eight_houses``): ``players`` player houses and the board's other houses vassals,
+    ``rules.setup.vassal_setup``, none claimed yet).
 
     >>> p = starting_position("2e", 4)
     >>> p.neutral_forces["storms_end"], p.power[House.STARK], p.wildling_threat
@@ -1183,18 +1301,31 @@ def starting_position(
     >>> bank.iron_bank, bank.power[House.TARGARYEN], bank.loan_slots
     (True, 7, None)
     """
-    setup = load_setup(edition, players, kings_court_swap=kings_court_swap, expansion=expansion)
+    flags = {"vassals": True, "eight_houses": eight_houses} if vassals else None
+    rules = Rules.of(edition, players, flags, expansion_name(expansion))  # (refusals: one line)
+    setup = load_setup(
+        edition,
+        players,
+        kings_court_swap=kings_court_swap,
+        expansion=expansion,
+        vassals=vassals,
+        eight_houses=eight_houses,
+    )
     for name in modules:
         if name not in CLASH_OF_KINGS_VARIANTS:
             known = ", ".join(CLASH_OF_KINGS_VARIANTS)
             raise fail("variants", f"unknown A Clash of Kings module {name!r} (known: {known})")
         if edition != "1e":
             raise fail(f"variants.{name}", "a 1st-edition module (A Clash of Kings)")
-    bank = iron_bank_default(setup.expansion, players) if iron_bank is None else iron_bank
+    default = iron_bank_default(setup.expansion, players, vassals and eight_houses)
+    bank = default if iron_bank is None else iron_bank
     if bank and setup.expansion != "mod":
         raise fail("variants.iron_bank", "a Mother of Dragons option (expansion mod)")
-    power = {h: STARTING_POWER_TOKENS if bank else setup.power[h] for h in setup.houses}
-    cards = Rules.of(edition, players, None, setup.expansion).card_set
+    power = {
+        h: 0 if h in setup.vassals else STARTING_POWER_TOKENS if bank else setup.power[h]
+        for h in setup.houses
+    }
+    cards = rules.card_set
     board = load_board(edition, board=setup.board)
     occupants: dict[str, House] = {}
     units: dict[str, dict[Unit, int]] = {}
@@ -1219,6 +1350,8 @@ def starting_position(
                 "sea_orders": setup.expansion == "mod",
                 "iron_bank": bank,
                 "gift_power": setup.expansion == "mod",
+                "vassals": vassals,
+                "eight_houses": vassals and eight_houses,
                 **{name: name in modules for name in CLASH_OF_KINGS_VARIANTS},
             }
         ),
