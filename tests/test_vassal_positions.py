@@ -16,6 +16,7 @@ from positioncase import differ_when_played_out, phase_starts, resumed_copy
 
 from gotsim import combat_odds
 from gotsim.analysis.board_plot import draw_position
+from gotsim.cli import main
 from gotsim.engine import machine
 from gotsim.engine.convert import (
     NotAtBoundaryError,
@@ -298,3 +299,21 @@ def test_the_picture_names_the_vassals_and_their_commanders() -> None:
     assert "Baratheon" in legend
     start = draw_position(starting_position("2e", 4, vassals=True))
     assert "Tyrell (vassal)" in [t.get_text() for t in start.legends[0].get_texts()]
+
+
+def test_the_board_command_draws_a_vassal_start(tmp_path: Any, capsys: Any) -> None:
+    """``gotsim board --variant vassals`` draws the start of a vassal game (the 8-house board with
+    ``eight_houses``); a game the rules do not have is one line, exit 2."""
+    out = tmp_path / "vassals.png"
+    assert main(["board", "--players", "4", "--variant", "vassals", "--out", str(out)]) == 0
+    assert out.read_bytes()[:4] == b"\x89PNG"
+    args = ["board", "--expansion", "mod", "--players", "5", "--variant", "vassals"]
+    assert main([*args, "--variant", "eight_houses", "--out", str(out)]) == 0
+    for bad, message in (
+        (["--players", "6", "--variant", "vassals"], "is played by 3-5 players"),
+        (["--players", "4", "--variant", "eight_houses"], "a vassals option"),
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main(["board", *bad, "--out", str(out)])
+        assert exc.value.code == 2
+        assert message in capsys.readouterr().err

@@ -40,7 +40,7 @@ from gotsim.inputs import (
     MAX_SEED,
     int_argument,
 )
-from gotsim.rules.variants import EXPANSION_PLAYERS, EYRIE_PORT
+from gotsim.rules.variants import EIGHT_HOUSES, EXPANSION_PLAYERS, EYRIE_PORT, VASSALS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -91,10 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument(
         "--variant",
         action="append",
-        choices=(EYRIE_PORT, PORTS),
+        choices=(EYRIE_PORT, PORTS, VASSALS, EIGHT_HOUSES),
         metavar="OPTION",
         help="eyrie_port: with --expansion affc, The Eyrie's port on The Narrow Sea; ports: "
-        "with --edition 1e, A Clash of Kings' eight ports",
+        "with --edition 1e, A Clash of Kings' eight ports; vassals: --players player houses, "
+        "the board's others vassals (with eight_houses and --expansion mod: the 8-house board)",
     )
     board.set_defaults(run=cmd_board)
 

@@ -32,6 +32,7 @@ from gotsim.inputs import (
     atomic_write,
     check_output_file,
 )
+from gotsim.rules.variants import EIGHT_HOUSES, VASSALS
 
 
 def cmd_board(args: argparse.Namespace) -> int:
@@ -45,6 +46,8 @@ def cmd_board(args: argparse.Namespace) -> int:
     output(check_output_file, args.out, "--out")
     if args.position is not None:
         return _draw_position(args, out)
+    if VASSALS in (args.variant or ()) or EIGHT_HOUSES in (args.variant or ()):
+        return _draw_vassal_start(args, out)  # (a vassal game has its own player counts)
     check_expansion(args)
     port = EYRIE_PORT in (args.variant or ())
     if port and args.expansion != "affc":
@@ -73,6 +76,37 @@ def cmd_board(args: argparse.Namespace) -> int:
     which += ", The Eyrie's port" if port else ""
     which += ", A Clash of Kings' ports" if ports else ""
     print(f"wrote {path} ({args.edition}{which}, {args.players} players, starting position)")
+    return 0
+
+
+def _draw_vassal_start(args: argparse.Namespace, out: Path) -> int:
+    """``gotsim board --variant vassals``: the start of a game with vassals (each named so in
+    the legend); a game the rules do not have is one line, exit 2."""
+    from gotsim.engine.position import starting_position
+
+    variants = set(args.variant or ())
+    if EIGHT_HOUSES in variants and VASSALS not in variants:
+        fail(f"--variant {EIGHT_HOUSES}: a vassals option (add --variant {VASSALS})")
+    try:
+        position = starting_position(
+            args.edition,
+            args.players,
+            expansion=args.expansion,
+            vassals=True,
+            eight_houses=EIGHT_HOUSES in variants,
+            kings_court_swap=args.kings_court_swap,
+        )
+    except ValueError as exc:
+        fail(f"--variant {VASSALS}: {str(exc).removeprefix('vassals: ')}")
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from gotsim.analysis.board_plot import draw_position, save_figure
+
+    path = save_figure(draw_position(position), out, dpi=args.dpi)
+    which = f", {args.expansion}" if args.expansion else ""
+    print(f"wrote {path} ({args.edition}{which}, {args.players} players and vassals, start)")
     return 0
 
 
