@@ -3,15 +3,16 @@ what a position does not hold, and a resumed game played out against the origina
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
 
 from gotsim.engine import machine
-from gotsim.engine.convert import record_from_position
+from gotsim.engine.convert import NotAtBoundaryError, position_from_record, record_from_position
 from gotsim.engine.counters import WESTEROS_WORK
-from gotsim.engine.position import Position
+from gotsim.engine.position import Position, PositionError
 from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision, Phase
 from gotsim.play.runner import play_random_one
@@ -98,3 +99,54 @@ def differ_when_played_out(original: np.recarray, again: np.recarray, t: Any) ->
         for name in original.dtype.names or ()
         if name not in SCRATCH and not np.array_equal(original[name], again[name])
     ]
+
+
+def round_trips_at_every_decision(
+    games: np.recarray, rules: Any, allowed: Callable[[PositionError], bool] = lambda _: False
+) -> tuple[list[Position], list[str]]:
+    """The one-game ``games`` played at random decision by decision: wherever the record reads
+    back as a position, position → record → position is the identity and the game resumed from
+    it plays out exactly like the original (asserted). Returns the positions read back and the
+    refusals: each ``NotAtBoundaryError``, and each ``PositionError`` that ``allowed`` lets
+    through (any other fails)."""
+    t = rules[0]
+    g = games[0]
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    positions: list[Position] = []
+    refusals: list[str] = []
+    while not g.done:
+        machine.advance(g, t)
+        if g.done:
+            break
+        where = f"round {int(g.game_round)}, {Decision(int(g.pending)).name}"
+        try:
+            p = position_from_record(games, rules)
+        except NotAtBoundaryError as exc:
+            refusals.append(str(exc))
+        except PositionError as exc:
+            assert allowed(exc), f"{where}: {exc}"
+            refusals.append(str(exc))
+        else:
+            assert position_from_record(record_from_position(p, seed=3), rules) == p, where
+            differ = differ_when_played_out(games.copy(), resumed_copy(games, p), t)
+            assert differ == [], f"{where}: resumed game differs in {differ}"
+            positions.append(p)
+        machine.legal(g, t, mask)
+        machine.apply_legal(g, t, pick_from_mask(g.rng, 1 + g.pending_house, mask))
+    return positions, refusals
+
+
+def changed(spec: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a position dict with ``change`` made: dotted keys (``"areas.winterfell.order"``)
+    set to their values, or removed where the value is None."""
+    out = copy.deepcopy(dict(spec))
+    for key, value in change.items():
+        node = out
+        *path, last = key.split(".")
+        for part in path:
+            node = node[part]
+        if value is None:
+            del node[last]
+        else:
+            node[last] = value
+    return out

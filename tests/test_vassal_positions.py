@@ -5,21 +5,25 @@ plays on the same; bad values refused in one line; battle specs naming the vassa
 
 from __future__ import annotations
 
-import copy
 import re
 from collections import Counter
 from typing import Any
 
 import numpy as np
 import pytest
-from positioncase import differ_when_played_out, phase_starts, resumed_copy
+from positioncase import (
+    changed,
+    differ_when_played_out,
+    phase_starts,
+    resumed_copy,
+    round_trips_at_every_decision,
+)
 
 from gotsim import combat_odds
 from gotsim.analysis.board_plot import draw_position
 from gotsim.cli import main
 from gotsim.engine import machine
 from gotsim.engine.convert import (
-    NotAtBoundaryError,
     position_from_record,
     position_rules,
     record_from_position,
@@ -33,8 +37,7 @@ from gotsim.engine.position import (
     load_position,
     starting_position,
 )
-from gotsim.engine.rng import pick_from_mask
-from gotsim.engine.state import N_ACTIONS, Decision, Phase
+from gotsim.engine.state import Decision, Phase
 from gotsim.engine.tables import rules_table
 from gotsim.rules.ids import AreaKind, House
 
@@ -106,30 +109,9 @@ def test_vassal_records_round_trip_at_every_decision(
     restarts), it round trips and the resumed game plays out the same; the claims, and the
     planning past them before any order, are refused as boundaries."""
     games, rules = _game(players, expansion, eight, seed)
-    t = rules[0]
-    g = games[0]
-    mask = np.zeros(N_ACTIONS, np.bool_)
-    seen: Counter[str] = Counter()
-    while not g.done:
-        machine.advance(g, t)
-        if g.done:
-            break
-        where = f"round {int(g.game_round)}, {Decision(int(g.pending)).name}"
-        try:
-            p = position_from_record(games, rules)
-        except NotAtBoundaryError as exc:
-            seen["claims" if "vassals" in str(exc) else "refused"] += 1
-            p = None
-        except PositionError as exc:
-            assert _over_supply(exc), f"{where}: {exc}"
-            p = None
-        if p is not None:
-            seen[f"{p.phase.id} {'commanders' if p.commanders else 'none'}"] += 1
-            assert position_from_record(record_from_position(p, seed=3), rules) == p, where
-            differ = differ_when_played_out(games.copy(), resumed_copy(games, p), t)
-            assert differ == [], f"{where}: resumed game differs in {differ}"
-        machine.legal(g, t, mask)
-        machine.apply_legal(g, t, pick_from_mask(g.rng, 1 + g.pending_house, mask))
+    positions, refusals = round_trips_at_every_decision(games, rules, _over_supply)
+    seen = Counter(f"{p.phase.id} {'commanders' if p.commanders else 'none'}" for p in positions)
+    seen["claims"] = sum("vassals" in r for r in refusals)
     assert seen["planning commanders"] and seen["action commanders"], seen
     assert seen["claims"], seen  # (the claims and the planning past them before any order)
 
@@ -161,20 +143,6 @@ def _action(players: int = 4) -> dict[str, Any]:
     spec.update(round=2, phase="action", step="march")
     spec["commanders"] = {"tyrell": "baratheon", "martell": "stark"}
     return spec
-
-
-def _changed(spec: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
-    out = copy.deepcopy(spec)
-    for key, value in change.items():
-        node = out
-        *path, last = key.split(".")
-        for part in path:
-            node = node[part]
-        if value is None:
-            del node[last]
-        else:
-            node[last] = value
-    return out
 
 
 BAD: list[tuple[str, dict[str, Any], str]] = [
@@ -222,7 +190,7 @@ BAD: list[tuple[str, dict[str, Any], str]] = [
 def test_bad_vassal_values_are_one_clear_line(
     what: str, change: dict[str, Any], message: str
 ) -> None:
-    spec = _changed(_action(), change)
+    spec = changed(_action(), change)
     if what == "commanders without vassals":  # (the 6-player start, Tyrell and Martell players)
         base = dump_position(starting_position("2e", 6))
         spec = {**base, "round": 2, "commanders": {"tyrell": "baratheon"}}
