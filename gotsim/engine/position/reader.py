@@ -1251,9 +1251,9 @@ def _check_vassal_orders(house: House, orders: Mapping[str, str]) -> None:
             raise fail(
                 where,
                 f"{house.id} is a vassal with one {'/'.join(VASSAL_TOKENS[token])} token "
-                f"({used[token]} stands in another area)",
+                f"({used[token]} already)",
             )
-        used[token] = f"{orders[area]}"
+        used[token] = f"{name} in {area}"
 
 
 def load_position(source: Mapping[str, Any] | str | Path) -> Position:
