@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gotsim.engine import marches as mv
+from gotsim.engine import one_time as ot
 from gotsim.engine.board_state import unit_count
 from gotsim.engine.counters import WESTEROS_COUNTERS, all_clear
 from gotsim.engine.gifts import GIFTS_DONE
@@ -72,7 +73,7 @@ from gotsim.engine.state import (
 from gotsim.engine.tables import WesterosCard, board_of, expansion_of, rules_table
 from gotsim.engine.vassals import CLAIMS_DONE
 from gotsim.rules.cards import house_deck
-from gotsim.rules.ids import AreaKind, House, OrderType, Unit
+from gotsim.rules.ids import House, OrderType, Unit
 from gotsim.rules.iron_bank import LOAN_CARDS
 from gotsim.rules.objectives import Objective
 from gotsim.rules.one_time import ONE_TIME_ICON, ONE_TIME_KINDS, ONE_TIME_OWNER
@@ -145,6 +146,7 @@ POSITION_FIELDS: tuple[str, ...] = (
     "one_time",
     "one_time_used",
     "lions_cunning",
+    "plan_one_time_done",
     # vassals: each vassal's commander and the claims' place (done in a planning position with
     # an order standing, V2; -1 and 0 without vassals, as new_games leaves them)
     "commander",
@@ -313,12 +315,17 @@ def _position_fields(p: Position) -> NDArray[np.void]:
     for house, kinds in p.one_time_used.items():
         g["one_time_used"][house] = sum(1 << ONE_TIME_KINDS.index(k) for k in kinds)
     g["lions_cunning"] = -1 if p.lions_cunning is None else p.lions_cunning
+    # one-time orders (O2) are placed before the other orders: a planning position with orders
+    # of either kind standing is past their placement
+    planning = p.phase == RoundPhase.PLANNING
+    modules = bool(p.variants.get("one_time_orders"))
+    g["plan_one_time_done"] = modules and planning and bool(p.orders or p.one_time_orders)
     g["commander"][:] = -1
     for vassal, commander in p.commanders.items():
         g["commander"][vassal] = commander
     # the claims open the planning phase and their place goes back to 0 when it ends: done in a
     # planning position that names the commanders (an order stands), else not begun
-    claimed = p.phase == RoundPhase.PLANNING and bool(p.commanders)
+    claimed = planning and bool(p.commanders)
     g["claim_turn"] = CLAIMS_DONE if claimed else 0
     g["claim_left"] = 0
     return g
@@ -395,10 +402,6 @@ def position_records(p: Position, seeds: Sequence[np.random.SeedSequence]) -> np
         _loans_in_place(games, p)
     if p.westeros_face_up is not None:
         _face_up_first(games, p.westeros_face_up)
-    # One-time orders (O2) are placed before the other orders: a planning position with orders
-    # (of either kind) on the board is past their placement
-    if p.variants.get("one_time_orders") and p.phase == RoundPhase.PLANNING:
-        games["plan_one_time_done"] = 1 if (p.orders or p.one_time_orders) else 0
     return games
 
 
@@ -439,6 +442,12 @@ def position_rules(position: Position) -> np.recarray:
 
 def _house_at(g: Record, pos: int) -> int:
     return int(g.track[0, pos])
+
+
+def _ordered(g: Record, t: Record) -> bool:
+    """Whether any order stands on the board (in a planning phase: the gifts, the claims of
+    vassals and the one-time orders are over)."""
+    return bool((g.order[: int(t.n_areas)] >= 0).any())
 
 
 def _order_at(g: Record, a: int, house: int, order_type: int) -> bool:
@@ -529,7 +538,7 @@ def boundary(g: Record, t: Record) -> tuple[RoundPhase, ActionStep | None]:
             _placement_reopens(g, t)
         if t.vassals:
             _claims_reopen(g, t)
-        if t.gift_power and g.gift_turn != 0 and (g.order[: t.n_areas] < 0).all():
+        if t.gift_power and g.gift_turn != 0 and not _ordered(g, t):
             raise NotAtBoundaryError(
                 "the gifts of power tokens of this planning phase are made and no order is "
                 "placed yet (a position there would offer the gifts again); the first order "
@@ -591,7 +600,7 @@ def _claims_reopen(g: Record, t: Record) -> None:
         raise NotAtBoundaryError(
             "the vassals are being claimed; the first order placed is the next boundary"
         )
-    if not (g.order[: int(t.n_areas)] >= 0).any():
+    if not _ordered(g, t):
         raise NotAtBoundaryError(
             "the vassals are claimed and no order is placed yet (a position there would claim "
             "them again); the first order placed is the next boundary"
@@ -606,9 +615,8 @@ def _placement_reopens(g: Record, t: Record) -> None:
     again)."""
     n = int(t.n_areas)
     placed = bool((g.one_time[:n] >= 0).any())
-    ordered = bool((g.order[:n] >= 0).any())
     if g.plan_one_time_done:
-        if placed or ordered:
+        if placed or _ordered(g, t):
             return
         asked = range(int(t.players))
     else:
@@ -618,35 +626,11 @@ def _placement_reopens(g: Record, t: Record) -> None:
                 "placement); the first other order placed is the next boundary"
             )
         asked = range(int(g.plan_one_time_turn))
-    if any(_could_place(g, t, _house_at(g, pos)) for pos in asked):
+    if any(_house_at(g, pos) >= 0 and ot.can_place(g, t, _house_at(g, pos)) for pos in asked):
         raise NotAtBoundaryError(
             "houses have passed on placing a one-time order and no order stands yet (a "
             "position there would ask them again); the first order placed is the next boundary"
         )
-
-
-def _could_place(g: Record, t: Record, house: int) -> bool:
-    """A one-time order of ``house`` could be placed now: a kind of its own not yet used and
-    not forbidden by the round's restriction, and an area of its units outside a port (as
-    ``engine.one_time``'s placement asks)."""
-    if house < 0:
-        return False
-    forbidden = set()
-    if int(g.restrict) & Restriction.NO_RAID:
-        forbidden.add(OrderType.RAID)
-    if int(g.restrict) & Restriction.NO_CONSOLIDATE:
-        forbidden.add(OrderType.CONSOLIDATE_POWER)
-    kinds = [
-        k
-        for k, kind in enumerate(ONE_TIME_KINDS)
-        if ONE_TIME_OWNER[kind] in (None, house)
-        and not (int(g.one_time_used[house]) >> k) & 1
-        and ONE_TIME_ICON[kind] not in forbidden
-    ]
-    return bool(kinds) and any(
-        g.owner[a] == house and unit_count(g, a) > 0 and t.kind[a] != AreaKind.PORT
-        for a in range(int(t.n_areas))
-    )
 
 
 def _left_without_order(g: Record, t: Record, planned: bool) -> bool:
@@ -776,8 +760,7 @@ def position_spec(g: Record, rules: Any, *, kings_court_swap: bool = False) -> d
         spec["out_of_game"] = out_of_game
     # vassals (V2): their commanders, in a planning phase once an order stands (the claims
     # open the phase; before them the record still holds last round's) and in every other phase
-    ordered = bool((g.order[: int(t.n_areas)] >= 0).any())
-    if vassals and (phase != RoundPhase.PLANNING or ordered):
+    if vassals and (phase != RoundPhase.PLANNING or _ordered(g, t)):
         spec["commanders"] = {v.id: House(int(g.commander[v])).id for v in vassals}
     if t.loyalty_to_win:  # Mother of Dragons at 8 players (checked: placed = board + taken)
         ids = deck_iv_cards()

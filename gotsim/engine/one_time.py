@@ -85,7 +85,9 @@ def kind_allowed(g, t, house: int, kind: int) -> bool:
 
 
 @njit
-def _can_place(g, t, house: int) -> bool:
+def can_place(g, t, house: int) -> bool:
+    """Whether ``house`` may place a one-time order now: a kind it has left that the round allows,
+    and an area of its units outside a port (``position`` reading asks too)."""
     any_kind = False
     for k in range(N_ONE_TIME):
         if kind_allowed(g, t, house, k):
@@ -105,7 +107,7 @@ def planning_step(g, t) -> bool:
     asked. Uses ``g.plan_one_time_done`` and ``g.plan_one_time_turn``."""
     while g.plan_one_time_turn < t.players:
         house = g.track[0, g.plan_one_time_turn]
-        if house >= 0 and _can_place(g, t, house):
+        if house >= 0 and can_place(g, t, house):
             ask(g, Decision.ONE_TIME_ORDER, house, 0, 0, 0, 0)
             return True
         g.plan_one_time_turn += 1
