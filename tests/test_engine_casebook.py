@@ -1362,12 +1362,13 @@ def test_marches_into_an_empty_home_with_garrison_is_a_battle() -> None:
     assert c.power_of("lannister") == 5  # Tywin only pays a winner
 
 
-def test_marches_neutral_force_beats_the_march_back_unrouted() -> None:
+def test_marches_neutral_force_short_of_support_is_planned_again() -> None:
     """Rulebook example (5 players): Tyrell marches a knight and a footman from Yronwood (march
     +1) against Sunspear's neutral force (5): 2 + 1 + 1 = 4, and a Greyjoy support order in Salt
     Shore could make it 5, so the march is legal (a doomed one is not, rules.md C11). Greyjoy
-    backs nobody: 4 < 5. The units stay in Yronwood, not routed; the token stays; the march
-    order is spent (C11)."""
+    backs nobody: 4 < 5, so the plan was no legal march. Nothing has moved; Tyrell plans the
+    march again, now with no attack on a neutral force, and keeps its units home: the token
+    stays, the march order is spent, no battle was fought (C11)."""
     c = Case(5).phase("marches").neutral("yronwood", 0).neutral("salt_shore", 0)
     c.place("""
         yronwood    tyrell F K march+1
@@ -1379,10 +1380,100 @@ def test_marches_neutral_force_beats_the_march_back_unrouted() -> None:
         tyrell MARCH_UNIT K sunspear
         greyjoy SUPPORT_SIDE nobody
     """)
+    c.expect("tyrell MARCH_UNIT")
+    assert int(c.g.ctx[1]) == 0  # the footman again: the plan starts over
+    assert "sunspear" not in c.options()
+    c.play("""
+        tyrell MARCH_UNIT F stay
+        tyrell MARCH_UNIT K stay
+    """)
     assert c.at("yronwood") == "tyrell F K"
     assert int(c.g.neutral[area("sunspear")]) == 5
     assert c.order_at("yronwood") is None
     assert c.g.battles.sum() == 0
+
+
+def test_marches_a_void_plan_moves_nothing_and_never_breaks_supply() -> None:
+    """Tyrell (supply 5: armies 4, 3, 2, 2) marches from Yronwood (3 footmen and a knight,
+    march +1): a footman and the knight attack Sunspear (5) counting on Greyjoy's support from
+    Salt Shore (1 + 2 + 1 + 1), a footman joins the two in The Boneway (3), one stays. Greyjoy
+    backs nobody. Had the rest of the march been made before the support was asked, Tyrell
+    would stand at three armies of 3 (Yronwood, The Boneway, Prince's Pass), over its supply;
+    nothing has moved instead, no power token was left, and the march is planned again within
+    supply (C11, B5)."""
+    c = Case(5).phase("marches")
+    for name in ("yronwood", "salt_shore", "the_boneway", "princes_pass", "starfall"):
+        c.neutral(name, 0)  # (5 players: Sunspear's 5 is the only one left in Dorne)
+    c.place("""
+        yronwood      tyrell 3F K march+1
+        the_boneway   tyrell 2F
+        princes_pass  tyrell 3F
+        salt_shore    greyjoy F support+0
+    """)
+    c.supply(tyrell=5)
+    power = c.power_of("tyrell")
+    c.play("""
+        tyrell MARCH_FROM yronwood
+        tyrell MARCH_UNIT F sunspear
+        tyrell MARCH_UNIT F the_boneway
+        tyrell MARCH_UNIT F stay
+        tyrell MARCH_UNIT K sunspear
+        greyjoy SUPPORT_SIDE nobody
+    """)
+    c.expect("tyrell MARCH_UNIT")
+    assert c.at("yronwood") == "tyrell 3F K"
+    assert c.at("the_boneway") == "tyrell 2F"
+    assert c.power_of("tyrell") == power
+    assert "sunspear" not in c.options()
+    c.refuse("tyrell MARCH_UNIT the_boneway")  # (three armies of 3: over supply)
+    c.play("""
+        tyrell MARCH_UNIT F starfall
+        tyrell MARCH_UNIT F stay
+        tyrell MARCH_UNIT F stay
+        tyrell MARCH_UNIT K stay
+    """)
+    assert c.at("yronwood") == "tyrell 2F K"
+    assert c.at("starfall") == "tyrell F"
+    assert c.at("the_boneway") == "tyrell 2F"
+    assert int(c.g.neutral[area("sunspear")]) == 5
+
+
+def test_marches_a_void_plan_is_narrated() -> None:
+    """In the narration of random 5-player games, an attack on a neutral force left short by a
+    refused support reads "holds; the march is planned again", and the next event is the same
+    house assigning the march's first unit anew."""
+    from gotsim.engine.game import random_game
+
+    for seed in range(40):
+        log = random_game(players=5, seed=seed).log
+        void = [i for i, e in enumerate(log) if "the march is planned again" in e.text]
+        if void:
+            break
+    assert void, "no void plan in 40 random 5-player games"
+    i = void[0]
+    attacker = log[i].text.split(": ")[1].split()[0]
+    assert log[i].kind == "battle" and "attack on the neutral force in" in log[i].text
+    assert log[i - 1].kind == "SUPPORT_SIDE" and "supports nobody" in log[i - 1].text
+    assert log[i + 1].kind == "MARCH_UNIT" and log[i + 1].text.startswith(f"{attacker}:")
+
+
+def test_marches_units_kept_back_leave_a_neutral_force_out_of_reach() -> None:
+    """Tyrell's footman and knight in Yronwood (march +1) with a Greyjoy support order in Salt
+    Shore could reach Sunspear's 5 together (1 + 2 + 1 + 1); once the footman has been told to
+    stay, the knight alone could reach 4 at most, so Sunspear is no legal destination for it
+    (rulebook p.26: the units that march in, with support, must reach the token's strength;
+    C11)."""
+    c = Case(5).phase("marches").neutral("yronwood", 0).neutral("salt_shore", 0)
+    c.place("""
+        yronwood    tyrell F K march+1
+        salt_shore  greyjoy F support+0
+    """)
+    c.play("tyrell MARCH_FROM yronwood")
+    c.expect("tyrell MARCH_UNIT")
+    assert "sunspear" in c.options()
+    c.step("tyrell MARCH_UNIT F stay")
+    c.expect("tyrell MARCH_UNIT")
+    assert "sunspear" not in c.options()
 
 
 def test_marches_neutral_force_falls_to_a_supported_march() -> None:

@@ -181,7 +181,8 @@ def march_mask_plain(g, t, house: int, origin: int, unit: int, mask) -> None:
             elif unit == SHIP and g.neutral[dest] > 0 and t.edition == 2:
                 ok = False
             elif g.neutral[dest] > 0 and t.edition == 2:
-                ok = neutral_within_reach(g, t, house, origin, dest)  # the rule, not a shortcut
+                # the rule, not a shortcut; none after a plan attacking one fell short
+                ok = not g.march_replanned and neutral_within_reach(g, t, house, origin, dest)
         if ok:
             counts[dest] += 1
             counts[origin] -= 1

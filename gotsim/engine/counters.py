@@ -31,6 +31,7 @@ PHASE_COUNTERS: tuple[str, ...] = (
     "march_next",  # how many units of that type have one
     "march_target",  # the area attacked, -1 none
     "march_leave",  # 1 if a power token is left behind
+    "march_replanned",  # 1 once a plan attacking a neutral force fell short (planned again)
     "battle_cursor",  # the battle step's loop position
     "battle_winner",  # the winning side once known
     "battle_retreating",  # the side that retreats, -1 none
@@ -83,6 +84,7 @@ def clear_phase_counters(g) -> None:
     g.march_next = 0
     g.march_target = 0
     g.march_leave = 0
+    g.march_replanned = 0
     g.battle_cursor = 0
     g.battle_winner = 0
     g.battle_retreating = 0

@@ -777,6 +777,8 @@ class Game:
         att = House(int(b[cb.HOUSE]))
         if b[cb.SIDE + cb.HOUSE] < 0:  # an attack on a neutral force
             taken = "taken" if cb.attacker_wins(b, parts) else "holds"
+            if taken == "holds" and t.edition == 2:  # the plan was void (docs/rules.md C11)
+                taken += "; the march is planned again"
             return (
                 f"attack on the neutral force in {self._area(area)}: {att.id} "
                 f"{parts[0, cb.P_TOTAL]} vs {parts[1, cb.P_TOTAL]} — {taken}"

@@ -401,23 +401,19 @@ def _marches(g, t) -> None:
         if area >= 0:  # other houses may back an attack on a neutral force (rulebook p.26)
             ask(g, Decision.SUPPORT_SIDE, g.owner[area], g.combat_area, area)
             return
-        _attack_neutral(g, t, house, g.march_origin, g.combat_area)
-        _end_march(g, t)
+        if _attack_neutral(g, t, house, g.march_origin, g.combat_area):
+            _end_march(g, t)
 
 
 @njit
 def _resolve_march(g, t, house: int) -> None:
     origin = g.march_origin
     target = g.march_target
-    # a power token left behind is placed as the march begins, and stays even if the beaten
-    # attackers come back (B7)
-    if g.march_leave and g.power[house] >= 1 and g.power_token[origin] < 0:
-        g.power_token[origin] = house
-        g.power[house] -= 1
-    for dest in range(t.n_areas):
-        if dest != target and dest != origin and mv.moving_any(g, dest):
-            mv.move_units(g, t, house, origin, dest)
     if target >= 0 and g.neutral[target] > 0:
+        # 2e: the support is settled before anything moves, so that a plan whose attack falls
+        # short can be made again (C11); 1e: the march is made, then the neutral army fought
+        if t.edition == 1:
+            _make_march(g, t, house, origin, target)
         mv.neutral_battle(g, t, g.battle, house, origin, target)
         for u in range(cb.N_UNIT_TYPES):
             g.battle[cb.UNITS + u] = g.moving[target, u]
@@ -428,6 +424,7 @@ def _resolve_march(g, t, house: int) -> None:
         g.support_side[:] = 0
         g.march_stage = mv.NEUTRAL
         return
+    _make_march(g, t, house, origin, target)
     if target >= 0:
         bt.start_battle(g, t, origin, target, house)
         g.march_stage = mv.COMBAT
@@ -436,18 +433,45 @@ def _resolve_march(g, t, house: int) -> None:
 
 
 @njit
-def _attack_neutral(g, t, house: int, origin: int, target: int) -> None:
+def _make_march(g, t, house: int, origin: int, target: int) -> None:
+    """Leave the power token and move the units planned for every destination but the
+    attacked one. The token is placed as the march begins and stays even if the beaten
+    attackers come back (B7)."""
+    if g.march_leave and g.power[house] >= 1 and g.power_token[origin] < 0:
+        g.power_token[origin] = house
+        g.power[house] -= 1
+    for dest in range(t.n_areas):
+        if dest != target and dest != origin and mv.moving_any(g, dest):
+            mv.move_units(g, t, house, origin, dest)
+
+
+@njit
+def _attack_neutral(g, t, house: int, origin: int, target: int) -> bool:
     """The support decided, strength (units, march order, support) at least the token's: the
-    token goes for good and the units move in; otherwise they stay where they are (C11)."""
+    token goes for good and the units move in (2e: with the rest of the march). Otherwise, 1e:
+    the attackers stay where they are; 2e: the plan was no legal march, and the house plans
+    it again with no attack on a neutral force (C11). False when the march is planned again."""
     b = g.battle
     parts = np.zeros((2, cb.N_PARTS), np.int64)
     cb.strength_breakdown(b, bt.card_arrays(t), bt.tides_arrays(t), parts)
+    g.combat_area = -1
     if cb.attacker_wins(b, parts):
+        if t.edition == 2:
+            _make_march(g, t, house, origin, target)
         g.neutral[target] = 0
         mv.move_units(g, t, house, origin, target)
-    else:
+        return True
+    if t.edition == 1:
         g.moving[target, :] = 0
-    g.combat_area = -1
+        return True
+    g.moving[:, :] = 0
+    g.march_target = -1
+    g.march_leave = 0
+    g.march_unit = 0
+    g.march_next = 0
+    g.march_replanned = 1
+    g.march_stage = mv.ASSIGN
+    return False
 
 
 @njit

@@ -5,7 +5,9 @@ Counters while ``g.phase == MARCHES`` (``engine.counters``): ``g.march_stage`` (
 order, ASSIGN units, ASK_LEAVE a power token?, RESOLVE, COMBAT or NEUTRAL in progress),
 ``g.march_origin``, ``g.march_unit`` and ``g.march_next`` (the unit being assigned),
 ``g.march_target`` (the one attacked area, -1 none), ``g.march_leave`` (1 if a power token is
-left behind). ``g.moving[dest, u]`` holds the units assigned to each destination.
+left behind), ``g.march_replanned`` (1 once a plan attacking a neutral force fell short and
+the march is being planned again). ``g.moving[dest, u]`` holds the units assigned to each
+destination.
 """
 
 from __future__ import annotations
@@ -139,15 +141,16 @@ def neutral_battle(g, t, b, house: int, origin: int, target: int) -> None:
 
 @njit
 def neutral_within_reach(g, t, house: int, origin: int, target: int) -> bool:
-    """2e: an attack on a neutral force is legal only if it can succeed: every unit of the
-    origin that can march, the march order and every support order (any house's) that could
-    back it reach the token's strength (rulebook p.26, C11)."""
+    """2e: an attack on a neutral force is legal only if it can succeed: the origin's units
+    still free to join it (those planned for it and those not yet given a destination, the
+    one being assigned included), the march order and every support order (any house's) that
+    could back it reach the token's strength (rulebook p.26, C11)."""
     b = np.zeros(cb.BATTLE_LEN, np.int64)
     neutral_battle(g, t, b, house, origin, target)
     for u in range(cb.N_UNIT_TYPES):
         if u != SHIP:  # ships never attack a neutral force on land
-            b[cb.UNITS + u] = g.units[origin, u] - g.routed[origin, u]
-    b[cb.DRAGONS] = g.units[origin, DRAGON] - g.routed[origin, DRAGON]
+            b[cb.UNITS + u] = _free_for(g, origin, target, u)
+    b[cb.DRAGONS] = _free_for(g, origin, target, DRAGON)
     for a in range(t.n_areas):
         if g.owner[a] >= 0 and is_support_order(g, a) and supports_into(t, a, target):
             o = cb.SUPPORT_OWN if g.owner[a] == house else cb.SUPPORT_ALLY
@@ -160,6 +163,19 @@ def neutral_within_reach(g, t, house: int, origin: int, target: int) -> bool:
     cards = (t.card_strength, t.card_swords, t.card_forts, t.card_ability, t.card_ref)
     cb.board_and_card_strength(b, cards, parts)
     return cb.attacker_wins(b, parts)
+
+
+@njit(inline="always")
+def _free_for(g, origin: int, target: int, u: int) -> int:
+    """Units of type ``u`` in ``origin`` that the march being planned can still send to
+    ``target``: those planned for it and those not yet given a destination (the assignment
+    walks the unit types in order, ``march_unit`` and ``march_next`` its cursor)."""
+    movable = np.int64(g.units[origin, u]) - g.routed[origin, u]
+    if u < g.march_unit:
+        return g.moving[target, u]
+    if u == g.march_unit:
+        return g.moving[target, u] + movable - g.march_next
+    return movable
 
 
 @njit
@@ -241,6 +257,8 @@ def destination_ok(g, t, house: int, origin: int, unit: int, dest: int, reach, a
         if g.neutral[dest] > 0 and t.edition == 2:
             if unit == SHIP:
                 return False  # 2e neutral forces stand on land; 1e neutral armies hold seas too
+            if g.march_replanned:
+                return False  # a plan whose attack fell short was void: none now (C11)
             if not neutral_within_reach(g, t, house, origin, dest):
                 return False  # a doomed attack is no legal march (rulebook p.26)
     allowed = t.supply_table[g.supply[house]]

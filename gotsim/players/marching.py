@@ -533,6 +533,8 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
             dest_info(g, t, memo, house, x, planning, params)
         if memo.d_kind[x] != D_BATTLE:
             continue
+        if g.march_replanned and g.neutral[x] > 0:
+            continue  # planned again: no attack on a neutral force (C11)
         if land and avail[FOOTMAN] + avail[KNIGHT] + avail[DRAGON] == 0:
             continue  # siege engines alone are no attack
         units = float(fighters)
@@ -635,8 +637,9 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
 
 @njit(inline="always")
 def march_key(g, origin: int) -> int:
-    """The key of a march plan (``memo.march_key``): the round and the origin."""
-    return int(g.game_round) * AREA_BITS + origin
+    """The key of a march plan (``memo.march_key``): the round, the origin and whether the
+    march is planned again (a plan attacking a neutral force fell short, C11)."""
+    return (int(g.game_round) * AREA_BITS + origin) * 2 + int(g.march_replanned)
 
 
 @njit

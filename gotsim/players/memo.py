@@ -53,7 +53,7 @@ MEMO_DTYPE = np.dtype(
         ("plan", np.int8, (H, A_MAX)),  # planned Order kind per area, -1 none
         ("plan_target", np.int8, (H, A_MAX)),  # intended attack target of a march origin
         ("plan_value", np.float64, (H, A_MAX)),  # planned worth of a march origin
-        ("march_key", np.int32),  # round * AREA_BITS + origin of the march plan, -1 none
+        ("march_key", np.int32),  # marching.march_key of the march plan, -1 none
         ("march_house", np.int8),
         ("march_move", np.int8, (A_MAX, U)),  # planned units per destination
         # (area_bits sets, two words each)
