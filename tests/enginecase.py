@@ -690,3 +690,13 @@ class Case:
     def asked(self, kind: str) -> list[str]:
         """The log lines of decisions of ``kind`` answered so far."""
         return [line for line in self.log if line.split()[1] == kind]
+
+
+def against_sunspear(
+    yronwood: str = "F K march+1", salt_shore: str = "greyjoy F support+0"
+) -> Case:
+    """5 players, the marches: Tyrell's ``yronwood`` units and order next to Sunspear's
+    neutral force (5) and ``salt_shore``'s house, units and order, the neutral forces of
+    Yronwood and Salt Shore taken off (the casebook's attacks on a neutral force, C11)."""
+    c = Case(5).phase("marches").neutral("yronwood", 0).neutral("salt_shore", 0)
+    return c.place(f"yronwood tyrell {yronwood}\nsalt_shore {salt_shore}")

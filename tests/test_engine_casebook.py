@@ -15,7 +15,7 @@ decisions of ``docs/rules.md`` (cited as C1…, B1…). Cases the engine gets wr
 
 from __future__ import annotations
 
-from enginecase import Case, area
+from enginecase import Case, against_sunspear, area
 
 from gotsim.engine.board_state import castles_held
 from gotsim.engine.state import Decision, EndReason, Phase
@@ -1369,11 +1369,7 @@ def test_marches_neutral_force_short_of_support_is_planned_again() -> None:
     backs nobody: 4 < 5, so the plan was no legal march. Nothing has moved; Tyrell plans the
     march again, now with no attack on a neutral force, and keeps its units home: the token
     stays, the march order is spent, no battle was fought (C11)."""
-    c = Case(5).phase("marches").neutral("yronwood", 0).neutral("salt_shore", 0)
-    c.place("""
-        yronwood    tyrell F K march+1
-        salt_shore  greyjoy F support+0
-    """)
+    c = against_sunspear()
     c.play("""
         tyrell MARCH_FROM yronwood
         tyrell MARCH_UNIT F sunspear
@@ -1463,11 +1459,7 @@ def test_marches_units_kept_back_leave_a_neutral_force_out_of_reach() -> None:
     stay, the knight alone could reach 4 at most, so Sunspear is no legal destination for it
     (rulebook p.26: the units that march in, with support, must reach the token's strength;
     C11)."""
-    c = Case(5).phase("marches").neutral("yronwood", 0).neutral("salt_shore", 0)
-    c.place("""
-        yronwood    tyrell F K march+1
-        salt_shore  greyjoy F support+0
-    """)
+    c = against_sunspear()
     c.play("tyrell MARCH_FROM yronwood")
     c.expect("tyrell MARCH_UNIT")
     assert "sunspear" in c.options()
@@ -1479,11 +1471,7 @@ def test_marches_units_kept_back_leave_a_neutral_force_out_of_reach() -> None:
 def test_marches_neutral_force_falls_to_a_supported_march() -> None:
     """The same march with a Tyrell footman supporting from Salt Shore (+1): 5 ≥ 5. The token is
     removed for good and the units move into Sunspear."""
-    c = Case(5).phase("marches").neutral("yronwood", 0).neutral("salt_shore", 0)
-    c.place("""
-        yronwood    tyrell F K march+1
-        salt_shore  tyrell F support+0
-    """)
+    c = against_sunspear(salt_shore="tyrell F support+0")
     c.play("""
         tyrell MARCH_FROM yronwood
         tyrell MARCH_UNIT F sunspear

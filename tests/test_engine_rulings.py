@@ -9,7 +9,7 @@ otherwise, power 5 each, full hands, Tides of Battle off.
 from __future__ import annotations
 
 import pytest
-from enginecase import Case, area
+from enginecase import Case, against_sunspear, area
 
 from gotsim.engine import battle as bt
 from gotsim.engine.board_state import castles_held
@@ -395,11 +395,7 @@ def test_rulings_other_houses_may_support_an_attack_on_a_neutral_force() -> None
     """5 players (Sunspear's neutral force 5): Tyrell's footman and knight from Yronwood (march
     +1: 4) with Greyjoy's footman supporting from Salt Shore. Greyjoy is asked whom it backs —
     nobody or the attacker, never the neutral force — and backs Tyrell: 5 ≥ 5, Sunspear falls."""
-    c = Case(5).phase("marches").neutral("yronwood", 0).neutral("salt_shore", 0)
-    c.place("""
-        yronwood    tyrell F K march+1
-        salt_shore  greyjoy F support+0
-    """)
+    c = against_sunspear()
     c.play("""
         tyrell MARCH_FROM yronwood
         tyrell MARCH_UNIT F sunspear
@@ -485,20 +481,12 @@ def test_rulings_a_doomed_attack_on_a_neutral_force_is_not_legal() -> None:
     c.expect("tyrell MARCH_UNIT")
     assert "sunspear" not in c.options()
 
-    c = Case(5).phase("marches").neutral("yronwood", 0).neutral("salt_shore", 0)
-    c.place("""
-        yronwood    tyrell F K march+0
-        salt_shore  greyjoy F support+0
-    """)
+    c = against_sunspear("F K march+0")
     c.play("tyrell MARCH_FROM yronwood")
     c.expect("tyrell MARCH_UNIT")
     assert "sunspear" not in c.options()
 
-    c = Case(5).phase("marches").neutral("yronwood", 0).neutral("salt_shore", 0)
-    c.place("""
-        yronwood    tyrell F K march+1
-        salt_shore  greyjoy F support+0
-    """)
+    c = against_sunspear()
     c.play("tyrell MARCH_FROM yronwood")
     c.expect("tyrell MARCH_UNIT")
     assert "sunspear" in c.options()
