@@ -11,7 +11,6 @@ here the plain way: work arrays, every area, every action).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
@@ -76,7 +75,7 @@ from gotsim.engine.westeros import (
     supply_excess,
 )
 from gotsim.jit import njit
-from gotsim.play.runner import play_policies, play_policies_reused
+from gotsim.play.runner import play_policies, play_policies_reused, pool_threads
 from gotsim.players.memo import FRESH_WORDS, MEMO_DTYPE, fresh_memo, new_memos, reset_memos
 from gotsim.players.params import policy_table
 from gotsim.rules.board import load_board
@@ -522,7 +521,7 @@ def test_rules_table_lists(edition: str) -> None:
 def test_reset_memos_makes_them_fresh() -> None:
     """A memo used by a game and reset is byte for byte a new one, but for the work space after
     ``FRESH_WORDS`` (read only where a key before it says it is filled)."""
-    memos = new_memos(3)
+    memos = new_memos(pool_threads())  # one per thread: the batch loop plays in these
     rules = rules_table("2e", 6)
     games = new_games([np.random.SeedSequence(4, spawn_key=(i,)) for i in range(3)])
     kinds, params = policy_table("heuristic")
@@ -538,10 +537,11 @@ def test_reset_memos_makes_them_fresh() -> None:
     def head(m: np.ndarray) -> bytes:
         return m.view(np.uint64).reshape(len(m), -1)[:, :FRESH_WORDS].tobytes()
 
-    assert head(memos) != head(new_memos(3))
-    assert memos.tobytes() != new_memos(3).tobytes()
+    fresh = new_memos(len(memos))
+    assert head(memos) != head(fresh)
+    assert memos.tobytes() != fresh.tobytes()
     reset_memos(memos)
-    assert head(memos) == head(new_memos(3))
+    assert head(memos) == head(fresh)
     assert (memos.ev_key == -1).all()  # (the kept evaluations dropped)
 
 
@@ -560,8 +560,8 @@ def test_reused_memos_play_as_fresh_ones() -> None:
 
     fresh = games(10)
     play_policies(fresh, rules, kinds_n, params_n, new_memos(4), 1_000_000)
-    memos = new_memos(max(4, numba.get_num_threads()))  # one per thread at least
-    play_policies(games(0), rules, kinds_n, params_n, memos[:4], 1_000_000)  # dirty them
+    memos = new_memos(max(4, pool_threads()))  # one per thread at least
+    play_policies(games(0), rules, kinds_n, params_n, memos, 1_000_000)  # dirty them
     reused = games(10)
     words = memos.view(np.uint64).reshape(len(memos), -1)
     play_policies_reused(reused, rules, kinds_n, params_n, memos, words, fresh_memo(rules), 10**6)

@@ -12,7 +12,7 @@ from gotsim.engine.rng import pick_from_mask
 from gotsim.engine.state import N_ACTIONS, Decision, H
 from gotsim.jit import njit
 from gotsim.players.heuristic import load_params, policy_turn
-from gotsim.players.view import init_memos
+from gotsim.players.memo import fresh_memo, new_memos
 
 
 @njit
@@ -79,24 +79,28 @@ def play_policies_one(g, t, kinds, params, memo, max_decisions: int) -> int:
     return made
 
 
-@njit(parallel=True)
 def play_policies(games, rules, kinds, params, memos, max_decisions: int):
     """``play_random`` with per-house policies: ``kinds`` (G, H) policy kind per game and house,
-    ``params`` (G, H, N_PARAMS) heuristic parameters, ``memos`` one heuristic memo per game."""
-    out = np.zeros(games.shape[0], np.int64)
-    init_memos(rules[0], memos)  # the board's static tables, worked out once for the batch
-    for i in numba.prange(games.shape[0]):
-        out[i] = play_policies_one(games[i], rules[0], kinds[i], params[i], memos[i], max_decisions)
-    return out
+    ``params`` (G, H, N_PARAMS) heuristic parameters; ``memos`` work space for the heuristic, one
+    per thread of numba's pool (more are fine; with fewer or ``None``, new ones are taken). The
+    games are played by ``play_policies_reused``, the one compiled batch loop, which makes a
+    memo fresh before each game: what ``memos`` held before changes nothing."""
+    if memos is None or len(memos) < pool_threads():
+        memos = new_memos(pool_threads())
+    words = memos.view(np.uint64).reshape(len(memos), -1)
+    return play_policies_reused(
+        games, rules, kinds, params, memos, words, fresh_memo(rules), max_decisions
+    )
 
 
 @njit(parallel=True)
 def play_policies_reused(games, rules, kinds, params, memos, words, fresh, max_decisions: int):
-    """``play_policies`` with one memo per thread (``memos``: ``numba.config.NUMBA_NUM_THREADS``
-    of them at least), made fresh by its thread just before each game it plays: ``words`` is
-    ``memos`` as (threads, words) uint64, ``fresh`` a fresh memo's words with the board's tables
-    filled in (``gotsim.players.memo.fresh_memo``). A game reads only its fresh memo, so which
-    thread plays it changes nothing; the memos stay in the threads' caches."""
+    """The heuristic's batch loop, which ``play_policies`` calls: one memo per thread
+    (``memos``: ``numba.config.NUMBA_NUM_THREADS`` of them at least), made fresh by its thread
+    just before each game it plays: ``words`` is ``memos`` as (threads, words) uint64,
+    ``fresh`` a fresh memo's words with the board's tables filled in
+    (``gotsim.players.memo.fresh_memo``). A game reads only its fresh memo, so which thread
+    plays it changes nothing; the memos stay in the threads' caches."""
     out = np.zeros(games.shape[0], np.int64)
     for i in numba.prange(games.shape[0]):
         m = numba.get_thread_id()
@@ -104,3 +108,8 @@ def play_policies_reused(games, rules, kinds, params, memos, words, fresh, max_d
             words[m, w] = fresh[w]
         out[i] = play_policies_one(games[i], rules[0], kinds[i], params[i], memos[m], max_decisions)
     return out
+
+
+def pool_threads() -> int:
+    """Threads in numba's pool (the most a parallel loop can use)."""
+    return max(1, int(getattr(numba.config, "NUMBA_NUM_THREADS", 1)))

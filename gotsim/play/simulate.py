@@ -39,7 +39,7 @@ from gotsim.engine.state import (
 )
 from gotsim.engine.tables import WesterosCard, WildlingCard, expansion_of, rules_table
 from gotsim.inputs import InputError, seed_value, whole_number
-from gotsim.play.runner import castle_table, play_random
+from gotsim.play.runner import castle_table, play_policies, play_random, pool_threads
 from gotsim.rules.ids import BASE_HOUSES, HOUSE_IDS, House
 from gotsim.rules.setup import SetupDataError, load_setup
 from gotsim.rules.variants import Rules
@@ -52,11 +52,6 @@ BATCH = 1024
 
 class EngineIncompleteError(RuntimeError):
     """A game stopped in a phase the engine cannot play yet."""
-
-
-def _pool_threads() -> int:
-    """Threads in numba's pool (the most a parallel loop can use)."""
-    return max(1, int(getattr(numba.config, "NUMBA_NUM_THREADS", 1)))
 
 
 def _policies(
@@ -141,7 +136,7 @@ def play_games(
         iron_bank=chosen.on("iron_bank"),
     )
     previous = numba.get_num_threads()
-    cores = _pool_threads()
+    cores = pool_threads()
     numba.set_num_threads(max(1, min(n_jobs, cores)))
     memos = None  # the heuristic's memos, one per thread, made fresh before every game
     try:
@@ -175,12 +170,7 @@ def play_batch(
     table = _policies(policies, edition, int(rules[0].players), expansion_of(rules[0]))
     if len(games):
         announce_compile(policies)
-    memos = None
-    if table is not None:
-        from gotsim.players.memo import new_memos
-
-        memos = new_memos(_pool_threads())
-    _play_table(games, rules, table, memos, _searches(policies))
+    _play_table(games, rules, table, None, _searches(policies))
 
 
 def _play_table(
@@ -196,8 +186,6 @@ def _play_table(
     if table is None:
         play_random(games, rules, MAX_DECISIONS)
         return
-    from gotsim.play.runner import play_policies, play_policies_reused
-    from gotsim.players.memo import fresh_memo, new_memos
     from gotsim.players.params import SEARCH
 
     kinds, params = table
@@ -212,13 +200,7 @@ def _play_table(
     # batch loop would be compiled again
     kinds_n = np.array(np.broadcast_to(kinds, (n, *kinds.shape)), order="C")
     params_n = np.array(np.broadcast_to(params, (n, *params.shape)), order="C")
-    if memos is None or len(memos) < _pool_threads():
-        play_policies(games, rules, kinds_n, params_n, new_memos(n), MAX_DECISIONS)
-        return
-    words = memos.view(np.uint64).reshape(len(memos), -1)
-    play_policies_reused(
-        games, rules, kinds_n, params_n, memos, words, fresh_memo(rules), MAX_DECISIONS
-    )
+    play_policies(games, rules, kinds_n, params_n, memos, MAX_DECISIONS)
 
 
 def end_reason_names(max_rounds: int = 10) -> dict[EndReason, str]:
@@ -478,7 +460,7 @@ def play_from_position(
     rules = position_rules(p)
     out = []
     previous = numba.get_num_threads()
-    cores = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
+    cores = pool_threads()
     numba.set_num_threads(max(1, min(n_jobs, cores)))
     try:
         for start in range(0, n_games, BATCH):

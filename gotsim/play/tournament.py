@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from gotsim.engine.init import new_games
 from gotsim.engine.state import EndReason
 from gotsim.engine.tables import rules_table
-from gotsim.play.runner import castle_table, play_policies
+from gotsim.play.runner import castle_table, play_policies, pool_threads
 from gotsim.players.memo import new_memos
 from gotsim.players.params import N_PARAMS, SEARCH, policy_kind, policy_params
 from gotsim.rules.ids import BASE_HOUSES, House
@@ -85,8 +85,9 @@ def play_seated(
     ).reshape(len(specs), len(House), N_PARAMS)
     rules = rules_table(chosen)
     out = []
+    memos = new_memos(pool_threads())  # the heuristic's work space, one per thread
     previous = numba.get_num_threads()
-    cores = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
+    cores = pool_threads()
     numba.set_num_threads(max(1, min(n_jobs, cores)))
     try:
         for start in range(0, len(seats), BATCH):
@@ -113,7 +114,7 @@ def play_seated(
                 rules,
                 np.ascontiguousarray(kinds_of[block]),
                 params,
-                new_memos(stop - start),
+                memos,
                 MAX_DECISIONS,
             )
             out.append(games)
