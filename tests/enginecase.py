@@ -45,7 +45,7 @@ from gotsim.engine import machine as mc
 from gotsim.engine import objectives as ob
 from gotsim.engine.board_state import controller
 from gotsim.engine.counters import clear_phase_counters
-from gotsim.engine.init import new_games
+from gotsim.engine.init import new_games, new_games_range
 from gotsim.engine.invariants import violations
 from gotsim.engine.state import (
     ACT_FOOTMAN,
@@ -700,3 +700,27 @@ def against_sunspear(
     Yronwood and Salt Shore taken off (the casebook's attacks on a neutral force, C11)."""
     c = Case(5).phase("marches").neutral("yronwood", 0).neutral("salt_shore", 0)
     return c.place(f"yronwood tyrell {yronwood}\nsalt_shore {salt_shore}")
+
+
+def seated_for_greyjoy(
+    house: int, n: int, seed: int, card_set: str = "base"
+) -> tuple[np.recarray, np.recarray]:
+    """``n`` 6-player starts where ``house`` takes over all of Greyjoy's (units, tokens, orders,
+    places on the tracks, power, supply, a full hand of its ``card_set`` deck, Greyjoy's home
+    areas and pieces in the rules record). The rules come back read-only, as ``rules_table``
+    gives them: a writable table is a type of its own to numba, for which the batch loops would
+    be compiled again (minutes)."""
+    rules = rules_table(Rules("2e", 6, house_cards=card_set)).copy()
+    t = rules[0]
+    t.unit_limits[house] = t.unit_limits[House.GREYJOY]
+    t.power_total[house] = t.power_total[House.GREYJOY]
+    t.home[t.home == House.GREYJOY] = house
+    rules.flags.writeable = False
+    games = new_games_range(seed, 0, n, players=6)
+    for g in games:
+        for name in ("owner", "power_token", "track"):
+            g[name][g[name] == House.GREYJOY] = house
+        for name in ("in_play", "power", "supply", "hand", "discard", "orders_used"):
+            g[name][house] = g[name][House.GREYJOY]
+            g[name][House.GREYJOY] = 0
+    return games, rules

@@ -17,13 +17,11 @@ from typing import Any
 import numpy as np
 import pytest
 from combatcase import check, make_spec, side
-from enginecase import Case
+from enginecase import Case, seated_for_greyjoy
 
 from gotsim.engine import combat as cb
-from gotsim.engine.init import new_games_range
 from gotsim.engine.invariants import violations
 from gotsim.engine.state import ACT_NONE
-from gotsim.engine.tables import rules_table
 from gotsim.odds import BattleSpecError, combat_odds
 from gotsim.play.simulate import play_batch
 from gotsim.players import fighting
@@ -389,30 +387,11 @@ def test_affc_heuristic_alayne_pays_when_the_opponent_is_rich():
         assert answer(c.g, c.t, ARRYN, c.mask(), None, None) == want
 
 
-def arryn_for_greyjoy(n: int, seed: int) -> tuple[np.recarray, np.recarray]:
-    """``n`` 6-player starts where Arryn takes over all of Greyjoy's (units, tokens, orders,
-    places on the tracks, power, supply, a full hand of its own cards, Greyjoy's home areas and
-    pieces in the rules record)."""
-    rules = rules_table("2e", 6).copy()
-    t = rules[0]
-    t.unit_limits[ARRYN] = t.unit_limits[GREYJOY]
-    t.power_total[ARRYN] = t.power_total[GREYJOY]
-    t.home[t.home == GREYJOY] = ARRYN
-    games = new_games_range(seed, 0, n, players=6)
-    for g in games:
-        for name in ("owner", "power_token", "track"):
-            g[name][g[name] == GREYJOY] = ARRYN
-        for name in ("in_play", "power", "supply", "hand", "discard", "orders_used"):
-            g[name][ARRYN] = g[name][GREYJOY]
-            g[name][GREYJOY] = 0
-    return games, rules
-
-
 @pytest.mark.parametrize(("policies", "n"), [("random", 60), ("heuristic", 20)])
 def test_affc_games_with_arryn_keep_every_invariant(policies: str, n: int):
     """Whole games with Arryn in Greyjoy's seat, random or heuristic players: every game ends,
     no invariant is broken, and Arryn fought battles with its cards."""
-    games, rules = arryn_for_greyjoy(n, 7)
+    games, rules = seated_for_greyjoy(ARRYN, n, 7)
     play_batch(games, rules, policies)
     assert (games.done == 1).all() and (games.winner >= 0).all()
     for g in games:

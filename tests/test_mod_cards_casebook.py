@@ -20,13 +20,11 @@ from typing import Any
 import numpy as np
 import pytest
 from combatcase import all_notes, check, make_spec, side, support
-from enginecase import Case
+from enginecase import Case, seated_for_greyjoy
 
 from gotsim.engine import combat as cb
 from gotsim.engine.battle.mod import ROBERT_ALONE
-from gotsim.engine.init import new_games_range
 from gotsim.engine.invariants import violations
-from gotsim.engine.tables import rules_table
 from gotsim.odds import BattleSpecError, combat_odds
 from gotsim.play.simulate import play_batch
 from gotsim.rules.cards import Ability, card_table, game_cards, house_cards, house_deck
@@ -655,25 +653,6 @@ def test_mod_engine_missandei_not_asked_after_a_wide_loss():
     assert c.pending != "targaryen CARD_ABILITY"
 
 
-def seated_for_greyjoy(house: int, card_set: str, n: int, seed: int):
-    """``n`` 6-player starts where ``house`` takes over all of Greyjoy's (units, tokens, orders,
-    places on the tracks, power, supply, a full hand of its ``card_set`` deck, Greyjoy's home
-    areas and pieces in the rules record)."""
-    rules = rules_table(Rules("2e", 6, house_cards=card_set)).copy()
-    t = rules[0]
-    t.unit_limits[house] = t.unit_limits[GREYJOY]
-    t.power_total[house] = t.power_total[GREYJOY]
-    t.home[t.home == GREYJOY] = house
-    games = new_games_range(seed, 0, n, players=6)
-    for g in games:
-        for name in ("owner", "power_token", "track"):
-            g[name][g[name] == GREYJOY] = house
-        for name in ("in_play", "power", "supply", "hand", "discard", "orders_used"):
-            g[name][house] = g[name][GREYJOY]
-            g[name][GREYJOY] = 0
-    return games, rules
-
-
 @pytest.mark.parametrize(
     ("house", "card_set", "policies", "n"),
     [
@@ -690,7 +669,7 @@ def test_mod_games_keep_every_invariant(house: int, card_set: str, policies: str
     decks, random or heuristic players: every game ends, no invariant is broken, the house
     fought with its cards; with the decks A some cards left the game (Khal Drogo always does
     once played; Viserys, Illyrio, Robert Arryn may)."""
-    games, rules = seated_for_greyjoy(house, card_set, n, 11)
+    games, rules = seated_for_greyjoy(house, n, 11, card_set)
     play_batch(games, rules, policies)
     assert (games.done == 1).all() and (games.winner >= 0).all()
     for g in games:

@@ -12,6 +12,8 @@ every card in hand or discarded, no routed unit after the marches.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from gotsim.engine.state import (
@@ -27,9 +29,12 @@ from gotsim.engine.state import (
     Order,
     Phase,
     Restriction,
+    U,
 )
 from gotsim.engine.vassals import CLAIMS_DONE
-from gotsim.rules.ids import AreaKind, House, Unit
+from gotsim.rules.ids import SHIP, AreaKind, House, Unit
+
+LAND, SEA, PORT = int(AreaKind.LAND), int(AreaKind.SEA), int(AreaKind.PORT)
 
 # the order kinds each of a vassal's four tokens stands for (engine.vassals.vassal_token)
 VASSAL_TOKENS = (
@@ -40,16 +45,15 @@ VASSAL_TOKENS = (
 )
 
 
-def _controller(g: np.void, t: np.void, a: int) -> int:
-    """Who controls area ``a``, from scratch: units, else a power token, else its home house."""
-    if g["owner"][a] >= 0:
-        return int(g["owner"][a])
-    if g["power_token"][a] >= 0:
-        return int(g["power_token"][a])
-    home = int(t["home"][a])
-    if home >= 0 and g["in_play"][home] and g["neutral"][a] == 0:
-        return home
-    return -1
+def _controllers(g: np.void, t: np.void, n: int) -> np.ndarray:
+    """Who controls each of the first ``n`` areas, from scratch: units, else a power token, else
+    its home house (in play, no neutral force there), else -1."""
+    owner = g["owner"][:n].astype(int)
+    token = g["power_token"][:n].astype(int)
+    home = t["home"][:n].astype(int)
+    home_held = (home >= 0) & g["in_play"][np.maximum(home, 0)].astype(bool)
+    home_held &= g["neutral"][:n] == 0
+    return np.where(owner >= 0, owner, np.where(token >= 0, token, np.where(home_held, home, -1)))
 
 
 def _iron_bank(g: np.void, t: np.void) -> list[str]:
@@ -73,71 +77,14 @@ def _iron_bank(g: np.void, t: np.void) -> list[str]:
 
 def violations(g: np.void, t: np.void) -> list[str]:
     """Every invariant ``g`` breaks (empty when consistent)."""
-    out: list[str] = []
-    n = int(t["n_areas"])
-    owner = g["owner"][:n]
-    units = g["units"][:n].astype(int)
-    routed = g["routed"][:n].astype(int)
-    kind = t["kind"][:n]
-    for a in range(n):
-        total = units[a].sum()
-        if (owner[a] >= 0) != (total > 0):
-            out.append(f"area {a}: owner {owner[a]} but {total} units")
-        if (routed[a] > units[a]).any() or (units[a] < 0).any():
-            out.append(f"area {a}: units {units[a].tolist()} routed {routed[a].tolist()}")
-        ships = units[a, Unit.SHIP]
-        land_units = total - ships
-        if kind[a] == AreaKind.LAND and ships:
-            out.append(f"area {a}: ships on land")
-        if kind[a] != AreaKind.LAND and land_units:
-            out.append(f"area {a}: land units at sea or in a port")
-        if kind[a] == AreaKind.PORT and ships > 3:
-            out.append(f"area {a}: {ships} ships in a port")
-        if g["order"][a] >= 0 and owner[a] < 0:
-            out.append(f"area {a}: an order without units")
-        if g["neutral"][a] and owner[a] >= 0:
-            out.append(f"area {a}: units beside a neutral force")
-        if g["blocked"][a] and owner[a] >= 0:
-            out.append(f"area {a}: units in an impassable area")
-        if g["garrison"][a] > 0 and _controller(g, t, a) < 0:
-            out.append(f"area {a}: a garrison that defends no house")
-        if g["power_token"][a] >= 0 and kind[a] != AreaKind.LAND:
-            out.append(f"area {a}: a power token off land")
-        if kind[a] == AreaKind.PORT and owner[a] >= 0:
-            land = int(t["port_land"][a])
-            if _controller(g, t, land) != owner[a]:
-                out.append(f"area {a}: ships in a port whose land area {land} is not theirs")
+    out = _areas(g, t)
     players = int(t["players"])
     in_play = [h for h in range(H) if g["in_play"][h]]
     for track in range(3):
         listed = [int(h) for h in g["track"][track][:players]]
         if sorted(listed) != sorted(in_play) or (g["track"][track][players:] != -1).any():
             out.append(f"track {track}: {g['track'][track].tolist()}")
-    for h in range(H):
-        mine = owner == h
-        tokens = int((g["power_token"][:n] == h).sum())
-        if g["power"][h] < 0 or g["power"][h] + tokens > t["power_total"][h]:
-            out.append(f"house {h}: power {g['power'][h]} + {tokens} tokens on the board")
-        for u in range(len(Unit)):
-            on_board = int(units[mine, u].sum())
-            if on_board > t["unit_limits"][h, u]:
-                out.append(f"house {h}: {on_board} units of type {u}")
-        counts = np.zeros(N_ORDER_KINDS, int)
-        for area in np.flatnonzero(mine & (g["order"][:n] >= 0)):
-            counts[g["order"][area]] += 1
-        # (Mother of Dragons' sea order tokens only with sea_orders, its Iron Bank token only
-        # with iron_bank)
-        allowed = np.where(ORDER_SEA_ONLY.astype(bool) & (not t["sea_orders"]), 0, ORDER_COUNT)
-        allowed[Order.SEA_IRON_BANK] = ORDER_COUNT[Order.SEA_IRON_BANK] if t["iron_bank"] else 0
-        if (counts != g["orders_used"][h]).any() or (counts > allowed).any():
-            out.append(f"house {h}: orders {counts.tolist()} vs {g['orders_used'][h].tolist()}")
-        for area in np.flatnonzero(mine & (g["order"][:n] >= 0)):
-            if ORDER_SEA_ONLY[g["order"][area]] and t["kind"][area] != AreaKind.SEA:
-                out.append(f"house {h}: a sea order token in area {area}, not a sea")
-        if g["hand"][h] & g["discard"][h]:
-            out.append(f"house {h}: a card both in hand and discarded")
-        if not 0 <= g["supply"][h] <= t["supply_max"]:
-            out.append(f"house {h}: supply {g['supply'][h]}")
+    out.extend(_houses(g, t))
     if not 0 <= g["threat"] <= t["threat_max"] or g["threat"] % t["threat_step"]:
         out.append(f"wildling threat {g['threat']}")
     if int(t["edition"]) == 1:
@@ -149,6 +96,100 @@ def violations(g: np.void, t: np.void) -> list[str]:
         out.extend(_iron_bank(g, t))
     out.extend(_mother_of_dragons(g, t))
     out.extend(_improvements(g, t))
+    return out
+
+
+def _areas(g: np.void, t: np.void) -> list[str]:
+    """The board, area by area: owners match units, routed units a subset, units where their
+    kind may be, at most 3 ships in a port of their own land area, orders and garrisons only
+    where they belong. Each check over every area at once; the lines of an area in the order
+    of the checks."""
+    n = int(t["n_areas"])
+    owner = g["owner"][:n].astype(int)
+    units = g["units"][:n].astype(int)
+    routed = g["routed"][:n].astype(int)
+    kind = t["kind"][:n]
+    total = units.sum(axis=1)
+    ships = units[:, SHIP]
+    held = owner >= 0
+    controller = _controllers(g, t, n)
+    port = kind == PORT
+    land_of_port = np.where(port, t["port_land"][:n], 0)
+    checks: list[tuple[np.ndarray, Callable[[int], str]]] = [
+        (held != (total > 0), lambda a: f"owner {owner[a]} but {total[a]} units"),
+        (
+            ((routed > units) | (units < 0)).any(axis=1),
+            lambda a: f"units {units[a].tolist()} routed {routed[a].tolist()}",
+        ),
+        ((kind == LAND) & (ships != 0), lambda a: "ships on land"),
+        ((kind != LAND) & (total != ships), lambda a: "land units at sea or in a port"),
+        (port & (ships > 3), lambda a: f"{ships[a]} ships in a port"),
+        ((g["order"][:n] >= 0) & ~held, lambda a: "an order without units"),
+        ((g["neutral"][:n] != 0) & held, lambda a: "units beside a neutral force"),
+        ((g["blocked"][:n] != 0) & held, lambda a: "units in an impassable area"),
+        (
+            (g["garrison"][:n] > 0) & (controller < 0),
+            lambda a: "a garrison that defends no house",
+        ),
+        ((g["power_token"][:n] >= 0) & (kind != LAND), lambda a: "a power token off land"),
+        (
+            port & held & ((land_of_port < 0) | (controller[land_of_port] != owner)),
+            lambda a: f"ships in a port whose land area {land_of_port[a]} is not theirs",
+        ),
+    ]
+    broken = np.zeros(n, np.bool_)
+    for mask, _ in checks:
+        broken |= mask
+    return [
+        f"area {a}: {line(a)}"
+        for a in np.flatnonzero(broken).tolist()
+        for mask, line in checks
+        if mask[a]
+    ]
+
+
+def _houses(g: np.void, t: np.void) -> list[str]:
+    """Each house: power in hand and on the board within its tokens, units within its limits,
+    order tokens as counted and allowed (sea order tokens at sea), no card both in hand and
+    discarded, supply on the track."""
+    n = int(t["n_areas"])
+    owner = g["owner"][:n].astype(int)
+    held = owner >= 0
+    tokens = np.bincount(g["power_token"][:n][g["power_token"][:n] >= 0], minlength=H)
+    on_board = np.zeros((H, U), int)
+    np.add.at(on_board, owner[held], g["units"][:n][held].astype(int))
+    order = g["order"][:n].astype(int)
+    ordered = held & (order >= 0)
+    counts = np.zeros((H, N_ORDER_KINDS), int)
+    np.add.at(counts, (owner[ordered], order[ordered]), 1)
+    # (Mother of Dragons' sea order tokens only with sea_orders, its Iron Bank token only with
+    # iron_bank)
+    allowed = np.where(ORDER_SEA_ONLY.astype(bool) & (not t["sea_orders"]), 0, ORDER_COUNT)
+    allowed[Order.SEA_IRON_BANK] = ORDER_COUNT[Order.SEA_IRON_BANK] if t["iron_bank"] else 0
+    misplaced = ordered & (ORDER_SEA_ONLY[np.maximum(order, 0)] != 0) & (t["kind"][:n] != SEA)
+    power = g["power"].astype(int)
+    used = g["orders_used"].astype(int)
+    hand, discard, supply = g["hand"], g["discard"], g["supply"]
+    over = on_board > t["unit_limits"][:, :U]
+    wrong_orders = (counts != used).any(axis=1) | (counts > allowed).any(axis=1)
+    sea_token = np.zeros(H, np.bool_)
+    sea_token[owner[misplaced]] = True
+    broken = (power < 0) | (power + tokens > t["power_total"]) | over.any(axis=1) | wrong_orders
+    broken |= sea_token | ((hand & discard) != 0) | (supply < 0) | (supply > t["supply_max"])
+    out: list[str] = []
+    for h in np.flatnonzero(broken):
+        if power[h] < 0 or power[h] + tokens[h] > t["power_total"][h]:
+            out.append(f"house {h}: power {power[h]} + {tokens[h]} tokens on the board")
+        for u in np.flatnonzero(over[h]):
+            out.append(f"house {h}: {on_board[h, u]} units of type {u}")
+        if wrong_orders[h]:
+            out.append(f"house {h}: orders {counts[h].tolist()} vs {used[h].tolist()}")
+        for area in np.flatnonzero(misplaced & (owner == h)):
+            out.append(f"house {h}: a sea order token in area {area}, not a sea")
+        if hand[h] & discard[h]:
+            out.append(f"house {h}: a card both in hand and discarded")
+        if not 0 <= supply[h] <= t["supply_max"]:
+            out.append(f"house {h}: supply {supply[h]}")
     return out
 
 
