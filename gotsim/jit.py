@@ -164,28 +164,47 @@ def _one_version_per_kind(dispatcher: Any) -> Any:
 class KernelGroup:
     """Kernels compiled together by one way in: what they are, in words, the entry points (module
     and names) whose first call compiles them, and roughly how long a cold compile takes on two
-    cores (measured on a fresh clone)."""
+    cores, in minutes, from a faster machine to a slower one (``minutes``; measured on fresh
+    clones: the heuristic players' kernels alone took 4 minutes on a 2-core Intel Xeon and
+    9.9 on a slower 2-core AMD EPYC, the random players' 2 and 4.9; the other groups' slower
+    figure is their faster one times the same 2.5)."""
 
     what: str
     module: str
     kernels: tuple[str, ...]
-    minutes: int
+    minutes: tuple[int, int]
+
+    @property
+    def duration(self) -> str:
+        """``minutes`` in words: "4–10 minutes"."""
+        low, high = self.minutes
+        return f"{low}–{high} minutes" if low != high else f"{low} minute{'s' if low != 1 else ''}"
 
 
 KERNEL_GROUPS: dict[str, KernelGroup] = {
-    "random": KernelGroup("the random players' kernels", "gotsim.play.runner", ("play_random",), 2),
+    "random": KernelGroup(
+        "the random players' kernels", "gotsim.play.runner", ("play_random",), (2, 5)
+    ),
     "heuristic": KernelGroup(  # play_games and play_batch both play through the reused loop
-        "the heuristic players' kernels", "gotsim.play.runner", ("play_policies_reused",), 4
+        "the heuristic players' kernels", "gotsim.play.runner", ("play_policies_reused",), (4, 10)
     ),
     "game": KernelGroup(
-        "the one-game engine", "gotsim.engine.machine", ("advance", "legal", "apply"), 2
+        "the one-game engine", "gotsim.engine.machine", ("advance", "legal", "apply"), (2, 5)
     ),
     "heuristic_policy": KernelGroup(
-        "the heuristic player for one game", "gotsim.players.heuristic", ("heuristic_action",), 6
+        "the heuristic player for one game",
+        "gotsim.players.heuristic",
+        ("heuristic_action",),
+        (6, 15),
     ),
-    "odds": KernelGroup("the combat calculator", "gotsim.odds.exact", ("enumerate_outcomes",), 1),
+    "odds": KernelGroup(
+        "the combat calculator", "gotsim.odds.exact", ("enumerate_outcomes",), (1, 1)
+    ),
     "search": KernelGroup(  # games with a search player: its rollouts and the stretches between
-        "the search player's kernels", "gotsim.players.search", ("play_to_search", "play_forced"), 4
+        "the search player's kernels",
+        "gotsim.players.search",
+        ("play_to_search", "play_forced"),
+        (4, 10),
     ),
 }
 ANNOUNCED_ENV = "GOTSIM_COMPILE_ANNOUNCED"  # groups announced by this process or its parents
@@ -272,9 +291,8 @@ def compile_message(name: str) -> str:
     """The line ``announce_compile`` prints for the group ``name``."""
     group = KERNEL_GROUPS[name]
     return (
-        f"gotsim: compiling {group.what} (first run only, about {group.minutes} "
-        f"minute{'s' if group.minutes != 1 else ''} on 2 cores; `gotsim warmup` compiles "
-        "everything ahead)"
+        f"gotsim: compiling {group.what} (first run only, about {group.duration} on 2 cores; "
+        "`gotsim warmup` compiles everything ahead)"
     )
 
 

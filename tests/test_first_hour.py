@@ -78,7 +78,9 @@ def test_the_compile_line_is_printed_once_and_inherited_by_workers(
     monkeypatch.syspath_prepend(str(tmp_path))
     sys.modules.pop("tiny_kernel", None)
     monkeypatch.setitem(
-        jit.KERNEL_GROUPS, "tiny", jit.KernelGroup("a tiny kernel", "tiny_kernel", ("bump",), 1)
+        jit.KERNEL_GROUPS,
+        "tiny",
+        jit.KernelGroup("a tiny kernel", "tiny_kernel", ("bump",), (1, 1)),
     )
     monkeypatch.delenv(jit.ANNOUNCED_ENV, raising=False)
     assert jit.announce_compile("tiny")
@@ -91,6 +93,8 @@ def test_the_compile_line_is_printed_once_and_inherited_by_workers(
     tiny_kernel.bump(1)
     assert not jit.announce_compile("tiny")
     sys.modules.pop("tiny_kernel", None)
+    # a group's time is a range, from a faster machine to a slower one
+    assert "about 4–10 minutes on 2 cores" in jit.compile_message("heuristic")
 
 
 def test_every_kernel_group_names_real_kernels() -> None:
@@ -510,7 +514,7 @@ def test_warmup_warms_every_group_and_says_so(
     out, err = capsys.readouterr()
     assert warmed == ["random", "heuristic", "game", "heuristic_policy", "odds", "search"]
     assert "kernels ready (1 of 6 groups compiled" in out
-    assert "compiling the heuristic players' kernels (about 4 min on 2 cores)" in err
+    assert "compiling the heuristic players' kernels (about 4–10 minutes on 2 cores)" in err
     assert err.count("in numba's cache") == 5
     assert set(os.environ[jit.ANNOUNCED_ENV].split(",")) == set(jit.KERNEL_GROUPS)
     assert main(["warmup", "--quiet"]) == 0

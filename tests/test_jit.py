@@ -88,6 +88,7 @@ def test_a_modules_own_kernels_go_by_its_prefix(tmp_path):
 
 def test_cache_dirs_include_numba_cache_dir(tmp_path, monkeypatch):
     source = tmp_path / "m.py"
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "")  # (a test worker of `pytest -n` sets one)
     assert cache_dirs(source) == [tmp_path / "__pycache__"]
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "cache"))
     dirs = cache_dirs(source)

@@ -601,7 +601,7 @@ def cmd_warmup(args: argparse.Namespace) -> int:
         group = KERNEL_GROUPS[name]
         if group_will_compile(name):
             compiled += 1
-            say_status(args, f"compiling {group.what} (about {group.minutes} min on 2 cores)…")
+            say_status(args, f"compiling {group.what} (about {group.duration} on 2 cores)…")
         else:
             say_status(args, f"{group.what}: in numba's cache, loading")
         began = time.perf_counter()

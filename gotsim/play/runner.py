@@ -3,6 +3,9 @@ decision answered by the house's policy. ``play_random`` is the uniform random p
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import numba
 import numpy as np
 
@@ -113,3 +116,16 @@ def play_policies_reused(games, rules, kinds, params, memos, words, fresh, max_d
 def pool_threads() -> int:
     """Threads in numba's pool (the most a parallel loop can use)."""
     return max(1, int(getattr(numba.config, "NUMBA_NUM_THREADS", 1)))
+
+
+@contextlib.contextmanager
+def threads(n_jobs: int) -> Iterator[int]:
+    """Inside the block numba's parallel loops use ``n_jobs`` threads (at most the pool's); the
+    count set before is restored after. Yields the pool's size."""
+    previous = numba.get_num_threads()
+    cores = pool_threads()
+    numba.set_num_threads(max(1, min(n_jobs, cores)))
+    try:
+        yield cores
+    finally:
+        numba.set_num_threads(previous)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -39,7 +38,7 @@ from gotsim.engine.state import (
 )
 from gotsim.engine.tables import WesterosCard, WildlingCard, expansion_of, rules_table
 from gotsim.inputs import InputError, seed_value, whole_number
-from gotsim.play.runner import castle_table, play_policies, play_random, pool_threads
+from gotsim.play.runner import castle_table, play_policies, play_random, threads
 from gotsim.rules.ids import BASE_HOUSES, HOUSE_IDS, House
 from gotsim.rules.setup import SetupDataError, load_setup
 from gotsim.rules.variants import Rules
@@ -135,11 +134,8 @@ def play_games(
         eight_houses=chosen.on("eight_houses"),
         iron_bank=chosen.on("iron_bank"),
     )
-    previous = numba.get_num_threads()
-    cores = pool_threads()
-    numba.set_num_threads(max(1, min(n_jobs, cores)))
     memos = None  # the heuristic's memos, one per thread, made fresh before every game
-    try:
+    with threads(n_jobs) as cores:
         for start in range(first_game, first_game + n_games, BATCH):
             stop = min(start + BATCH, first_game + n_games)
             games = out[start - first_game : stop - first_game].view(np.recarray)  # in place
@@ -155,8 +151,6 @@ def play_games(
                     f"game {start + stuck[0]} stopped in the {phase} phase, which the engine "
                     "cannot play yet"
                 )
-    finally:
-        numba.set_num_threads(previous)
     return out
 
 
@@ -459,10 +453,7 @@ def play_from_position(
     p = resumable_position(position)
     rules = position_rules(p)
     out = []
-    previous = numba.get_num_threads()
-    cores = pool_threads()
-    numba.set_num_threads(max(1, min(n_jobs, cores)))
-    try:
+    with threads(n_jobs):
         for start in range(0, n_games, BATCH):
             stop = min(start + BATCH, n_games)
             seeds = [np.random.SeedSequence(seed, spawn_key=(i,)) for i in range(start, stop)]
@@ -475,8 +466,6 @@ def play_from_position(
                     f"game {start + stuck[0]} stopped in the {phase} phase without finishing"
                 )
             out.append(games)
-    finally:
-        numba.set_num_threads(previous)
     if not out:
         return np.empty(0, STATE_DTYPE).view(np.recarray)
     return np.concatenate(out).view(np.recarray)

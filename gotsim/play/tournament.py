@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
@@ -22,7 +21,7 @@ from numpy.typing import NDArray
 from gotsim.engine.init import new_games
 from gotsim.engine.state import EndReason
 from gotsim.engine.tables import rules_table
-from gotsim.play.runner import castle_table, play_policies, pool_threads
+from gotsim.play.runner import castle_table, play_policies, pool_threads, threads
 from gotsim.players.memo import new_memos
 from gotsim.players.params import N_PARAMS, SEARCH, policy_kind, policy_params
 from gotsim.rules.ids import BASE_HOUSES, House
@@ -86,10 +85,7 @@ def play_seated(
     rules = rules_table(chosen)
     out = []
     memos = new_memos(pool_threads())  # the heuristic's work space, one per thread
-    previous = numba.get_num_threads()
-    cores = pool_threads()
-    numba.set_num_threads(max(1, min(n_jobs, cores)))
-    try:
+    with threads(n_jobs):
         for start in range(0, len(seats), BATCH):
             stop = min(start + BATCH, len(seats))
             seqs = [
@@ -118,8 +114,6 @@ def play_seated(
                 MAX_DECISIONS,
             )
             out.append(games)
-    finally:
-        numba.set_num_threads(previous)
     return np.concatenate(out).view(np.recarray) if out else new_games([])
 
 

@@ -118,10 +118,9 @@ def _position_start(text: str) -> Any:
 def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
     """Games ``first_game …`` from the start position, seeded as ``play_from_position`` seeds
     them (that function has no ``first_game`` yet, so a block builds its own records)."""
-    import numba
-
     from gotsim.engine.convert import position_records
     from gotsim.engine.tables import rules_table
+    from gotsim.play.runner import threads
     from gotsim.play.simulate import EngineIncompleteError, play_batch
 
     assert task.position is not None
@@ -139,12 +138,8 @@ def _play_from_position(task: BlockTask) -> tuple[np.recarray, int]:
         task.variants | {"kings_court_swap": False},
         task.expansion,
     )
-    previous = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
+    with threads(1):
         play_batch(games, rules, json.loads(task.policies))
-    finally:
-        numba.set_num_threads(previous)
     stuck = np.flatnonzero(games.done == 0)
     if stuck.size:
         raise EngineIncompleteError(
