@@ -28,13 +28,15 @@ def _link_or_copy(source: Path, target: Path) -> None:
         shutil.copy2(source, target)
 
 
-def _seed_from_tree(cache: Path) -> None:
-    """Link every kernel compiled beside the sources (and each folder's stamp of the sources it
-    was compiled from) into ``cache``, where numba looks for that folder's kernels, unless a
-    file of the same name is there already."""
+def seed_from_tree(cache: Path, root: Path = ROOT) -> int:
+    """Link every kernel compiled beside the sources under ``root`` (gotsim's and the tests',
+    with each folder's stamp of the sources it was compiled from) into ``cache``, where numba
+    looks for that folder's kernels, unless a file of the same name is there already. Returns
+    the files linked."""
     from numba.core.caching import UserProvidedCacheLocator
 
-    for folder in (ROOT / "gotsim", ROOT / "tests"):
+    linked = 0
+    for folder in (root / "gotsim", root / "tests"):
         for pycache in folder.rglob("__pycache__"):
             files = [*pycache.glob("*.nb[ic]"), *pycache.glob("*gotsim-sources.sha256")]
             if not files:
@@ -47,6 +49,8 @@ def _seed_from_tree(cache: Path) -> None:
             for path in files:
                 if not (target / path.name).exists():
                     _link_or_copy(path, target / path.name)
+                    linked += 1
+    return linked
 
 
 def _worker_cache() -> None:
@@ -59,7 +63,7 @@ def _worker_cache() -> None:
     import numba
 
     numba.config.CACHE_DIR = str(cache)  # (in case a plugin imported numba already)
-    _seed_from_tree(cache)
+    seed_from_tree(cache)
 
 
 _worker_cache()
