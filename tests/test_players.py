@@ -1233,6 +1233,94 @@ def test_second_heuristic_answers_a_house_that_attacked_it_lately() -> None:
     assert gains(v2)["riverrun"] == pytest.approx(first["riverrun"])
 
 
+def test_second_heuristic_weighs_an_endgame_attack_against_the_predicted_defence() -> None:
+    """In its endgame (a game won by castles: its last two rounds, or five castles held) a
+    house's own order plan counts its attacks again against the defences its neighbours are
+    predicted to make: the defender's strength moves ``PRED_TRUST`` of the way from the
+    estimate by what could support it to the predicted one (what holds the area, its predicted
+    defence order, the supports predicted next to it); the worth of marching in peace stays."""
+    from enginecase import Case, area
+
+    from gotsim.players.marching import (
+        PRED_TRUST,
+        R_MARGIN,
+        R_PEACEFUL,
+        evaluate_march,
+        predicted_defence,
+        reevaluate_attack,
+    )
+    from gotsim.players.orders import (
+        ENDGAME_CASTLES,
+        O_DEFENSE_TWO,
+        O_MARCH_ZERO,
+        O_RAID,
+        O_SUPPORT_ONE,
+        endgame_rounds,
+    )
+    from gotsim.players.view import ensure_view, hold_strength
+
+    stark, lannister = int(House.STARK), int(House.LANNISTER)
+    _, v2 = _v1_v2_rows()
+    case = Case(6).phase("planning", game_round=10)
+    case.place("""
+        the_twins stark 2K F
+        winterfell stark F
+        seagard   lannister F
+        riverrun  lannister K F
+    """)
+    g, t = case.g, case.t
+    twins, seagard, riverrun = area("the_twins"), area("seagard"), area("riverrun")
+    memo = _memo_playing(v2)
+    ensure_view(g, t, memo)
+    held = float(hold_strength(g, t, seagard))
+    assert predicted_defence(g, t, memo, lannister, seagard) == held  # (nothing predicted)
+    memo.pred[lannister, seagard] = O_DEFENSE_TWO
+    memo.pred[lannister, riverrun] = O_SUPPORT_ONE
+    assert predicted_defence(g, t, memo, lannister, seagard) == held + 2 + 3 + 1
+
+    plain = np.zeros(8)
+    evaluate_march(g, t, stark, twins, v2[stark], memo, True, plain)
+    assert plain[R_MARGIN] != 0.0
+
+    def again(defence: int, support: int, on: bool) -> np.ndarray:
+        memo.pred[lannister, seagard] = defence
+        memo.pred[lannister, riverrun] = support
+        memo.pred_key[lannister] = g.game_round
+        memo.pred_margin = 1 if on else 0
+        res = plain.copy()
+        reevaluate_attack(g, t, stark, twins, v2[stark], memo, res)
+        memo.pred_margin = 0
+        return res
+
+    assert again(O_DEFENSE_TWO, O_SUPPORT_ONE, False).tolist() == plain.tolist()
+    strong = again(O_DEFENSE_TWO, O_SUPPORT_ONE, True)
+    weak = again(O_MARCH_ZERO, O_RAID, True)
+    # the plain estimate: held + 0.5 + 0.6 × Riverrun's 3 (the units that could support)
+    estimate = held + 0.5 + 0.6 * 3
+    assert strong[R_MARGIN] == pytest.approx(
+        plain[R_MARGIN] - PRED_TRUST * (held + 6 - estimate), abs=1e-5
+    )
+    assert weak[R_MARGIN] == pytest.approx(
+        plain[R_MARGIN] - PRED_TRUST * (held - estimate), abs=1e-5
+    )
+    assert strong[R_PEACEFUL] == weak[R_PEACEFUL] == plain[R_PEACEFUL]
+    memo.pred_key[lannister] = g.game_round - 1  # (last round's prediction counts no more)
+    memo.pred_margin = 1
+    stale = plain.copy()
+    reevaluate_attack(g, t, stark, twins, v2[stark], memo, stale)
+    memo.pred_margin = 0
+    assert stale.tolist() == plain.tolist()
+    # the endgame: the last two rounds, or five castles and strongholds held
+    assert endgame_rounds(g, t, memo, stark)
+    g.game_round = t.max_rounds - 1
+    assert endgame_rounds(g, t, memo, stark)
+    g.game_round = t.max_rounds - 2
+    ensure_view(g, t, memo)
+    assert not endgame_rounds(g, t, memo, stark)
+    memo.castles[stark] = ENDGAME_CASTLES
+    assert endgame_rounds(g, t, memo, stark)
+
+
 def test_tuner_league_of_an_earlier_rounds_sets_plays_them_per_house(tmp_path: Path) -> None:
     """``tools/tune_heuristic.py``: a league member ``{"tuned": FILE}`` seats each house with its
     set from that result, in the edition and player count asked for, and a candidate is scored

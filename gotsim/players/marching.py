@@ -12,6 +12,8 @@ the defence and support orders around the target are counted as they are).
 
 from __future__ import annotations
 
+import numpy as np
+
 from gotsim.engine import marches as mv
 from gotsim.engine.area_bits import (
     AREA_BITS,
@@ -34,7 +36,7 @@ from gotsim.engine.board_state import (
     is_fort,
 )
 from gotsim.engine.dragons import dragon_strength
-from gotsim.engine.state import H, Phase, U
+from gotsim.engine.state import ORDER_BONUS, ORDER_SUPPORT, ORDER_TYPE, H, Phase, U
 from gotsim.jit import njit
 from gotsim.players.params import P_DEFENCE, P_EXPANSION, P_NOISE, P_POWER, P_RISK, P_VERSION
 from gotsim.players.values import (
@@ -82,6 +84,7 @@ R_TARGET = 3  # the attacked area, -1 none
 R_MARGIN = 4  # attack margin before the march bonus (planning: 60 % of possible support)
 R_GAIN = 5  # worth of winning the attack
 R_PEACEFUL = 6  # worth of the march without attacking
+R_DEFENDED = 7  # planning: the destinations in reach that another house would defend
 R_LEN = 8
 SHIP_STAY = 0.8  # second heuristic: what a peaceful ship move must gain over staying
 
@@ -327,6 +330,46 @@ def dest_info(g, t, memo, house: int, x: int, planning: bool, params) -> None:
         memo.d_hold[x] = 0.0
 
 
+# how far the strength a defender is predicted to hold an area with (``predicted_defence``)
+# replaces the estimate from the units that could support it: three in four predicted orders
+# are the orders placed (docs/players.md)
+PRED_TRUST = 0.75
+
+
+@njit
+def predicted_defence(g, t, memo, e: int, x: int) -> float:
+    """The strength house ``e`` is predicted (``memo.pred``) to hold ``x`` with: its units and
+    garrison there, the predicted defence order's bonus and the supports predicted from its
+    areas next to it."""
+    s = float(hold_strength(g, t, x))
+    k = memo.pred[e, x]
+    if k == O_DEFENSE_ONE or k == O_DEFENSE_TWO:
+        s += ORDER_BONUS[k]
+    for j in range(t.neighbours.shape[1]):
+        y = t.neighbours[x, j]
+        if y < 0:
+            break
+        if g.owner[y] != e:
+            continue
+        k = memo.pred[e, y]
+        if k >= 0 and ORDER_TYPE[k] == ORDER_SUPPORT and support_reaches(t, y, x):
+            s += attack_strength(g, t, y, x) + ORDER_BONUS[k]
+    return s
+
+
+@njit
+def _defence_estimate(g, t, memo, e: int, x: int) -> float:
+    """The strength the planner expects house ``e`` (-1: a neutral force) to hold destination
+    ``x`` with (``dest_info``), and while ``memo.pred_margin`` is set and ``e``'s orders are
+    predicted this round, that estimate moved ``PRED_TRUST`` of the way to the predicted
+    defence."""
+    d = float(memo.d_str[x])
+    if memo.pred_margin == 0 or e < 0 or memo.pred_key[e] != g.game_round:
+        return d
+    mixed = PRED_TRUST * predicted_defence(g, t, memo, e, x) + (1.0 - PRED_TRUST) * d
+    return float(np.float32(mixed))  # (kept as memo.d_str keeps its estimates)
+
+
 @njit(inline="always")
 def _send_worth(memo, r: int, s: float, exposure: float, defence: float) -> float:
     """Worth of one more unit of strength ``s`` sent to listed destination ``r`` (``NEG`` where
@@ -474,6 +517,21 @@ def _attack_at(memo, m, house, e, tie, gain, units, params, lead, final: bool) -
 def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, res) -> None:
     """Worth of a march order in ``origin`` (see ``R_*``); in the action phase the chosen units'
     destinations are left in ``memo.move_a``."""
+    _evaluate_march(g, t, house, origin, params, memo, planning, res, False)
+
+
+@njit
+def reevaluate_attack(g, t, house: int, origin: int, params, memo, res) -> None:
+    """While planning: ``res`` holds the worth of a march order in ``origin`` (``evaluate_march``);
+    count its best attack again as it is counted now (``memo.pred_margin``), the worth of
+    marching in peace kept."""
+    _evaluate_march(g, t, house, origin, params, memo, True, res, True)
+
+
+@njit
+def _evaluate_march(g, t, house, origin, params, memo, planning: bool, res, again: bool) -> None:
+    """``evaluate_march`` (``again``: ``reevaluate_attack``)."""
+    kept_peaceful = res[R_PEACEFUL]
     ensure_view(g, t, memo)
     memo.reach_listed = 0  # (not listed yet)
     res[:] = 0.0
@@ -533,6 +591,8 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
             dest_info(g, t, memo, house, x, planning, params)
         if memo.d_kind[x] != D_BATTLE:
             continue
+        if memo.d_def[x] >= 0:
+            res[R_DEFENDED] += 1.0
         if g.march_replanned and g.neutral[x] > 0:
             continue  # planned again: no attack on a neutral force (C11)
         if land and avail[FOOTMAN] + avail[KNIGHT] + avail[DRAGON] == 0:
@@ -545,7 +605,7 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
             support = float(memo.pot[house, x])
             if support_reaches(t, origin, x):
                 support -= attack_strength(g, t, origin, x)
-            m0 = units + 0.6 * support - float(memo.d_str[x])
+            m0 = units + 0.6 * support - _defence_estimate(g, t, memo, e, x)
         else:
             m0 = battle_margin(g, t, house, origin, x, units, memo) - actual
         # the area as far as it can be held afterwards, plus what does not depend on the units
@@ -573,7 +633,10 @@ def evaluate_march(g, t, house: int, origin: int, params, memo, planning: bool, 
     # --- without attacking -----------------------------------------------------------------
     left = memo.left
     left[:] = avail
-    peaceful = allocate(g, t, house, origin, params, memo, planning, n_reach, left, move_b, -1)
+    if again:
+        peaceful = kept_peaceful
+    else:
+        peaceful = allocate(g, t, house, origin, params, memo, planning, n_reach, left, move_b, -1)
     res[R_PEACEFUL] = peaceful
     attack_total = NEG
     if best_x >= 0 and max(res[0], res[1], res[2]) <= 0.0:

@@ -68,6 +68,9 @@ MEMO_DTYPE = np.dtype(
         ("reach", np.int16, (A_MAX,)),  # areas a march can go, listed
         ("reach_bits", np.int64, (2,)),  # ... and as an area_bits set
         ("reach_listed", np.uint8),  # reach and reach_bits hold the march being evaluated
+        # 1 while the house's own order plan counts its attacks again against the defences its
+        # neighbours are predicted to make (orders._plan, its endgame; marching.evaluate_march)
+        ("pred_margin", np.uint8),
         ("stack", np.int16, (A_MAX,)),
         ("sent", np.float64, (A_MAX,)),  # strength sent to each destination so far
         ("cand_v", np.float64, (A_MAX,)),  # per listed destination: worth, threat, position

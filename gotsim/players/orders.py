@@ -26,7 +26,16 @@ from gotsim.engine.state import (
 )
 from gotsim.jit import njit
 from gotsim.players.iron_bank import best_loan
-from gotsim.players.marching import R_GAIN, R_LEN, R_MARGIN, R_PEACEFUL, R_TARGET, evaluate_march
+from gotsim.players.marching import (
+    R_DEFENDED,
+    R_GAIN,
+    R_LEN,
+    R_MARGIN,
+    R_PEACEFUL,
+    R_TARGET,
+    evaluate_march,
+    reevaluate_attack,
+)
 from gotsim.players.memo import N_EV
 from gotsim.players.params import (
     P_AGGRESSION,
@@ -53,6 +62,7 @@ from gotsim.players.view import (
     O_SUPPORT_ZERO,
     SHIP,
     army_strength,
+    castles_ranked,
     danger,
     ensure_view,
     fiefdoms_higher,
@@ -83,6 +93,9 @@ SPARE_STAR_LOSS = 0.3  # second heuristic: a spare star may change an order's ki
 # sea area, so a fleet takes it first and leaves the plain tokens to the land
 SEA_TOKEN_FIRST = 0.01
 IRON_BANK_SHARE = 0.5  # the part of a loan's gain an Iron Bank order is worth when planned
+# second heuristic: castles and strongholds held from which a house's own plan weighs its
+# attacks against its neighbours' predicted defences (as in its last two rounds; endgame_rounds)
+ENDGAME_CASTLES = 5
 O_SEA_IRON_BANK = int(Order.SEA_IRON_BANK)
 # an area's evaluation in an order plan (memo.ev, _evaluate_area), then the march's result
 EV_ARMY, EV_DEFENCE_ONE, EV_DEFENCE_TWO, EV_RAID_TARGETS = 0, 1, 2, 3
@@ -430,6 +443,16 @@ def _evaluations_kept(memo, house: int, params, v2: bool) -> bool:
 
 
 @njit
+def endgame_rounds(g, t, memo, house: int) -> bool:
+    """The second heuristic's endgame for weighing its attacks against its neighbours' predicted
+    defences: a game won by castles, in its last two rounds or with ``house`` holding five
+    castles or strongholds or more."""
+    if not castles_ranked(t):
+        return False
+    return g.game_round >= t.max_rounds - 1 or memo.castles[house] >= ENDGAME_CASTLES
+
+
+@njit
 def _evaluate_area(g, t, memo, house: int, a: int, params, last_round: bool, ev) -> None:
     """The parts of area ``a``'s order worths in a plan of ``house`` that depend on neither noise
     nor the other orders planned, into ``ev`` (``EV_*``; the march's result is added by the
@@ -506,6 +529,9 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
     raid_mood[:, :] = 1.0
 
     cached = _evaluations_kept(memo, house, params, v2)
+    # in its endgame a house's own plan weighs its attacks against the defences its neighbours
+    # are predicted to make (the prediction of its plan by another house has no such foresight)
+    again = foresight and not fresh and endgame_rounds(g, t, memo, house)
     for i in range(na):
         a = areas[i]
         ev = memo.ev[house, a]
@@ -556,6 +582,10 @@ def _plan(g, t, house: int, params, memo, recount: bool, fresh: bool) -> None:
                 ev[EV_MARCH + k] = res[k]
             if cached:
                 memo.ev_ok[house, a] = 1
+        if again and res[R_DEFENDED] > 0.0:  # (nothing to count again where none is)
+            memo.pred_margin = 1
+            reevaluate_attack(g, t, house, a, params, memo, res)
+            memo.pred_margin = 0
         mood = jitter(g, house, noise)  # one factor for all of this area's march options
         for k in range(3):
             if res[k] > 0.5 * NEG:

@@ -145,8 +145,9 @@ PARAMS: tuple[Param, ...] = (
         "orders are likely raidable, takes back a raid with nothing to raid with the Raven, "
         "keeps its fleets still unless a move gains clearly more, leaves the house furthest "
         "behind alone while others lead, plays the last round for the ranking (its castles worth "
-        "more in the round before it) and a castle short of victory for the win, and holds its "
-        "castles against another house one castle short.",
+        "more in the round before it) and a castle short of victory for the win, holds its "
+        "castles against another house one castle short, and in its endgame weighs its attacks "
+        "against the defences its neighbours are predicted to make.",
     ),
     Param(
         "foresight",

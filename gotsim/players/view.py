@@ -173,7 +173,7 @@ PENULT_CASTLE = 3.0  # the round before the last: more for each castle or strong
 
 
 @njit(inline="always")
-def _ranked_by_castles(t) -> bool:
+def castles_ranked(t) -> bool:
     """The game is won by castles, at once or in the last round's ranking: not A Feast for
     Crows' points, Mother of Dragons' loyalty race or a game with vassals."""
     return t.victory_points == 0 and t.loyalty_to_win == 0 and t.vassals == 0
@@ -185,9 +185,7 @@ def final_round(g, t, memo, house: int) -> bool:
     counts (castles and strongholds, then land areas), so a unit lost, a position held or a
     crown is worth nothing any more."""
     return (
-        memo.params[house, P_VERSION] >= 2.0
-        and g.game_round >= t.max_rounds
-        and _ranked_by_castles(t)
+        memo.params[house, P_VERSION] >= 2.0 and g.game_round >= t.max_rounds and castles_ranked(t)
     )
 
 
@@ -196,7 +194,7 @@ def near_win(t, memo, house: int) -> bool:
     """The second heuristic plays ``house`` one castle or stronghold short of victory."""
     return (
         memo.params[house, P_VERSION] >= 2.0
-        and _ranked_by_castles(t)
+        and castles_ranked(t)
         and memo.castles[house] >= t.castles_to_win - 1
     )
 
@@ -221,7 +219,7 @@ def value_for(g, t, memo, house: int, a: int) -> float:
         if g.loyalty[a] > 0:
             return v * float(memo.reach_scale[house, a]) + loyalty_denial(g, t, house, a)
     v *= float(memo.reach_scale[house, a])
-    if memo.fort[a] and memo.params[house, P_VERSION] >= 2.0 and _ranked_by_castles(t):
+    if memo.fort[a] and memo.params[house, P_VERSION] >= 2.0 and castles_ranked(t):
         if near_win(t, memo, house):
             v += WIN_CASTLE
         if memo.near_win_bits & ~(1 << house) and _rival_near_win(g, t, memo, house, a):
@@ -376,7 +374,7 @@ def refresh_counts(g, t, memo) -> None:
         if c >= 0 and is_fort(g, t, a):
             memo.castles[c] += 1
     memo.near_win_bits = 0
-    if _ranked_by_castles(t):
+    if castles_ranked(t):
         for e in range(H):
             if memo.castles[e] >= t.castles_to_win - 1:
                 memo.near_win_bits |= 1 << e
